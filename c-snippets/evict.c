@@ -1,0 +1,22 @@
+/* evict FILE...: drops each file from the page cache (fsync, then posix_fadvise DONTNEED), without
+ * root. Both languages' cold-cache runs go through this one helper: the C harness calls
+ * evict_file() directly, the Java harness runs this program (COURSE_EVICT). */
+#include "harness.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "evict: usage: evict FILE...\n");
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (evict_file(argv[i]) != 0) {
+            fprintf(stderr, "evict: %s: %s\n", argv[i], strerror(errno));
+            return 1;
+        }
+    }
+    return 0;
+}

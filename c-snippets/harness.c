@@ -1,0 +1,394 @@
+/* The experiment protocol every C snippet speaks; see harness.h. Functions follow the order of
+ * java-snippets/Harness.java so that one can be read beside the other. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_FILE_SIZE (INT64_C(64) << 30)
+#define MAX_OP_SIZE (INT64_C(64) << 20)
+#define MAX_BUFFER_SIZE (INT64_C(1) << 30)
+#define DEFAULT_MARGIN (INT64_C(256) << 20)
+#define MAX_MARGIN (INT64_C(1) << 50)
+
+static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
+static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
+static char default_file[PATH_MAX];
+
+static const char *check_scratch(const struct options *o);
+static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, uint64_t checksum);
+static void fail(const char *snippet, const char *text, int status);
+static void remove_created(void);
+static void on_signal(int sig);
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int64_t operations(const struct options *o) {
+    return strcmp(o->pattern, "seq") == 0 ? (o->file_size + o->op_size - 1) / o->op_size
+                                          : o->file_size / o->op_size;
+}
+
+int64_t bytes_moved(const struct options *o) {
+    return strcmp(o->pattern, "seq") == 0 ? o->file_size : operations(o) * o->op_size;
+}
+
+int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
+                int argc, char **argv, strategy_fn strategy) {
+    struct options o;
+    const char *error = parse_options(snippet, strategies, extra_flags, argc, argv, &o);
+    if (!error) error = check_scratch(&o);
+    if (error) fail(snippet, error, 2);
+    signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f`, write() fails with EFBIG instead of killing us */
+    if (!o.keep) {
+        snprintf(created, sizeof created, "%s", o.file);
+        atexit(remove_created);
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGHUP, on_signal);
+    }
+    if (strcmp(o.op, "read") == 0 && data_write_file(o.file, o.file_size) != 0) io_fail(&o);
+    for (int64_t run = -o.warmup; run < o.repeat; run++) {
+        if (strcmp(o.op, "write") == 0 && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
+        if (strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
+        int64_t start = now_ns();
+        uint64_t checksum = strategy(&o);
+        int64_t elapsed = now_ns() - start;
+        if (run >= 0) emit(&o, run, elapsed, checksum);
+    }
+    return 0;
+}
+
+/* ---- flags ---------------------------------------------------------------------------------- */
+
+static int contains(const char *const *list, const char *value) {
+    for (; *list; list++)
+        if (strcmp(*list, value) == 0) return 1;
+    return 0;
+}
+
+static const char *one_of(const char *flag, const char *value, const char *const *allowed, const char **out) {
+    if (contains(allowed, value)) {
+        *out = value;
+        return NULL;
+    }
+    int n = snprintf(message, sizeof message, "%s %s: must be one of ", flag, value);
+    for (const char *const *a = allowed; *a; a++)
+        n += snprintf(message + n, sizeof message - n, "%s%s", a == allowed ? "" : ", ", *a);
+    return message;
+}
+
+static const char *human(int64_t bytes, char *out, size_t cap) {
+    if (bytes >= (INT64_C(1) << 30) && bytes % (INT64_C(1) << 30) == 0) snprintf(out, cap, "%" PRId64 "g", bytes >> 30);
+    else if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) snprintf(out, cap, "%" PRId64 "m", bytes >> 20);
+    else if (bytes >= (1 << 10) && bytes % (1 << 10) == 0) snprintf(out, cap, "%" PRId64 "k", bytes >> 10);
+    else snprintf(out, cap, "%" PRId64, bytes);
+    return out;
+}
+
+/* A size in bytes: digits with an optional k, m or g suffix (powers of 1024). */
+const char *parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
+    size_t len = strlen(value), digits = len;
+    int shift = 0;
+    if (len > 0) {
+        switch (value[len - 1]) {
+            case 'k': case 'K': shift = 10; break;
+            case 'm': case 'M': shift = 20; break;
+            case 'g': case 'G': shift = 30; break;
+        }
+    }
+    if (shift) digits--;
+    int ok = digits >= 1 && digits <= 12;
+    for (size_t i = 0; ok && i < digits; i++) ok = value[i] >= '0' && value[i] <= '9';
+    if (!ok) {
+        snprintf(message, sizeof message, "%s %s: not a size (use a whole number with an optional k, m or g "
+                 "suffix, e.g. 4k, 16m, 1g)", flag, value);
+        return message;
+    }
+    int64_t number = strtoll(value, NULL, 10);
+    int64_t bytes = number > (INT64_MAX >> shift) ? INT64_MAX : number << shift;
+    if (bytes < min || bytes > max) {
+        char lo[32], hi[32];
+        snprintf(message, sizeof message, "%s %s: must be between %s and %s", flag, value,
+                 human(min, lo, sizeof lo), human(max, hi, sizeof hi));
+        return message;
+    }
+    *out = bytes;
+    return NULL;
+}
+
+static const char *count(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
+    size_t len = strlen(value);
+    int ok = len >= 1 && len <= 18;
+    for (size_t i = 0; ok && i < len; i++) ok = value[i] >= '0' && value[i] <= '9';
+    if (ok) *out = strtoll(value, NULL, 10);
+    if (!ok || *out < min || *out > max) {
+        snprintf(message, sizeof message, "%s %s: must be a whole number between %" PRId64 " and %" PRId64,
+                 flag, value, min, max);
+        return message;
+    }
+    return NULL;
+}
+
+static const char *default_scratch(void) {
+    const char *dir = getenv("COURSE_SCRATCH");
+    return dir && *dir ? dir : ".";
+}
+
+const char *parse_options(const char *snippet, const char *const *strategies,
+                          const char *const *extra_flags, int argc, char **argv, struct options *o) {
+    static const char *const ops[] = {"read", "write", NULL};
+    static const char *const patterns[] = {"seq", "rand", NULL};
+    static const char *const caches[] = {"warm", "cold", NULL};
+    static char split[2][PATH_MAX]; /* holds the two halves of one --flag=value */
+    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, "warm", NULL, 42, 0};
+    const char *error = NULL;
+    for (int i = 1; i < argc && !error; i++) {
+        const char *flag = argv[i], *value = NULL;
+        const char *eq = strchr(flag, '=');
+        if (strncmp(flag, "--", 2) == 0 && eq && (size_t)(eq - flag) < sizeof split[0]) {
+            snprintf(split[0], sizeof split[0], "%.*s", (int)(eq - flag), flag);
+            snprintf(split[1], sizeof split[1], "%s", eq + 1);
+            flag = split[0];
+            value = split[1];
+        }
+        if (strcmp(flag, "--keep") == 0) {
+            o->keep = 1;
+            continue;
+        }
+        if (strncmp(flag, "--", 2) != 0) {
+            snprintf(message, sizeof message, "unexpected argument '%s' (flags start with --)", flag);
+            return message;
+        }
+        if (!value && i + 1 >= argc) {
+            snprintf(message, sizeof message, "%s needs a value", flag);
+            return message;
+        }
+        if (!value) value = argv[++i];
+        int64_t seed;
+        if (strcmp(flag, "--strategy") == 0) error = one_of(flag, value, strategies, &o->strategy);
+        else if (strcmp(flag, "--op") == 0) error = one_of(flag, value, ops, &o->op);
+        else if (strcmp(flag, "--pattern") == 0) error = one_of(flag, value, patterns, &o->pattern);
+        else if (strcmp(flag, "--cache") == 0) error = one_of(flag, value, caches, &o->cache);
+        else if (strcmp(flag, "--file-size") == 0) error = parse_size(flag, value, 1, MAX_FILE_SIZE, &o->file_size);
+        else if (strcmp(flag, "--op-size") == 0) error = parse_size(flag, value, 1, MAX_OP_SIZE, &o->op_size);
+        else if (strcmp(flag, "--repeat") == 0) error = count(flag, value, 1, 1000, &o->repeat);
+        else if (strcmp(flag, "--warmup") == 0) error = count(flag, value, 0, 100, &o->warmup);
+        else if (strcmp(flag, "--seed") == 0) {
+            if (!(error = count(flag, value, 0, INT64_MAX, &seed))) o->seed = (uint64_t)seed;
+        } else if (strcmp(flag, "--file") == 0) o->file = value;
+        else if (strcmp(flag, "--buffer-size") == 0) {
+            if (!contains(extra_flags, flag)) {
+                snprintf(message, sizeof message, "--buffer-size is not used by %s", snippet);
+                return message;
+            }
+            error = parse_size(flag, value, 1, MAX_BUFFER_SIZE, &o->buffer_size);
+        } else {
+            int n = snprintf(message, sizeof message, "unknown flag %s (allowed: --strategy --op --pattern --cache "
+                             "--file-size --op-size --repeat --warmup --seed --file --keep", flag);
+            for (const char *const *x = extra_flags; *x; x++) n += snprintf(message + n, sizeof message - n, " %s", *x);
+            snprintf(message + n, sizeof message - n, ")");
+            return message;
+        }
+    }
+    if (error) return error;
+    if (o->op_size > o->file_size) {
+        snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --file-size %" PRId64
+                 " (an operation must fit in the file)", o->op_size, o->file_size);
+        return message;
+    }
+    if (!o->file) {
+        snprintf(default_file, sizeof default_file, "%s/%s-%d.dat", default_scratch(), snippet, (int)getpid());
+        o->file = default_file;
+    }
+    return NULL;
+}
+
+/* ---- scratch space -------------------------------------------------------------------------- */
+
+/* The file must be new (the harness removes what it creates) and its folder must have room. */
+static const char *check_scratch(const struct options *o) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", o->file);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(message, sizeof message, "scratch folder %s does not exist", dir);
+        return message;
+    }
+    if (access(dir, W_OK) != 0) {
+        snprintf(message, sizeof message, "scratch folder %s is not writable", dir);
+        return message;
+    }
+    if (access(o->file, F_OK) == 0) {
+        snprintf(message, sizeof message, "--file %s already exists (the harness only writes files it creates)", o->file);
+        return message;
+    }
+    int64_t margin = DEFAULT_MARGIN;
+    const char *margin_text = getenv("COURSE_SCRATCH_MARGIN");
+    if (margin_text) {
+        const char *error = parse_size("COURSE_SCRATCH_MARGIN", margin_text, 0, MAX_MARGIN, &margin);
+        if (error) return error;
+    }
+    struct statvfs fs;
+    if (statvfs(dir, &fs) != 0) {
+        snprintf(message, sizeof message, "cannot read the free space of %s: %s", dir, strerror(errno));
+        return message;
+    }
+    int64_t free_bytes = (int64_t)fs.f_bavail * (int64_t)fs.f_frsize;
+    if (o->file_size + margin > free_bytes) {
+        char need[32], extra[32];
+        snprintf(message, sizeof message, "not enough free space in %s: the run needs %s plus a margin of %s, "
+                 "but only %" PRId64 " bytes are free", dir, human(o->file_size, need, sizeof need),
+                 human(margin, extra, sizeof extra), free_bytes);
+        return message;
+    }
+    return NULL;
+}
+
+int evict_file(const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    int status = fsync(fd) == 0 && posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0 ? 0 : -1;
+    close(fd);
+    return status;
+}
+
+static void remove_created(void) {
+    if (created[0]) unlink(created);
+}
+
+static void on_signal(int sig) {
+    remove_created();
+    _exit(128 + sig);
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, uint64_t checksum) {
+    printf("{\"snippet\":\"%s\",\"language\":\"c\",\"strategy\":\"%s\",\"op\":\"%s\","
+           "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
+           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"elapsed_ns\":%" PRId64 ",\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
+           o->snippet, o->strategy, o->op, o->pattern, o->cache, o->file_size, o->op_size, o->buffer_size,
+           run, bytes_moved(o), operations(o), elapsed_ns, checksum, o->seed);
+    fflush(stdout);
+}
+
+void io_fail(const struct options *o) {
+    snprintf(message, sizeof message, "I/O error on %s: %s", o->file, strerror(errno));
+    fail(o->snippet, message, 1);
+}
+
+static void fail(const char *snippet, const char *text, int status) {
+    fprintf(stderr, "%s: %s\n", snippet, text);
+    exit(status);
+}
+
+size_t read_fully(const struct options *o, int fd, unsigned char *buf, size_t n) {
+    size_t done = 0;
+    while (done < n) {
+        ssize_t got = read(fd, buf + done, n - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) io_fail(o);
+        if (got == 0) break;
+        done += (size_t)got;
+    }
+    return done;
+}
+
+void write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n) {
+    for (size_t done = 0; done < n;) {
+        ssize_t put = write(fd, buf + done, n - done);
+        if (put < 0 && errno == EINTR) continue;
+        if (put < 0) io_fail(o);
+        done += (size_t)put;
+    }
+}
+
+/* ---- data ----------------------------------------------------------------------------------- */
+
+#define PERIOD (1 << 16)
+static unsigned char table[PERIOD];
+static int table_ready;
+
+static void fill_table(void) {
+    for (uint64_t j = 0; j < PERIOD; j++) table[j] = (unsigned char)((j * UINT64_C(0x9E3779B97F4A7C15)) >> 56);
+    table_ready = 1;
+}
+
+unsigned data_at(int64_t pos) {
+    if (!table_ready) fill_table();
+    return table[pos & (PERIOD - 1)];
+}
+
+/* Fills buf[0, len) with the bytes that belong at file offset pos. */
+void data_fill(unsigned char *buf, size_t len, int64_t pos) {
+    if (!table_ready) fill_table();
+    for (size_t done = 0; done < len;) {
+        size_t from = (size_t)((pos + (int64_t)done) & (PERIOD - 1));
+        size_t n = len - done < PERIOD - from ? len - done : PERIOD - from;
+        memcpy(buf + done, table + from, n);
+        done += n;
+    }
+}
+
+/* The checksum both languages compute: the sum of the bytes moved, as unsigned values. */
+uint64_t data_sum(const unsigned char *buf, size_t len) {
+    uint64_t s = 0;
+    for (size_t i = 0; i < len; i++) s += buf[i];
+    return s;
+}
+
+/* Writes a whole file of the pattern in large blocks; preparation for read runs, never timed. */
+int data_write_file(const char *path, int64_t size) {
+    static unsigned char block[1 << 20];
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return -1;
+    for (int64_t pos = 0; pos < size; pos += (int64_t)sizeof block) {
+        size_t n = size - pos < (int64_t)sizeof block ? (size_t)(size - pos) : sizeof block;
+        data_fill(block, n, pos);
+        for (size_t done = 0; done < n;) {
+            ssize_t put = write(fd, block + done, n - done);
+            if (put < 0) {
+                int saved = errno;
+                close(fd);
+                errno = saved;
+                return -1;
+            }
+            done += (size_t)put;
+        }
+    }
+    return close(fd);
+}
+
+/* ---- random offsets ------------------------------------------------------------------------- */
+
+uint64_t prng_next(struct prng *p) {
+    uint64_t z = (p->state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A uniform-enough slot in [0, n): the same unsigned remainder as Java's Long.remainderUnsigned. */
+uint64_t prng_below(struct prng *p, uint64_t n) {
+    return prng_next(p) % n;
+}

@@ -1,0 +1,326 @@
+// The experiment protocol every Java snippet speaks. Its twin is c-snippets/harness.c: the same
+// flags, checks, data, random offsets, timing and JSON output, in the same order of functions.
+// A snippet supplies only its strategy (the I/O it measures); everything around it lives here.
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+final class Harness {
+    static final long MAX_FILE_SIZE = 64L << 30;
+    static final long MAX_OP_SIZE = 64L << 20;
+    static final long MAX_BUFFER_SIZE = 1L << 30;
+    static final long DEFAULT_MARGIN = 256L << 20;
+    static final long MAX_MARGIN = 1L << 50;
+
+    /** The I/O a snippet measures: moves the bytes and returns the sum of the bytes it moved. */
+    interface Strategy {
+        long run(Options o) throws IOException;
+    }
+
+    /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
+    record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
+                   int bufferSize, int repeat, int warmup, String cache, Path file, long seed, boolean keep) {
+        /** Sequential runs cover the file (the last operation may be short); random runs pick whole slots. */
+        long operations() {
+            return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
+        }
+
+        long bytes() {
+            return pattern.equals("seq") ? fileSize : operations() * opSize;
+        }
+    }
+
+    /** A bad flag or value: the message names it and what is allowed. */
+    static final class UsageError extends Exception {
+        UsageError(String message) {
+            super(message);
+        }
+    }
+
+    /** Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run. */
+    static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args,
+                    Strategy strategy) {
+        Options o = null;
+        try {
+            o = parse(snippet, strategies, extraFlags, args);
+            checkScratch(o);
+        } catch (UsageError e) {
+            fail(snippet, e.getMessage(), 2);
+        }
+        Path created = o.file();
+        Thread cleanup = new Thread(() -> removeQuietly(created));
+        if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            if (o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
+            for (int run = -o.warmup(); run < o.repeat(); run++) {
+                if (o.op().equals("write")) Files.deleteIfExists(o.file());
+                if (o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
+                long start = System.nanoTime();
+                long checksum = strategy.run(o);
+                long elapsed = System.nanoTime() - start;
+                if (run >= 0) emit(o, run, elapsed, checksum);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
+        } catch (UsageError e) {
+            fail(snippet, e.getMessage(), 2);
+        }
+        if (!o.keep()) {
+            removeQuietly(created);
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+    }
+
+    // ---- flags ------------------------------------------------------------------------------
+
+    static Options parse(String snippet, List<String> strategies, List<String> extraFlags, String[] args)
+            throws UsageError {
+        String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
+        long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, seed = 42;
+        String file = null;
+        boolean keep = false;
+        List<String> rest = splitEquals(args);
+        for (int i = 0; i < rest.size(); i++) {
+            String flag = rest.get(i);
+            if (flag.equals("--keep")) {
+                keep = true;
+                continue;
+            }
+            if (!flag.startsWith("--")) throw new UsageError("unexpected argument '" + flag + "' (flags start with --)");
+            if (i + 1 >= rest.size()) throw new UsageError(flag + " needs a value");
+            String value = rest.get(++i);
+            switch (flag) {
+                case "--strategy" -> strategy = oneOf(flag, value, strategies);
+                case "--op" -> op = oneOf(flag, value, List.of("read", "write"));
+                case "--pattern" -> pattern = oneOf(flag, value, List.of("seq", "rand"));
+                case "--cache" -> cache = oneOf(flag, value, List.of("warm", "cold"));
+                case "--file-size" -> fileSize = size(flag, value, 1, MAX_FILE_SIZE);
+                case "--op-size" -> opSize = size(flag, value, 1, MAX_OP_SIZE);
+                case "--repeat" -> repeat = count(flag, value, 1, 1000);
+                case "--warmup" -> warmup = count(flag, value, 0, 100);
+                case "--seed" -> seed = count(flag, value, 0, Long.MAX_VALUE);
+                case "--file" -> file = value;
+                case "--buffer-size" -> {
+                    if (!extraFlags.contains(flag)) throw new UsageError("--buffer-size is not used by " + snippet);
+                    bufferSize = size(flag, value, 1, MAX_BUFFER_SIZE);
+                }
+                default -> throw new UsageError("unknown flag " + flag + " (allowed: --strategy --op --pattern "
+                        + "--cache --file-size --op-size --repeat --warmup --seed --file --keep"
+                        + (extraFlags.isEmpty() ? "" : " " + String.join(" ", extraFlags)) + ")");
+            }
+        }
+        if (opSize > fileSize) {
+            throw new UsageError("--op-size " + opSize + " is larger than --file-size " + fileSize
+                    + " (an operation must fit in the file)");
+        }
+        if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
+        return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
+                (int) repeat, (int) warmup, cache, Path.of(file), seed, keep);
+    }
+
+    /** Accepts both `--flag value` and `--flag=value`. */
+    static List<String> splitEquals(String[] args) {
+        List<String> out = new ArrayList<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                out.add(arg.substring(0, eq));
+                out.add(arg.substring(eq + 1));
+            } else {
+                out.add(arg);
+            }
+        }
+        return out;
+    }
+
+    static String oneOf(String flag, String value, List<String> allowed) throws UsageError {
+        if (!allowed.contains(value)) throw new UsageError(flag + " " + value + ": must be one of " + String.join(", ", allowed));
+        return value;
+    }
+
+    /** A size in bytes: digits with an optional k, m or g suffix (powers of 1024). */
+    static long size(String flag, String value, long min, long max) throws UsageError {
+        String digits = value.toLowerCase(Locale.ROOT);
+        int shift = switch (digits.isEmpty() ? ' ' : digits.charAt(digits.length() - 1)) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        if (shift > 0) digits = digits.substring(0, digits.length() - 1);
+        if (!digits.matches("[0-9]{1,12}")) {
+            throw new UsageError(flag + " " + value + ": not a size (use a whole number with an optional k, m or g suffix, e.g. 4k, 16m, 1g)");
+        }
+        long number = Long.parseLong(digits);
+        long bytes = number > (Long.MAX_VALUE >> shift) ? Long.MAX_VALUE : number << shift;
+        if (bytes < min || bytes > max) {
+            throw new UsageError(flag + " " + value + ": must be between " + human(min) + " and " + human(max));
+        }
+        return bytes;
+    }
+
+    static long count(String flag, String value, long min, long max) throws UsageError {
+        if (!value.matches("[0-9]{1,18}") || Long.parseLong(value) < min || Long.parseLong(value) > max) {
+            throw new UsageError(flag + " " + value + ": must be a whole number between " + min + " and " + max);
+        }
+        return Long.parseLong(value);
+    }
+
+    static String human(long bytes) {
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + "g";
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + "m";
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + "k";
+        return Long.toString(bytes);
+    }
+
+    // ---- scratch space ----------------------------------------------------------------------
+
+    static String defaultScratch() {
+        String dir = System.getenv("COURSE_SCRATCH");
+        return dir == null || dir.isEmpty() ? "." : dir;
+    }
+
+    /** The file must be new (the harness removes what it creates) and its folder must have room. */
+    static void checkScratch(Options o) throws UsageError {
+        Path dir = o.file().toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir)) throw new UsageError("scratch folder " + dir + " does not exist");
+        if (!Files.isWritable(dir)) throw new UsageError("scratch folder " + dir + " is not writable");
+        if (Files.exists(o.file())) {
+            throw new UsageError("--file " + o.file() + " already exists (the harness only writes files it creates)");
+        }
+        String marginText = System.getenv("COURSE_SCRATCH_MARGIN");
+        long margin = marginText == null ? DEFAULT_MARGIN : size("COURSE_SCRATCH_MARGIN", marginText, 0, MAX_MARGIN);
+        long free;
+        try {
+            free = Files.getFileStore(dir).getUsableSpace();
+        } catch (IOException e) {
+            throw new UsageError("cannot read the free space of " + dir + ": " + describe(e));
+        }
+        if (o.fileSize() + margin > free) {
+            throw new UsageError("not enough free space in " + dir + ": the run needs " + human(o.fileSize())
+                    + " plus a margin of " + human(margin) + ", but only " + free + " bytes are free");
+        }
+    }
+
+    /** Drops the file from the page cache (fsync, then posix_fadvise DONTNEED) through the C helper. */
+    static void evict(Path file) throws IOException, UsageError {
+        String helper = System.getenv("COURSE_EVICT");
+        if (helper == null || helper.isEmpty()) {
+            throw new UsageError("--cache cold needs the eviction helper: set COURSE_EVICT to c-snippets' evict binary");
+        }
+        Process p = new ProcessBuilder(helper, file.toString()).inheritIO().start();
+        try {
+            if (p.waitFor() != 0) throw new IOException("eviction helper " + helper + " failed");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while evicting " + file);
+        }
+    }
+
+    static void removeQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // best effort on the way out; the kit also removes its whole scratch folder
+        }
+    }
+
+    // ---- output -----------------------------------------------------------------------------
+
+    static void emit(Options o, int run, long elapsedNs, long checksum) {
+        System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"strategy\":\"%s\",\"op\":\"%s\","
+                        + "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
+                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"elapsed_ns\":%d,\"checksum\":%d,\"seed\":%d}%n",
+                o.snippet(), o.strategy(), o.op(), o.pattern(), o.cache(), o.fileSize(), o.opSize(), o.bufferSize(),
+                run, o.bytes(), o.operations(), elapsedNs, checksum, o.seed());
+        System.out.flush();
+    }
+
+    static String describe(Exception e) {
+        if (e instanceof UncheckedIOException u) return describe(u.getCause());
+        if (e instanceof NoSuchFileException) return "no such file";
+        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().contains("(")) {
+            String m = e.getMessage();
+            return m.substring(m.lastIndexOf('(') + 1, m.length() - 1);
+        }
+        return String.valueOf(e.getMessage());
+    }
+
+    static void fail(String snippet, String message, int status) {
+        System.err.println(snippet + ": " + message);
+        System.exit(status);
+    }
+}
+
+/** The deterministic data: byte i of every file is a fixed function of i, identical in C (data_at). */
+final class Data {
+    static final int PERIOD = 1 << 16;
+    private static final byte[] TABLE = new byte[PERIOD];
+
+    static {
+        for (int j = 0; j < PERIOD; j++) TABLE[j] = (byte) ((j * 0x9E3779B97F4A7C15L) >>> 56);
+    }
+
+    static int at(long pos) {
+        return TABLE[(int) (pos & (PERIOD - 1))] & 0xFF;
+    }
+
+    /** Fills buf[0, len) with the bytes that belong at file offset pos. */
+    static void fill(byte[] buf, int len, long pos) {
+        for (int done = 0; done < len; ) {
+            int from = (int) ((pos + done) & (PERIOD - 1));
+            int n = Math.min(len - done, PERIOD - from);
+            System.arraycopy(TABLE, from, buf, done, n);
+            done += n;
+        }
+    }
+
+    /** The checksum both languages compute: the sum of the bytes moved, as unsigned values. */
+    static long sum(byte[] buf, int off, int len) {
+        long s = 0;
+        for (int i = off; i < off + len; i++) s += buf[i] & 0xFF;
+        return s;
+    }
+
+    /** Writes a whole file of the pattern in large blocks; preparation for read runs, never timed. */
+    static void writeFile(Path file, long size) throws IOException {
+        byte[] block = new byte[1 << 20];
+        try (OutputStream out = Files.newOutputStream(file)) {
+            for (long pos = 0; pos < size; pos += block.length) {
+                int n = (int) Math.min(block.length, size - pos);
+                fill(block, n, pos);
+                out.write(block, 0, n);
+            }
+        }
+    }
+}
+
+/** SplitMix64: the random offsets, bit for bit the same as prng_next in C. */
+final class Prng {
+    private long state;
+
+    Prng(long seed) {
+        state = seed;
+    }
+
+    long next() {
+        long z = (state += 0x9E3779B97F4A7C15L);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** A uniform-enough slot in [0, n): unsigned remainder, as C's `next % n`. */
+    long below(long n) {
+        return Long.remainderUnsigned(next(), n);
+    }
+}

@@ -1,0 +1,102 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//SOURCES Harness.java
+// raw_io: one system call per operation and no buffer anywhere (Xu & Guo §3.2.1 and §3.2.4).
+// Sequential access uses FileInputStream / FileOutputStream; random access uses RandomAccessFile
+// with seek, because streams cannot seek. With --op-size 1 every call moves one byte through
+// read() / write(int): the study's "raw Java I/O" baseline. Larger --op-size values move a byte[]
+// per call (lab 03). Twin: c-snippets/raw_io.c.
+//
+// What you will see: with 1-byte operations every byte costs a trip into the kernel, so the rate
+// is a few million bytes per second whatever the file size, in Java and in C alike.
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.util.List;
+
+public class RawIo {
+    public static void main(String[] args) {
+        Harness.run("raw_io", List.of("raw"), List.of(), args, o -> switch (o.op() + " " + o.pattern()) {
+            case "write seq" -> seqWrite(o);
+            case "read seq" -> seqRead(o);
+            case "write rand" -> randWrite(o);
+            default -> randRead(o);
+        });
+    }
+
+    static long seqWrite(Harness.Options o) throws IOException {
+        long sum = 0;
+        try (var out = new FileOutputStream(o.file().toFile())) {
+            if (o.opSize() == 1) {
+                for (long pos = 0; pos < o.fileSize(); pos++) {
+                    int b = Data.at(pos);
+                    out.write(b);
+                    sum += b;
+                }
+            } else {
+                byte[] buf = new byte[o.opSize()];
+                for (long pos = 0; pos < o.fileSize(); pos += buf.length) {
+                    int n = (int) Math.min(buf.length, o.fileSize() - pos);
+                    Data.fill(buf, n, pos);
+                    out.write(buf, 0, n);
+                    sum += Data.sum(buf, 0, n);
+                }
+            }
+        }
+        return sum;
+    }
+
+    static long seqRead(Harness.Options o) throws IOException {
+        long sum = 0;
+        try (var in = new FileInputStream(o.file().toFile())) {
+            if (o.opSize() == 1) {
+                for (int b; (b = in.read()) != -1; ) sum += b;
+            } else {
+                byte[] buf = new byte[o.opSize()];
+                for (int n; (n = in.read(buf)) != -1; ) sum += Data.sum(buf, 0, n);
+            }
+        }
+        return sum;
+    }
+
+    /** As many operations as the file has slots, each at a random slot: seek, then write. */
+    static long randWrite(Harness.Options o) throws IOException {
+        long sum = 0, slots = o.fileSize() / o.opSize();
+        Prng random = new Prng(o.seed());
+        byte[] buf = new byte[o.opSize()];
+        try (var file = new RandomAccessFile(o.file().toFile(), "rw")) {
+            for (long i = 0; i < slots; i++) {
+                long pos = random.below(slots) * o.opSize();
+                file.seek(pos);
+                if (o.opSize() == 1) {
+                    int b = Data.at(pos);
+                    file.write(b);
+                    sum += b;
+                } else {
+                    Data.fill(buf, buf.length, pos);
+                    file.write(buf);
+                    sum += Data.sum(buf, 0, buf.length);
+                }
+            }
+        }
+        return sum;
+    }
+
+    static long randRead(Harness.Options o) throws IOException {
+        long sum = 0, slots = o.fileSize() / o.opSize();
+        Prng random = new Prng(o.seed());
+        byte[] buf = new byte[o.opSize()];
+        try (var file = new RandomAccessFile(o.file().toFile(), "r")) {
+            for (long i = 0; i < slots; i++) {
+                file.seek(random.below(slots) * o.opSize());
+                if (o.opSize() == 1) {
+                    sum += file.read();
+                } else {
+                    file.readFully(buf);
+                    sum += Data.sum(buf, 0, buf.length);
+                }
+            }
+        }
+        return sum;
+    }
+}

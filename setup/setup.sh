@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# The course's one set-up, used by `make`, `.ci/run` and `binder/postBuild` alike.
+# Idempotent: every step leaves a stamp keyed by its inputs and is skipped when they are unchanged.
+#   setup/setup.sh              set up what is missing
+#   setup/setup.sh --precompile also compile every snippet now (Binder: a fast first run)
+set -euo pipefail
+
+COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD="$COURSE_HOME/build"
+VENV="$COURSE_HOME/.venv"
+STAMPS="$BUILD/stamps"
+JBANG_HOME="$BUILD/tools/jbang"
+PROFILER_HOME="$BUILD/tools/async-profiler"
+KERNEL_DIR="$VENV/share/jupyter/kernels/java-course"
+mkdir -p "$STAMPS"
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+# A step runs only when the hash of its inputs differs from its stamp.
+inputs_hash() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
+fresh() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
+stamp() { echo "$2" > "$STAMPS/$1"; }
+
+# --- JDK: JAVA_HOME if set, else the newest full JDK >= 17 -------------------------------
+jdk_feature() {  # prints the feature version (17, 25, ...) of the JDK at $1, or nothing
+  local release="$1/release"
+  [ -f "$release" ] || return 0
+  sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$release"
+}
+is_full_jdk() { [ -x "$1/bin/javac" ] && [ -x "$1/bin/jshell" ]; }
+
+pick_jdk() {
+  if [ -n "${JAVA_HOME:-}" ]; then
+    is_full_jdk "$JAVA_HOME" || die "JAVA_HOME=$JAVA_HOME is not a full JDK (needs bin/javac and bin/jshell)"
+    local v; v=$(jdk_feature "$JAVA_HOME")
+    [ -n "$v" ] && [ "$v" -ge 17 ] || die "JAVA_HOME=$JAVA_HOME is JDK '${v:-unknown}'; the course needs 17 or newer"
+    JDK="$JAVA_HOME"; JDK_REASON="JAVA_HOME is set"
+    return
+  fi
+  local best="" best_v=0 candidate v
+  local candidates=(/usr/lib/jvm/*)
+  if command -v javac >/dev/null 2>&1; then
+    candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")")
+  fi
+  for candidate in "${candidates[@]}"; do
+    [ -d "$candidate" ] && is_full_jdk "$candidate" || continue
+    v=$(jdk_feature "$candidate"); [ -n "$v" ] || continue
+    if [ "$v" -gt "$best_v" ]; then best="$(readlink -f "$candidate")"; best_v=$v; fi
+  done
+  [ "$best_v" -ge 17 ] || die "no JDK 17 or newer found in /usr/lib/jvm or on PATH; install one (e.g. apt-get install openjdk-17-jdk) or set JAVA_HOME"
+  JDK="$best"; JDK_REASON="newest full JDK found (JAVA_HOME not set)"
+}
+
+# --- required and optional tools ---------------------------------------------------------
+apt_install() {  # only as root in CI: a learner's machine is never changed behind their back
+  if [ "$(id -u)" = 0 ] && [ "${CI:-}" = true ] && command -v apt-get >/dev/null 2>&1; then
+    say "CI as root: apt-get install $*"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null) \
+      || say "apt-get install $* failed; continuing without"
+  fi
+}
+
+check_tools() {
+  command -v gcc >/dev/null || die "gcc not found; install it: sudo apt-get install gcc"
+  command -v mvn >/dev/null || die "Maven not found; install it: sudo apt-get install maven"
+  local missing=()
+  for tool in strace fio; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+  local line="" tool
+  for tool in strace fio mpirun chromium; do
+    if command -v "$tool" >/dev/null; then line+=" $tool:found"; else line+=" $tool:missing"; fi
+  done
+  say "optional tools:$line"
+  for tool in strace fio mpirun chromium; do
+    command -v "$tool" >/dev/null && continue
+    case $tool in
+      strace) say "  strace (syscall counts, labs 01-03): sudo apt-get install strace" ;;
+      fio) say "  fio (disk ceiling cross-check, lab 00): sudo apt-get install fio" ;;
+      mpirun) say "  mpirun (lab 08): sudo apt-get install openmpi-bin libopenmpi-dev" ;;
+      chromium) say "  chromium (browser test): sudo apt-get install chromium" ;;
+    esac
+  done
+}
+
+# --- Python environment and the kernel ---------------------------------------------------
+setup_venv() {
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements.txt"; python3 --version)
+  if fresh venv "$key" && [ -x "$VENV/bin/jupyter" ]; then return; fi
+  say "creating .venv (pinned: setup/requirements.txt)"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check -r "$COURSE_HOME/setup/requirements.txt"
+  stamp venv "$key"
+}
+
+# JJava's stock launcher starts a second JVM from PATH and ignores JAVA_HOME, so the course
+# installs its own kernelspec that runs the chosen JDK's java directly on jjava.jar.
+install_kernel() {
+  local stock="$VENV/share/jupyter/kernels/java"
+  if [ -f "$stock/jjava.jar" ]; then
+    mkdir -p "$KERNEL_DIR"
+    cp "$stock/jjava.jar" "$KERNEL_DIR/jjava.jar"
+    rm -rf "$stock"
+  fi
+  [ -f "$KERNEL_DIR/jjava.jar" ] || die "jjava.jar missing from .venv; remove .venv and run again"
+  "$VENV/bin/python" - "$KERNEL_DIR" "$JDK" "$COURSE_HOME" "$JDK_FEATURE" <<'PY'
+import json, os, sys
+kernel_dir, jdk, home, feature = sys.argv[1:]
+spec = {
+    "argv": [f"{jdk}/bin/java", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
+             "-jar", f"{kernel_dir}/jjava.jar", "{connection_file}"],
+    "display_name": f"Java {feature} (course)",
+    "language": "java",
+    "interrupt_mode": "message",
+    "env": {"JAVA_HOME": jdk, "COURSE_HOME": home,
+            "PATH": f"{jdk}/bin:{os.environ['PATH']}"},
+    "metadata": {"debugger": False},
+}
+with open(os.path.join(kernel_dir, "kernel.json"), "w") as f:
+    json.dump(spec, f, indent=2)
+PY
+}
+
+# --- jbang and async-profiler from Maven Central ------------------------------------------
+setup_jvm_tools() {
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/jbang/pom.xml" "$COURSE_HOME/setup/jbang/jbang")
+  if fresh jvm-tools "$key" && [ -x "$JBANG_HOME/jbang" ]; then return; fi
+  say "resolving jbang and async-profiler (setup/jbang/pom.xml)"
+  rm -rf "$JBANG_HOME/lib"
+  mvn -q -B -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
+      -DoutputDirectory="$JBANG_HOME/lib" -DexcludeArtifactIds=async-profiler
+  install -m 755 "$COURSE_HOME/setup/jbang/jbang" "$JBANG_HOME/jbang"
+  mkdir -p "$PROFILER_HOME"
+  mvn -q -B -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
+      -DoutputDirectory="$PROFILER_HOME" -DincludeArtifactIds=async-profiler
+  (cd "$PROFILER_HOME" && unzip -o -q async-profiler-*.jar 'linux-*/libasyncProfiler.so')
+  stamp jvm-tools "$key"
+}
+
+# --- the kit (Java library the notebooks load) --------------------------------------------
+build_kit() {
+  local key; key=$(find "$COURSE_HOME/kit/pom.xml" "$COURSE_HOME/kit/src/main" "$COURSE_HOME/java-snippets" \
+      -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
+  key="$key-$JDK_FEATURE"
+  if fresh kit "$key" && [ -f "$COURSE_HOME/kit/target/course-kit.jar" ]; then return; fi
+  say "building the kit (kit/pom.xml)"
+  # JJava is not on Maven Central; the kit compiles against the kernel's own jar.
+  mvn -q -B install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
+      -DartifactId=jjava -Dversion=1.0a8 -Dpackaging=jar
+  JAVA_HOME="$JDK" mvn -q -B -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
+  stamp kit "$key"
+}
+
+write_env() {  # what make, the kernel, tests and the report share
+  cat > "$BUILD/env.sh" <<EOF
+# written by setup/setup.sh; source it to get the course's tools
+export COURSE_HOME="$COURSE_HOME"
+export JAVA_HOME="$JDK"
+export JBANG_DIR="$BUILD/jbang-home"
+export JBANG_REPO="$BUILD/jbang-repo"
+export PATH="$JDK/bin:$JBANG_HOME:$VENV/bin:\$PATH"
+EOF
+}
+
+precompile() {
+  say "pre-compiling snippets"
+  "$VENV/bin/python" "$COURSE_HOME/tools/precompile.py"
+}
+
+main() {
+  pick_jdk
+  JDK_FEATURE=$(jdk_feature "$JDK")
+  say "JDK $JDK_FEATURE at $JDK ($JDK_REASON)"
+  [ "$JDK_FEATURE" -ge 22 ] || say "  JDK $JDK_FEATURE < 22: the Foreign Function & Memory parts of later labs will be skipped"
+  check_tools
+  setup_venv
+  install_kernel
+  setup_jvm_tools
+  write_env
+  build_kit
+  [ "${1:-}" = "--precompile" ] && precompile
+  say "ready"
+}
+
+main "$@"
