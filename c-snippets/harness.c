@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -28,7 +29,8 @@ static char created[PATH_MAX];  /* the file this run creates, removed on every w
 static char default_file[PATH_MAX];
 
 static const char *check_scratch(const struct options *o);
-static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, uint64_t checksum);
+static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
+                 uint64_t checksum);
 static void fail(const char *snippet, const char *text, int status);
 static void remove_created(void);
 static void on_signal(int sig);
@@ -37,6 +39,11 @@ static int64_t now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* CPU time of the measuring thread, split into user and kernel (system-call) time. */
+static int64_t timeval_ns(struct timeval t) {
+    return (int64_t)t.tv_sec * 1000000000 + (int64_t)t.tv_usec * 1000;
 }
 
 int64_t operations(const struct options *o) {
@@ -66,10 +73,15 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
         if (strcmp(o.op, "write") == 0 && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
         if (strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
+        struct rusage before, after;
+        getrusage(RUSAGE_THREAD, &before);
         int64_t start = now_ns();
         uint64_t checksum = strategy(&o);
         int64_t elapsed = now_ns() - start;
-        if (run >= 0) emit(&o, run, elapsed, checksum);
+        getrusage(RUSAGE_THREAD, &after);
+        int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime);
+        int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime);
+        if (run >= 0) emit(&o, run, elapsed, user, sys, checksum);
     }
     return 0;
 }
@@ -283,12 +295,14 @@ static void on_signal(int sig) {
 
 /* ---- output --------------------------------------------------------------------------------- */
 
-static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, uint64_t checksum) {
+static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
+                 uint64_t checksum) {
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
-           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"elapsed_ns\":%" PRId64 ",\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
+           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ","
+           "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
            o->snippet, o->strategy, o->op, o->pattern, o->cache, o->file_size, o->op_size, o->buffer_size,
-           run, bytes_moved(o), operations(o), elapsed_ns, checksum, o->seed);
+           run, bytes_moved(o), operations(o), elapsed_ns, user_ns, sys_ns, checksum, o->seed);
     fflush(stdout);
 }
 

@@ -5,6 +5,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -14,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 
 final class Harness {
+    /** CPU time of the measuring thread, split into user and kernel (system-call) time. */
+    static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     static final long MAX_FILE_SIZE = 64L << 30;
     static final long MAX_OP_SIZE = 64L << 20;
     static final long MAX_BUFFER_SIZE = 1L << 30;
@@ -63,10 +67,13 @@ final class Harness {
             for (int run = -o.warmup(); run < o.repeat(); run++) {
                 if (o.op().equals("write")) Files.deleteIfExists(o.file());
                 if (o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
+                long cpuStart = THREADS.getCurrentThreadCpuTime(), userStart = THREADS.getCurrentThreadUserTime();
                 long start = System.nanoTime();
                 long checksum = strategy.run(o);
                 long elapsed = System.nanoTime() - start;
-                if (run >= 0) emit(o, run, elapsed, checksum);
+                long user = THREADS.getCurrentThreadUserTime() - userStart;
+                long sys = THREADS.getCurrentThreadCpuTime() - cpuStart - user;
+                if (run >= 0) emit(o, run, elapsed, user, sys, checksum);
             }
         } catch (IOException | UncheckedIOException e) {
             fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
@@ -235,12 +242,13 @@ final class Harness {
 
     // ---- output -----------------------------------------------------------------------------
 
-    static void emit(Options o, int run, long elapsedNs, long checksum) {
+    static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, long checksum) {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"strategy\":\"%s\",\"op\":\"%s\","
                         + "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
-                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"elapsed_ns\":%d,\"checksum\":%d,\"seed\":%d}%n",
+                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
+                        + "\"checksum\":%d,\"seed\":%d}%n",
                 o.snippet(), o.strategy(), o.op(), o.pattern(), o.cache(), o.fileSize(), o.opSize(), o.bufferSize(),
-                run, o.bytes(), o.operations(), elapsedNs, checksum, o.seed());
+                run, o.bytes(), o.operations(), elapsedNs, userNs, sysNs, checksum, o.seed());
         System.out.flush();
     }
 

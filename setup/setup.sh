@@ -147,7 +147,7 @@ build_kit() {
   # JJava is not on Maven Central; the kit compiles against the kernel's own jar.
   mvn -q -B install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
       -DartifactId=jjava -Dversion=1.0a8 -Dpackaging=jar
-  JAVA_HOME="$JDK" mvn -q -B -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
+  mvn -q -B -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
   stamp kit "$key"
 }
 

@@ -1,0 +1,67 @@
+package course;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Where the course lives on disk, and its preset table (labs/presets.json). */
+public final class Course {
+    private Course() {
+    }
+
+    /** COURSE_HOME if set (the course kernel sets it), else the nearest folder above cwd holding setup/setup.sh. */
+    public static Path home() {
+        String env = System.getenv("COURSE_HOME");
+        if (env != null && !env.isEmpty()) return Path.of(env).toAbsolutePath();
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve("setup/setup.sh"))) return dir;
+        }
+        throw new IllegalStateException("cannot find the course folder: set COURSE_HOME or start from inside the course");
+    }
+
+    public static Path build() {
+        return home().resolve("build");
+    }
+
+    /** The preset a lab runs in: COURSE_PRESET if set (tests and the report set it), else quick. */
+    public static String presetName() {
+        String env = System.getenv("COURSE_PRESET");
+        return env == null || env.isEmpty() ? "quick" : env;
+    }
+
+    static Preset preset(String lab, String name) {
+        JsonObject all;
+        try {
+            all = new Gson().fromJson(Files.readString(home().resolve("labs/presets.json")), JsonObject.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!all.has(lab)) throw new IllegalArgumentException("no presets for lab " + lab + " in labs/presets.json");
+        JsonObject presets = all.getAsJsonObject(lab);
+        if (!presets.has(name)) {
+            throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
+        }
+        return new Preset(lab, name, presets.getAsJsonObject(name));
+    }
+
+    /** Parses 4k, 16m, 1g (powers of 1024) as the snippets' harnesses do. */
+    public static long parseSize(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        int shift = t.endsWith("k") ? 10 : t.endsWith("m") ? 20 : t.endsWith("g") ? 30 : 0;
+        if (shift > 0) t = t.substring(0, t.length() - 1);
+        if (!t.matches("[0-9]{1,12}")) throw new IllegalArgumentException("not a size: '" + text + "' (use e.g. 4k, 16m, 1g)");
+        return Long.parseLong(t) << shift;
+    }
+
+    /** The reverse of parseSize, for flags and labels: 1048576 becomes 1m. */
+    public static String formatSize(long bytes) {
+        if (bytes >= 1L << 30 && bytes % (1L << 30) == 0) return (bytes >> 30) + "g";
+        if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) return (bytes >> 20) + "m";
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + "k";
+        return Long.toString(bytes);
+    }
+}

@@ -1,0 +1,203 @@
+package course;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A lab session: the notebook's one handle on the kit. It knows the preset, the scratch folder and
+ * the machine, starts sweeps, shows code, charts and verdicts, and saves every result it records.
+ *
+ * <pre>
+ * var lab = Lab.open("01-raw-io");
+ * Results seq = lab.sweep("raw_io").fileSizes(lab.preset().sizes("seq_sizes")).run();
+ * </pre>
+ */
+public final class Lab {
+    private final String id;
+    private final Preset preset;
+    private final Runner runner = new Runner();
+    private final Published published = Published.load();
+    private final List<Results> recorded = new ArrayList<>();
+    private final List<Verdict> verdicts = new ArrayList<>();
+    private final String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    private Path scratch;
+    private Map<String, String> machine;
+
+    private Lab(String id, String presetName) {
+        this.id = id;
+        this.preset = Course.preset(id, presetName);
+        String env = System.getenv("COURSE_SCRATCH");
+        this.scratch = env == null || env.isEmpty() ? Course.home().resolve("scratch") : Path.of(env);
+    }
+
+    /** Opens a lab in the preset COURSE_PRESET names (quick by default) and says what it will do. */
+    public static Lab open(String id) {
+        return open(id, Course.presetName());
+    }
+
+    public static Lab open(String id, String presetName) {
+        Lab lab = new Lab(id, presetName);
+        String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here) · %s", id, presetName,
+                lab.preset.minutes(), Machine.oneLine(lab.machine()));
+        Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+        return lab;
+    }
+
+    public String id() { return id; }
+    public Preset preset() { return preset; }
+    public Published published() { return published; }
+    public Published.Claim claim(String claimId) { return published.get(claimId); }
+    Runner runner() { return runner; }
+
+    public Path scratch() { return scratch; }
+
+    /** Puts this lab's files somewhere else (another disk, say); the folder is created if needed. */
+    public Lab scratch(String folder) {
+        scratch = Path.of(folder).toAbsolutePath();
+        machine = null;
+        return this;
+    }
+
+    public Map<String, String> machine() {
+        if (machine == null) machine = Machine.describe(scratch);
+        return machine;
+    }
+
+    public void showMachine() {
+        Notebook.html(Machine.html(machine()), machine().toString());
+    }
+
+    public Sweep sweep(String snippet) {
+        return new Sweep(this, snippet);
+    }
+
+    /** Counts each invocation's system calls with strace -c (never timed: strace slows I/O down). */
+    public void syscalls(Sweep sweep) {
+        Profile.syscalls(this, sweep);
+    }
+
+    /** Profiles the Java invocations of a sweep with async-profiler: hottest frames and a flame graph. */
+    public void flameGraph(Sweep sweep) {
+        Profile.flameGraph(this, sweep);
+    }
+
+    /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
+    public void code(String snippet, String javaMethod, String cFunction) {
+        String java = extract(runner.javaSource(snippet), "static long " + javaMethod + "(");
+        String c = extract(runner.cSource(snippet), "static uint64_t " + cFunction + "(");
+        String html = "<div style='display:flex;gap:1em'>" + codeBox(runner.javaSource(snippet).getFileName() + " · " + javaMethod, java)
+                + codeBox(runner.cSource(snippet).getFileName() + " · " + cFunction, c) + "</div>";
+        Notebook.html(html, java + "\n" + c);
+    }
+
+    private static String codeBox(String title, String code) {
+        return "<div style='flex:1;min-width:0'><b>" + Notebook.escape(title) + "</b><pre style='font-size:85%'>"
+                + Notebook.escape(code) + "</pre></div>";
+    }
+
+    /** From the line holding `signature` to the closing brace at its indentation. */
+    static String extract(Path file, String signature) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (!line.contains(signature)) continue;
+            String indent = line.substring(0, line.indexOf(line.strip()));
+            StringBuilder out = new StringBuilder();
+            for (int j = i; j < lines.size(); j++) {
+                out.append(lines.get(j).startsWith(indent) ? lines.get(j).substring(indent.length()) : lines.get(j)).append('\n');
+                if (j > i && lines.get(j).equals(indent + "}")) return out.toString();
+            }
+        }
+        throw new IllegalArgumentException(signature + " not found in " + file);
+    }
+
+    public void chart(Map<String, Object> spec) {
+        Notebook.chart(spec, String.valueOf(spec.get("title")));
+    }
+
+    /** Shows the verdict table and keeps the verdicts with this lab's saved results. */
+    public void verdicts(Verdict... list) {
+        verdicts.addAll(List.of(list));
+        StringBuilder h = new StringBuilder("<table><thead><tr><th>claim</th><th>where</th><th>published</th>"
+                + "<th>measured here</th><th>verdict</th><th>why</th></tr></thead><tbody>");
+        StringBuilder t = new StringBuilder();
+        for (Verdict v : list) {
+            String color = switch (v.outcome()) {
+                case "holds" -> "#2b8a3e";
+                case "changed" -> "#e67700";
+                default -> "#c92a2a";
+            };
+            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(v.claim().statement())).append("</td><td>")
+                    .append(Notebook.escape(v.claim().citation())).append("</td><td>").append(Notebook.escape(v.claim().shown()))
+                    .append("</td><td>").append(Notebook.escape(v.measured())).append("</td><td style='color:").append(color)
+                    .append(";font-weight:bold'>").append(v.outcome()).append("</td><td style='text-align:left'>")
+                    .append(Notebook.escape(v.why())).append("</td></tr>");
+            t.append(String.format(Locale.ROOT, "%-9s %s | published %s | measured %s%n", v.outcome(), v.claim().id(),
+                    v.claim().shown(), v.measured()));
+        }
+        Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+        save();
+    }
+
+    void record(Results results) {
+        recorded.add(results);
+        save();
+    }
+
+    /** Writes everything recorded so far, with the machine, to data/results/ (atomically: never half a file). */
+    public Path save() {
+        JsonObject doc = new JsonObject();
+        doc.addProperty("lab", id);
+        doc.addProperty("preset", preset.name());
+        doc.addProperty("started", started);
+        JsonObject env = new JsonObject();
+        machine().forEach(env::addProperty);
+        doc.add("machine", env);
+        JsonArray runs = new JsonArray();
+        recorded.forEach(r -> r.runs().forEach(runs::add));
+        doc.add("runs", runs);
+        JsonArray checked = new JsonArray();
+        for (Verdict v : verdicts) {
+            JsonObject o = new JsonObject();
+            o.addProperty("claim", v.claim().id());
+            o.addProperty("published", v.claim().shown());
+            o.addProperty("measured", v.measured());
+            o.addProperty("verdict", v.outcome());
+            checked.add(o);
+        }
+        doc.add("verdicts", checked);
+        Path dir = Course.home().resolve("data/results");
+        Path file = dir.resolve(id + "-" + preset.name() + "-" + started + ".json");
+        try {
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, ".saving-", ".json");
+            Files.writeString(tmp, new GsonBuilder().setPrettyPrinting().create().toJson(doc));
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save results to " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    /** "1m" → 1048576, for cells that name a size. */
+    public static long size(String text) {
+        return Course.parseSize(text);
+    }
+}

@@ -1,0 +1,66 @@
+package course;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dflib.jjava.jupyter.kernel.display.DisplayData;
+import org.dflib.jjava.kernel.JavaKernel;
+import org.dflib.jjava.kernel.JavaNotebookStatics;
+
+/** Where the kit's output goes: the notebook when it runs inside the Java kernel, stdout otherwise. */
+public final class Notebook {
+    public static final String VEGA_LITE = "application/vnd.vegalite.v5+json";
+
+    private static final Set<String> SHOWN = ConcurrentHashMap.newKeySet();
+
+    private Notebook() {
+    }
+
+    /** The running kernel, or null outside one (unit tests, plain java). */
+    static JavaKernel kernel() {
+        try {
+            return JavaNotebookStatics.kernel();
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    static void html(String html, String text) {
+        show(data(html, text), null);
+    }
+
+    static void chart(Map<String, Object> spec, String text) {
+        DisplayData d = new DisplayData();
+        d.putData(VEGA_LITE, spec);
+        d.putText(text);
+        show(d, null);
+    }
+
+    static DisplayData data(String html, String text) {
+        DisplayData d = new DisplayData();
+        d.putHTML(html);
+        d.putText(text);
+        return d;
+    }
+
+    /** Shows d; with an id, the first call creates the output and later calls replace it in place. */
+    static void show(DisplayData d, String id) {
+        JavaKernel k = kernel();
+        if (k == null) {
+            System.out.println(d.getData(org.dflib.jjava.jupyter.kernel.display.mime.MIMEType.TEXT_PLAIN));
+            return;
+        }
+        if (id == null) {
+            k.display(d);
+        } else if (!SHOWN.add(id)) {
+            k.getIO().display.updateDisplay(id, d);
+        } else {
+            d.setDisplayId(id);
+            k.display(d);
+        }
+    }
+
+    static String escape(Object value) {
+        return String.valueOf(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}

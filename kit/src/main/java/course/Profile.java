@@ -1,0 +1,168 @@
+package course;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Where the time goes: system-call counts (strace -c) and CPU profiles (async-profiler). */
+final class Profile {
+    /** A row of `strace -c`: % time, seconds, usecs/call, calls, [errors], syscall. */
+    static final Pattern STRACE_ROW = Pattern.compile("^\\s*[0-9.]+\\s+[0-9.]+\\s+\\d+\\s+(\\d+)\\s+(?:\\d+\\s+)?(\\w+)\\s*$");
+    static final List<String> IO_CALLS = List.of("read", "write", "lseek", "pread64", "pwrite64", "openat", "close", "fsync");
+
+    private Profile() {
+    }
+
+    static void syscalls(Lab lab, Sweep sweep) {
+        if (!Machine.onPath("strace")) {
+            unavailable("System-call counts", "strace is not installed (" + Machine.installHint("strace") + ")");
+            return;
+        }
+        Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
+        long bytes = Course.parseSize(flag(sweep.invocations().get(0), "--file-size"));
+        for (Runner.Invocation inv : sweep.invocations()) {
+            Path out = tempFile("strace-", ".txt");
+            try {
+                lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
+                        "-e", "trace=" + String.join(",", IO_CALLS), "-o", out.toString()), Map.of());
+                byInvocation.put(inv.language() + " " + flag(inv, "--op") + " " + flag(inv, "--pattern"), parseStrace(Files.readAllLines(out)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (Runner.RunFailed e) {
+                if (!e.getMessage().contains("ptrace")) throw e;
+                unavailable("System-call counts", "strace may not trace here (" + e.getMessage().strip() + ")");
+                return;
+            } finally {
+                out.toFile().delete();
+            }
+        }
+        StringBuilder h = new StringBuilder("<table><thead><tr><th>run (whole process, start-up included)</th>");
+        IO_CALLS.forEach(c -> h.append("<th>").append(c).append("</th>"));
+        h.append("<th>I/O calls per byte moved</th></tr></thead><tbody>");
+        StringBuilder t = new StringBuilder();
+        byInvocation.forEach((name, counts) -> {
+            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(name)).append("</td>");
+            IO_CALLS.forEach(c -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))).append("</td>"));
+            long moving = counts.getOrDefault("read", 0L) + counts.getOrDefault("write", 0L);
+            h.append("<td>").append(String.format(Locale.ROOT, "%.2f", moving / (double) bytes)).append("</td></tr>");
+            t.append(name).append(": ").append(counts).append('\n');
+        });
+        Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+    }
+
+    static Map<String, Long> parseStrace(List<String> lines) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String line : lines) {
+            Matcher m = STRACE_ROW.matcher(line);
+            if (m.matches() && !m.group(2).equals("total")) counts.put(m.group(2), Long.parseLong(m.group(1)));
+        }
+        return counts;
+    }
+
+    /**
+     * Runs each Java invocation under async-profiler twice: once for a collapsed profile the kit reads
+     * (share of samples in the kernel, hottest frames), once for the flame graph saved for the browser.
+     */
+    static void flameGraph(Lab lab, Sweep sweep) {
+        Path agent = Course.build().resolve("tools/async-profiler/linux-" + (System.getProperty("os.arch").contains("aarch64") ? "arm64" : "x64")
+                + "/libasyncProfiler.so");
+        if (!Files.exists(agent)) {
+            unavailable("CPU profile", "async-profiler is not set up (" + agent + " missing; run setup/setup.sh)");
+            return;
+        }
+        Path folder = Course.home().resolve("labs/flamegraphs");
+        Runner.createDirectories(folder);
+        for (Runner.Invocation inv : sweep.invocations()) {
+            if (!inv.language().equals("java")) continue;
+            String name = lab.id() + "-" + inv.snippet() + "-" + flag(inv, "--op") + "-" + flag(inv, "--pattern");
+            Path collapsed = tempFile("profile-", ".txt");
+            Path html = folder.resolve(name + ".html");
+            try {
+                String event = profile(lab, inv, agent, collapsed, "collapsed");
+                profile(lab, inv, agent, html, "flamegraph");
+                showHotFrames(name, event, Files.readAllLines(collapsed), html);
+            } catch (Runner.RunFailed e) {
+                unavailable("CPU profile", "async-profiler could not run here (" + e.getMessage().strip() + ")");
+                return;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                collapsed.toFile().delete();
+            }
+        }
+    }
+
+    /** Tries hardware-independent cpu sampling first, then the interval timer; returns the event used. */
+    private static String profile(Lab lab, Runner.Invocation inv, Path agent, Path out, String format) {
+        Runner.RunFailed last = null;
+        for (String event : List.of("cpu", "itimer")) {
+            String options = "-agentpath:" + agent + "=start,event=" + event + ",interval=1ms," + format + ",file=" + out;
+            try {
+                lab.runner().run(inv, lab.scratch(), row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
+                if (Files.exists(out)) return event;
+            } catch (Runner.RunFailed e) {
+                last = e;
+            }
+        }
+        throw last != null ? last : new Runner.RunFailed("no profile written to " + out);
+    }
+
+    /** Kernel frames carry the suffix _[k] in async-profiler's collapsed stacks. */
+    static void showHotFrames(String name, String event, List<String> collapsed, Path html) {
+        long total = 0, kernel = 0;
+        Map<String, Long> leaves = new TreeMap<>();
+        for (String line : collapsed) {
+            int space = line.lastIndexOf(' ');
+            if (space < 0) continue;
+            long samples = Long.parseLong(line.substring(space + 1));
+            String stack = line.substring(0, space);
+            total += samples;
+            if (stack.contains("_[k]")) kernel += samples;
+            leaves.merge(stack.substring(stack.lastIndexOf(';') + 1), samples, Long::sum);
+        }
+        if (total == 0) {
+            unavailable("CPU profile", "the profiler took no samples (the run was too short)");
+            return;
+        }
+        List<Map.Entry<String, Long>> top = new ArrayList<>(leaves.entrySet());
+        top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        long all = total;
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT,
+                "<p><b>%s</b> (%s sampling, %,d samples): <b>%.0f%%</b> of the samples were in the kernel. "
+                        + "Flame graph: <a href='flamegraphs/%s' target='_blank'>flamegraphs/%s</a> "
+                        + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>"
+                        + "<table><thead><tr><th>hottest frames (self time)</th><th>share</th></tr></thead><tbody>",
+                Notebook.escape(name), event, total, 100.0 * kernel / total, html.getFileName(), html.getFileName()));
+        top.stream().limit(8).forEach(e -> h.append("<tr><td style='text-align:left'><code>").append(Notebook.escape(e.getKey()))
+                .append("</code></td><td>").append(String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / all)).append("</td></tr>"));
+        Notebook.html(h.append("</tbody></table>").toString(), String.format(Locale.ROOT, "%s: %.0f%% of %d samples in the kernel",
+                name, 100.0 * kernel / total, total));
+    }
+
+    static void unavailable(String what, String why) {
+        Notebook.html("<p><b>" + Notebook.escape(what) + "</b>: not available here because " + Notebook.escape(why) + ".</p>",
+                what + ": not available here because " + why + ".");
+    }
+
+    private static String flag(Runner.Invocation inv, String name) {
+        return inv.flags().get(inv.flags().indexOf(name) + 1);
+    }
+
+    private static Path tempFile(String prefix, String suffix) {
+        try {
+            Runner.createDirectories(Course.build());
+            return Files.createTempFile(Course.build(), prefix, suffix);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package course;
+
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/** The measured runs (one JSON object per run, as the harnesses print them) and their summaries. */
+public final class Results {
+    /** The fields that name a case; runs of one case differ only in run index and timings. */
+    static final List<String> CASE = List.of("language", "snippet", "strategy", "op", "pattern", "cache",
+            "file_size", "op_size", "buffer_size");
+
+    private final List<JsonObject> runs;
+
+    public Results(List<JsonObject> runs) {
+        this.runs = List.copyOf(runs);
+    }
+
+    public List<JsonObject> runs() {
+        return runs;
+    }
+
+    public Results where(Predicate<JsonObject> keep) {
+        return new Results(runs.stream().filter(keep).toList());
+    }
+
+    public Results where(String field, String value) {
+        return where(r -> r.get(field).getAsString().equals(value));
+    }
+
+    /** One row per case: median time with its spread (min, max), rates from the median. */
+    public List<Map<String, Object>> summary() {
+        Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
+        for (JsonObject r : runs) byCase.computeIfAbsent(caseKey(r), k -> new ArrayList<>()).add(r);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (List<JsonObject> group : byCase.values()) {
+            JsonObject first = group.get(0);
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (String field : CASE) {
+                row.put(field, first.get(field).isJsonPrimitive() && first.get(field).getAsJsonPrimitive().isNumber()
+                        ? (Object) first.get(field).getAsLong() : first.get(field).getAsString());
+            }
+            List<Double> ns = values(group, "elapsed_ns");
+            double median = median(ns);
+            row.put("runs", group.size());
+            row.put("median_ms", median / 1e6);
+            row.put("min_ms", Collections.min(ns) / 1e6);
+            row.put("max_ms", Collections.max(ns) / 1e6);
+            row.put("mb_per_s", first.get("bytes").getAsDouble() / (1 << 20) / (median / 1e9));
+            row.put("ops_per_s", first.get("ops").getAsDouble() / (median / 1e9));
+            double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
+            row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : Double.NaN);
+            row.put("cpu_ns_per_op", (user + sys) / first.get("ops").getAsDouble());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /**
+     * How many times longer language a takes than language b: the geometric mean, over the cases
+     * both ran, of median time a / median time b. Above 1 means a is slower.
+     */
+    public double ratio(String a, String b) {
+        return ratio(a, b, "median_ms");
+    }
+
+    /** The same ratio for another summary column (cpu_ns_per_op compares CPU cost per operation). */
+    public double ratio(String a, String b, String column) {
+        Map<String, Double> ofA = new LinkedHashMap<>(), ofB = new LinkedHashMap<>();
+        for (Map<String, Object> row : summary()) {
+            String key = caseKeyWithout(row, "language");
+            if (row.get("language").equals(a)) ofA.put(key, ((Number) row.get(column)).doubleValue());
+            if (row.get("language").equals(b)) ofB.put(key, ((Number) row.get(column)).doubleValue());
+        }
+        double logSum = 0;
+        int n = 0;
+        for (var e : ofA.entrySet()) {
+            Double other = ofB.get(e.getKey());
+            if (other == null || other <= 0 || e.getValue() <= 0) continue;
+            logSum += Math.log(e.getValue() / other);
+            n++;
+        }
+        if (n == 0) throw new IllegalArgumentException("no case was run in both " + a + " and " + b);
+        return Math.exp(logSum / n);
+    }
+
+    /** Median of a summary column over the cases that pass the filter. */
+    public double median(String column, Predicate<Map<String, Object>> filter) {
+        List<Double> values = summary().stream().filter(filter).map(r -> ((Number) r.get(column)).doubleValue()).toList();
+        if (values.isEmpty()) throw new IllegalArgumentException("no case matches for " + column);
+        return median(values);
+    }
+
+    /** Largest over smallest of a summary column across the cases that pass the filter (1 = flat). */
+    public double spread(String column, Predicate<Map<String, Object>> filter) {
+        List<Double> values = summary().stream().filter(filter).map(r -> ((Number) r.get(column)).doubleValue()).toList();
+        if (values.isEmpty()) throw new IllegalArgumentException("no case matches for " + column);
+        return Collections.max(values) / Collections.min(values);
+    }
+
+    /** The largest spread of a column within any group of cases sharing the given fields (1 = flat everywhere). */
+    public double worstSpread(String column, String... groupBy) {
+        Map<String, List<Double>> groups = new LinkedHashMap<>();
+        for (Map<String, Object> row : summary()) {
+            StringBuilder key = new StringBuilder();
+            for (String field : groupBy) key.append(row.get(field)).append('|');
+            groups.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(((Number) row.get(column)).doubleValue());
+        }
+        return groups.values().stream().mapToDouble(v -> Collections.max(v) / Collections.min(v)).max()
+                .orElseThrow(() -> new IllegalArgumentException("no cases to compare"));
+    }
+
+    /** The summary as an HTML table for the notebook. */
+    public String html() {
+        List<String> columns = List.of("language", "op", "pattern", "cache", "file_size", "op_size", "runs",
+                "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s", "sys_share_pct");
+        StringBuilder h = new StringBuilder("<table><thead><tr>");
+        columns.forEach(c -> h.append("<th>").append(c.replace('_', ' ')).append("</th>"));
+        h.append("</tr></thead><tbody>");
+        for (Map<String, Object> row : summary()) {
+            h.append("<tr>");
+            for (String c : columns) h.append("<td>").append(Notebook.escape(format(c, row.get(c)))).append("</td>");
+            h.append("</tr>");
+        }
+        return h.append("</tbody></table>").toString();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        for (Map<String, Object> row : summary()) {
+            t.append(String.format(Locale.ROOT, "%-5s %-5s %-4s %-4s %8s op %-4s median %9.2f ms  %9.2f MB/s%n",
+                    row.get("language"), row.get("op"), row.get("pattern"), row.get("cache"),
+                    Course.formatSize((Long) row.get("file_size")), Course.formatSize((Long) row.get("op_size")),
+                    row.get("median_ms"), row.get("mb_per_s")));
+        }
+        return t.toString();
+    }
+
+    static String format(String column, Object value) {
+        if (value instanceof Long size && (column.equals("file_size") || column.equals("op_size"))) return Course.formatSize(size);
+        if (value instanceof Double d) return d >= 1000 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.3g", d);
+        return String.valueOf(value);
+    }
+
+    static String caseKey(JsonObject r) {
+        StringBuilder k = new StringBuilder();
+        for (String field : CASE) k.append(r.get(field).getAsString()).append('|');
+        return k.toString();
+    }
+
+    static String caseKeyWithout(Map<String, Object> row, String skip) {
+        StringBuilder k = new StringBuilder();
+        for (String field : CASE) if (!field.equals(skip)) k.append(row.get(field)).append('|');
+        return k.toString();
+    }
+
+    static List<Double> values(List<JsonObject> group, String field) {
+        return group.stream().map(r -> r.get(field).getAsDouble()).toList();
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}

@@ -1,0 +1,270 @@
+package course;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Compiles snippets (cached by content hash: gcc -O2 for C, jbang for Java) and runs one invocation
+ * as a child process in a scratch folder of its own, which is removed afterwards whatever happens.
+ */
+public final class Runner {
+    /** One child process: a snippet in one language with its flags. */
+    public record Invocation(String snippet, String language, List<String> flags) {
+        public String label() {
+            return language + " " + snippet + " " + String.join(" ", flags);
+        }
+    }
+
+    /** The child failed; its one-line error is the message. */
+    public static final class RunFailed extends RuntimeException {
+        RunFailed(String message) {
+            super(message);
+        }
+    }
+
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static final Set<Path> LIVE_DIRS = ConcurrentHashMap.newKeySet();
+    private static final String END = "\u0000end";
+
+    static {  // a kernel that is shut down or restarted takes its children and their files with it
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LIVE.forEach(Process::destroyForcibly);
+            LIVE_DIRS.forEach(Runner::removeTree);
+        }));
+    }
+
+    private final Path home = Course.home();
+    private final Path build = home.resolve("build");
+    private final Map<String, List<String>> javaCommands = new ConcurrentHashMap<>();
+    private final Map<String, Path> cBinaries = new ConcurrentHashMap<>();
+
+    /** The command line that runs a snippet, compiling it first when its sources changed. */
+    public List<String> command(String snippet, String language) {
+        return switch (language) {
+            case "c" -> List.of(cBinary(snippet, snippet + ".c", "harness.c", "harness.h").toString());
+            case "java" -> javaCommand(snippet);
+            default -> throw new IllegalArgumentException("language " + language + ": must be java or c");
+        };
+    }
+
+    /** raw_io is RawIo.java in java-snippets/ and raw_io.c in c-snippets/. */
+    public Path javaSource(String snippet) {
+        StringBuilder name = new StringBuilder();
+        for (String part : snippet.split("_")) name.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        return home.resolve("java-snippets").resolve(name + ".java");
+    }
+
+    public Path cSource(String snippet) {
+        return home.resolve("c-snippets").resolve(snippet + ".c");
+    }
+
+    Path cBinary(String name, String... sources) {
+        return cBinaries.computeIfAbsent(name, n -> {
+            Path dir = home.resolve("c-snippets");
+            List<Path> files = Stream.of(sources).map(dir::resolve).toList();
+            Path binary = build.resolve("c").resolve(name + "-" + hash(files, "gcc -O2"));
+            if (!Files.exists(binary)) {
+                List<String> cmd = new ArrayList<>(List.of("gcc", "-O2", "-Wall", "-o", binary.toString()));
+                files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
+                createDirectories(binary.getParent());
+                exec(cmd, "compiling " + name);
+            }
+            return binary;
+        });
+    }
+
+    Path evictHelper() {
+        return cBinary("evict", "evict.c", "harness.c", "harness.h");
+    }
+
+    /** jbang compiles and caches the snippet; its `info tools` says which jar and class to run. */
+    private List<String> javaCommand(String snippet) {
+        Path source = javaSource(snippet);
+        String key = hash(List.of(source, source.resolveSibling("Harness.java")), javaHome().toString());
+        return javaCommands.computeIfAbsent(key, k -> {
+            Path jbang = build.resolve("tools/jbang/jbang");
+            if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
+            exec(List.of(jbang.toString(), "build", source.toString()), "compiling " + source.getFileName());
+            String output = exec(List.of(jbang.toString(), "info", "tools", source.toString()), "jbang info");
+            JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
+            List<String> classpath = new ArrayList<>(List.of(info.get("applicationJar").getAsString()));
+            info.getAsJsonArray("resolvedDependencies").forEach(d -> classpath.add(d.getAsString()));
+            return List.of(javaHome().resolve("bin/java").toString(), "-cp", String.join(":", classpath),
+                    info.get("mainClass").getAsString());
+        });
+    }
+
+    static Path javaHome() {
+        return Path.of(System.getProperty("java.home"));
+    }
+
+    /**
+     * Runs one invocation in a fresh folder under scratch; each JSON line goes to onRow as it arrives.
+     * An interrupt (the notebook's stop button) kills the child, removes its files and rethrows.
+     */
+    public List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow) {
+        return run(inv, scratch, onRow, List.of(), Map.of());
+    }
+
+    /** The same, with a command in front (strace) and extra environment (a profiler agent). */
+    public List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow, List<String> prefix,
+                                Map<String, String> env) {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(command(inv.snippet(), inv.language()));
+        cmd.addAll(inv.flags());
+        Path dir = null;
+        Process child = null;
+        try {
+            createDirectories(scratch);
+            dir = Files.createTempDirectory(scratch, "run-");
+            LIVE_DIRS.add(dir);
+            cmd.add("--file");
+            cmd.add(dir.resolve(inv.snippet() + ".dat").toString());
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+            pb.environment().put("COURSE_EVICT", evictHelper().toString());
+            pb.environment().put("COURSE_SCRATCH", dir.toString());
+            pb.environment().putAll(env);
+            child = pb.start();
+            LIVE.add(child);
+            return collect(child, inv, onRow);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailed("interrupted: stopped " + inv.label() + " and removed its files");
+        } finally {
+            if (child != null) stop(child);
+            if (dir != null) {
+                removeTree(dir);
+                LIVE_DIRS.remove(dir);
+            }
+        }
+    }
+
+    private List<JsonObject> collect(Process child, Invocation inv, Consumer<JsonObject> onRow) throws InterruptedException {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        StringBuilder errors = new StringBuilder();
+        Thread out = pump(child.getInputStream(), lines::add);
+        Thread err = pump(child.getErrorStream(), line -> errors.append(line).append('\n'));
+        List<JsonObject> rows = new ArrayList<>();
+        Gson gson = new Gson();
+        for (String line; !(line = lines.take()).equals(END); ) {
+            if (!line.startsWith("{")) {  // a profiler agent may print to stdout; rows are JSON objects
+                errors.append(line).append('\n');
+                continue;
+            }
+            JsonObject row = gson.fromJson(line, JsonObject.class);
+            rows.add(row);
+            onRow.accept(row);
+        }
+        int status = child.waitFor();
+        out.join();
+        err.join();
+        if (status != 0) {
+            String message = errors.toString().strip();
+            throw new RunFailed(message.isEmpty() ? inv.label() + " exited with status " + status : message);
+        }
+        return rows;
+    }
+
+    private static Thread pump(InputStream stream, Consumer<String> sink) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) sink.accept(line);
+            } catch (IOException ignored) {
+                // the child was killed: its pipe closes under us
+            } finally {
+                sink.accept(END);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** SIGTERM first, so the harness removes its own file; SIGKILL if it does not stop in time. */
+    private static void stop(Process child) {
+        if (child.isAlive()) {
+            child.destroy();
+            try {
+                if (!child.waitFor(3, TimeUnit.SECONDS)) child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                child.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        LIVE.remove(child);
+    }
+
+    /** Runs a build step to completion and returns its stdout; a failure carries its output. */
+    static String exec(List<String> cmd, String what) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            Path home = Course.home();
+            pb.environment().put("JAVA_HOME", javaHome().toString());
+            pb.environment().put("JBANG_DIR", home.resolve("build/jbang-home").toString());
+            pb.environment().put("JBANG_REPO", home.resolve("build/jbang-repo").toString());
+            Process p = pb.start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) throw new RunFailed(what + " failed:\n" + output);
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(what + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailed("interrupted while " + what);
+        }
+    }
+
+    static String hash(List<Path> files, String salt) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (Path f : files) sha.update(Files.readAllBytes(f));
+            sha.update(salt.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void removeTree(Path dir) {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort: a later run's cleanup or `make clean` removes what is left
+        }
+    }
+}

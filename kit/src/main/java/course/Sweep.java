@@ -1,0 +1,96 @@
+package course;
+
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A set of runs of one snippet: every combination of the languages, operations, patterns, file sizes
+ * and operation sizes given, each one child process with warm-up and repeats. Built by Lab.sweep.
+ */
+public final class Sweep {
+    private final Lab lab;
+    private final String snippet;
+    private List<String> languages = List.of("java", "c");
+    private List<String> ops = List.of("write", "read");
+    private List<String> patterns = List.of("seq");
+    private List<Long> fileSizes = List.of(1L << 20);
+    private List<Long> opSizes = List.of(1L);
+    private String cache = "warm";
+    private int repeat;
+    private int warmup;
+
+    Sweep(Lab lab, String snippet) {
+        this.lab = lab;
+        this.snippet = snippet;
+        this.repeat = lab.preset().count("repeat");
+        this.warmup = lab.preset().count("warmup");
+    }
+
+    public Sweep languages(String... values) { languages = List.of(values); return this; }
+    public Sweep ops(String... values) { ops = List.of(values); return this; }
+    public Sweep patterns(String... values) { patterns = List.of(values); return this; }
+    public Sweep fileSizes(List<Long> values) { fileSizes = List.copyOf(values); return this; }
+    public Sweep fileSize(long value) { fileSizes = List.of(value); return this; }
+    public Sweep opSizes(List<Long> values) { opSizes = List.copyOf(values); return this; }
+    public Sweep opSize(long value) { opSizes = List.of(value); return this; }
+    public Sweep cache(String value) { cache = value; return this; }
+    public Sweep repeat(int value) { repeat = value; return this; }
+    public Sweep warmup(int value) { warmup = value; return this; }
+
+    /** The child processes this sweep will start, in order (so a learner can rerun one by hand). */
+    public List<Runner.Invocation> invocations() {
+        List<Runner.Invocation> out = new ArrayList<>();
+        for (String pattern : patterns)
+            for (long fileSize : fileSizes)
+                for (long opSize : opSizes)
+                    for (String op : ops)
+                        for (String language : languages)
+                            out.add(new Runner.Invocation(snippet, language, List.of("--op", op, "--pattern", pattern,
+                                    "--file-size", Course.formatSize(fileSize), "--op-size", Course.formatSize(opSize),
+                                    "--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup))));
+        return out;
+    }
+
+    /** Runs every invocation with live progress, shows the results table, records and saves them. */
+    public Results run() {
+        List<Runner.Invocation> all = invocations();
+        List<JsonObject> rows = new ArrayList<>();
+        String progress = "progress-" + System.nanoTime();
+        long start = System.nanoTime();
+        double total = all.stream().mapToDouble(Sweep::weight).sum(), done = 0;
+        for (int i = 0; i < all.size(); i++) {
+            Runner.Invocation inv = all.get(i);
+            int index = i;
+            double doneBefore = done;
+            showProgress(progress, index, all.size(), inv, 0, start, doneBefore, total);
+            rows.addAll(lab.runner().run(inv, lab.scratch(), row ->
+                    showProgress(progress, index, all.size(), inv, row.get("run").getAsInt() + 1, start, doneBefore, total)));
+            done += weight(inv);
+        }
+        Notebook.show(Notebook.data(String.format(Locale.ROOT, "<small>done: %d runs of %s in %.1f s</small>",
+                all.size(), snippet, (System.nanoTime() - start) / 1e9), "done"), progress);
+        Results results = new Results(rows);
+        lab.record(results);
+        Notebook.html(results.html(), results.toString());
+        return results;
+    }
+
+    private void showProgress(String id, int index, int count, Runner.Invocation inv, int runsDone, long start,
+                              double doneWeight, double totalWeight) {
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        String left = doneWeight > 0 ? String.format(Locale.ROOT, ", about %.0f s left", elapsed * (totalWeight - doneWeight) / doneWeight) : "";
+        String text = String.format(Locale.ROOT, "▶ %d of %d: %s · run %d of %d · %.0f s elapsed%s",
+                index + 1, count, inv.label(), runsDone, repeat, elapsed, left);
+        Notebook.show(Notebook.data("<small><code>" + Notebook.escape(text) + "</code></small>", text), id);
+    }
+
+    /** Work an invocation does, roughly: bytes moved times the number of runs. */
+    private static double weight(Runner.Invocation inv) {
+        List<String> f = inv.flags();
+        double size = Course.parseSize(f.get(f.indexOf("--file-size") + 1));
+        double runs = Double.parseDouble(f.get(f.indexOf("--repeat") + 1)) + Double.parseDouble(f.get(f.indexOf("--warmup") + 1));
+        return size * runs * (inv.language().equals("java") ? 1.3 : 1);
+    }
+}

@@ -1,0 +1,42 @@
+package course;
+
+import java.util.Locale;
+
+/**
+ * One published claim checked against this run: holds, changed or reversed, with the measured figure.
+ * The rules are stated here once so that every lab judges the same way:
+ * - a ratio holds within a factor of 1.5 of the published one, is reversed when it falls on the other
+ *   side of 1 (by more than 10%), and has changed otherwise;
+ * - a share (a percentage of a whole) holds within 10 points, is reversed when it crosses 50%, and has
+ *   changed otherwise;
+ * - a claim without a number holds or has changed, as the lab's check says.
+ */
+public record Verdict(Published.Claim claim, String measured, String outcome, String why) {
+    public static final double RATIO_TOLERANCE = 1.5;
+    public static final double SHARE_POINTS = 10;
+
+    /** A "how many times" claim; published values in % (224% of C) are read as ratios (2.24). */
+    public static Verdict ratio(Published.Claim claim, double measured, String whyIfNot) {
+        double published = claim.unit().equals("%") ? claim.value() / 100 : claim.value();
+        String outcome;
+        if (measured / published <= RATIO_TOLERANCE && published / measured <= RATIO_TOLERANCE) outcome = "holds";
+        else if ((published > 1 && measured < 1 / 1.1) || (published < 1 && measured > 1.1)) outcome = "reversed";
+        else outcome = "changed";
+        String shown = claim.unit().equals("%") ? String.format(Locale.ROOT, "%.0f%%", 100 * measured)
+                : String.format(Locale.ROOT, "%.2f×", measured);
+        return new Verdict(claim, shown, outcome, outcome.equals("holds") ? "" : whyIfNot);
+    }
+
+    /** A "this part takes N% of the whole" claim, measured in percent. */
+    public static Verdict share(Published.Claim claim, double measuredPercent, String whyIfNot) {
+        double published = claim.value();
+        String outcome = Math.abs(measuredPercent - published) <= SHARE_POINTS ? "holds"
+                : (published > 50) != (measuredPercent > 50) ? "reversed" : "changed";
+        return new Verdict(claim, String.format(Locale.ROOT, "%.0f%%", measuredPercent), outcome, outcome.equals("holds") ? "" : whyIfNot);
+    }
+
+    /** A claim the study made in words: the lab computes whether it holds and says what it saw. */
+    public static Verdict claim(Published.Claim claim, boolean holds, String measured, String whyIfNot) {
+        return new Verdict(claim, measured, holds ? "holds" : "changed", holds ? "" : whyIfNot);
+    }
+}
