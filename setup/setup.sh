@@ -127,11 +127,11 @@ setup_jvm_tools() {
   if fresh jvm-tools "$key" && [ -x "$JBANG_HOME/jbang" ]; then return; fi
   say "resolving jbang and async-profiler (setup/jbang/pom.xml)"
   rm -rf "$JBANG_HOME/lib"
-  mvn -q -B -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
+  mvn -q -B -Dstyle.color=never -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
       -DoutputDirectory="$JBANG_HOME/lib" -DexcludeArtifactIds=async-profiler
   install -m 755 "$COURSE_HOME/setup/jbang/jbang" "$JBANG_HOME/jbang"
   mkdir -p "$PROFILER_HOME"
-  mvn -q -B -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
+  mvn -q -B -Dstyle.color=never -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
       -DoutputDirectory="$PROFILER_HOME" -DincludeArtifactIds=async-profiler
   (cd "$PROFILER_HOME" && unzip -o -q async-profiler-*.jar 'linux-*/libasyncProfiler.so')
   stamp jvm-tools "$key"
@@ -145,9 +145,9 @@ build_kit() {
   if fresh kit "$key" && [ -f "$COURSE_HOME/kit/target/course-kit.jar" ]; then return; fi
   say "building the kit (kit/pom.xml)"
   # JJava is not on Maven Central; the kit compiles against the kernel's own jar.
-  mvn -q -B install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
+  mvn -q -B -Dstyle.color=never install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
       -DartifactId=jjava -Dversion=1.0a8 -Dpackaging=jar
-  mvn -q -B -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
+  mvn -q -B -Dstyle.color=never -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
   stamp kit "$key"
 }
 
@@ -164,7 +164,7 @@ EOF
 
 precompile() {
   say "pre-compiling snippets"
-  "$VENV/bin/python" "$COURSE_HOME/tools/precompile.py"
+  COURSE_HOME="$COURSE_HOME" "$JDK/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.Runner
 }
 
 main() {

@@ -60,6 +60,21 @@ public final class Runner {
     private final Map<String, List<String>> javaCommands = new ConcurrentHashMap<>();
     private final Map<String, Path> cBinaries = new ConcurrentHashMap<>();
 
+    /** Compiles every snippet in both languages, and the eviction helper (Binder's postBuild runs this). */
+    public static void main(String[] args) throws IOException {
+        Runner runner = new Runner();
+        runner.evictHelper();
+        try (Stream<Path> files = Files.list(runner.home.resolve("c-snippets"))) {
+            for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
+                String snippet = c.getFileName().toString().replace(".c", "");
+                if (snippet.equals("harness") || snippet.equals("evict")) continue;  // shared parts, not snippets
+                runner.command(snippet, "c");
+                runner.command(snippet, "java");
+                System.out.println("precompiled " + snippet);
+            }
+        }
+    }
+
     /** The command line that runs a snippet, compiling it first when its sources changed. */
     public List<String> command(String snippet, String language) {
         return switch (language) {

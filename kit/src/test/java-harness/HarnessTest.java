@@ -1,0 +1,528 @@
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The snippets' shared harness (java-snippets/Harness.java) and the raw_io strategies built on it. */
+class HarnessTest {
+    static final List<String> STRATEGIES = List.of("raw", "other");
+
+    static Harness.Options parse(String... args) throws Harness.UsageError {
+        return Harness.parse("raw_io", STRATEGIES, List.of(), args);
+    }
+
+    static String rejected(String... args) {
+        return assertThrows(Harness.UsageError.class, () -> parse(args)).getMessage();
+    }
+
+    static Harness.Options options(String op, String pattern, long fileSize, int opSize, Path file, long seed) {
+        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, "warm", file, seed, false);
+    }
+
+    // ---- flags ------------------------------------------------------------------------------
+
+    @Nested
+    class Parse {
+        @Test
+        void defaults() throws Exception {
+            Harness.Options o = parse();
+            assertEquals("raw_io", o.snippet());
+            assertEquals("raw", o.strategy(), "the first strategy is the default");
+            assertEquals("read", o.op());
+            assertEquals("seq", o.pattern());
+            assertEquals("warm", o.cache());
+            assertEquals(1L << 20, o.fileSize());
+            assertEquals(1, o.opSize());
+            assertEquals(0, o.bufferSize());
+            assertEquals(3, o.repeat());
+            assertEquals(1, o.warmup());
+            assertEquals(42, o.seed());
+            assertFalse(o.keep());
+            String name = o.file().getFileName().toString();
+            assertTrue(name.startsWith("raw_io-") && name.endsWith(".dat"), name);
+            assertTrue(name.contains(Long.toString(ProcessHandle.current().pid())), name);
+        }
+
+        @Test
+        void flagSpaceValue() throws Exception {
+            Harness.Options o = parse("--strategy", "other", "--op", "write", "--pattern", "rand", "--cache", "cold",
+                    "--file-size", "64k", "--op-size", "4k", "--repeat", "7", "--warmup", "0", "--seed", "9",
+                    "--file", "/tmp/x.dat", "--keep");
+            assertEquals("other", o.strategy());
+            assertEquals("write", o.op());
+            assertEquals("rand", o.pattern());
+            assertEquals("cold", o.cache());
+            assertEquals(65536, o.fileSize());
+            assertEquals(4096, o.opSize());
+            assertEquals(7, o.repeat());
+            assertEquals(0, o.warmup());
+            assertEquals(9, o.seed());
+            assertEquals(Path.of("/tmp/x.dat"), o.file());
+            assertTrue(o.keep());
+        }
+
+        @Test
+        void flagEqualsValue() throws Exception {
+            Harness.Options o = parse("--op=write", "--pattern=rand", "--file-size=16m", "--op-size=512",
+                    "--repeat=5", "--seed=123", "--file=/tmp/a=b.dat");
+            assertEquals("write", o.op());
+            assertEquals("rand", o.pattern());
+            assertEquals(16L << 20, o.fileSize());
+            assertEquals(512, o.opSize());
+            assertEquals(5, o.repeat());
+            assertEquals(123, o.seed());
+            assertEquals(Path.of("/tmp/a=b.dat"), o.file(), "only the first = splits");
+        }
+
+        @Test
+        void bothFormsMixed() throws Exception {
+            Harness.Options o = parse("--file-size=1m", "--op-size", "8k");
+            assertEquals(1L << 20, o.fileSize());
+            assertEquals(8192, o.opSize());
+        }
+
+        @Test
+        void bufferSizeWhenAllowed() throws Exception {
+            Harness.Options o = Harness.parse("buffered", List.of("buffered"), List.of("--buffer-size"),
+                    new String[] {"--buffer-size", "8k"});
+            assertEquals(8192, o.bufferSize());
+        }
+
+        @Test
+        void splitEquals() {
+            assertEquals(List.of("--a", "1", "--b", "x=y", "plain=value", "--keep"),
+                    Harness.splitEquals(new String[] {"--a=1", "--b=x=y", "plain=value", "--keep"}));
+        }
+    }
+
+    @Nested
+    class Sizes {
+        @ParameterizedTest
+        @CsvSource({"1, 1", "4096, 4096", "4k, 4096", "4K, 4096", "16m, 16777216", "16M, 16777216",
+                "1g, 1073741824", "64g, 68719476736", "0k, 0"})
+        void parses(String text, long bytes) throws Exception {
+            assertEquals(bytes, Harness.size("--file-size", text, 0, Harness.MAX_FILE_SIZE));
+        }
+
+        @Test
+        void fileSizeFlagUsesSizes() throws Exception {
+            assertEquals(4096, parse("--file-size", "4k").fileSize());
+            assertEquals(4096, parse("--file-size", "4K").fileSize());
+            assertEquals(1L << 30, parse("--file-size", "1g").fileSize());
+            assertEquals(Harness.MAX_FILE_SIZE, parse("--file-size", "64g").fileSize());
+        }
+
+        @Test
+        void human() {
+            assertEquals("1", Harness.human(1));
+            assertEquals("1000", Harness.human(1000));
+            assertEquals("4k", Harness.human(4096));
+            assertEquals("1025", Harness.human(1025));
+            assertEquals("64m", Harness.human(64L << 20));
+            assertEquals("64g", Harness.human(64L << 30));
+            assertEquals("1536k", Harness.human(1536L << 10));
+        }
+
+        @Test
+        void hugeNumberClampsInsteadOfOverflowing() {
+            Harness.UsageError e = assertThrows(Harness.UsageError.class,
+                    () -> Harness.size("--file-size", "999999999999g", 1, Harness.MAX_FILE_SIZE));
+            assertTrue(e.getMessage().contains("must be between 1 and 64g"), e.getMessage());
+        }
+    }
+
+    @Nested
+    class Rejections {
+        @Test
+        void opSizeZero() {
+            String m = rejected("--op-size", "0");
+            assertTrue(m.contains("--op-size 0"), m);
+            assertTrue(m.contains("between 1 and 64m"), m);
+        }
+
+        @Test
+        void negativeFileSize() {
+            String m = rejected("--file-size", "-1");
+            assertTrue(m.contains("--file-size -1"), m);
+            assertTrue(m.contains("not a size"), m);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"abc", "1.5m", "", "k", "4kb", "1234567890123"})
+        void notASize(String value) {
+            String m = rejected("--file-size", value);
+            assertTrue(m.startsWith("--file-size " + value + ":"), m);
+            assertTrue(m.contains("not a size"), m);
+            assertTrue(m.contains("4k, 16m, 1g"), m);
+        }
+
+        @Test
+        void fileSizeAboveMaximum() {
+            String m = rejected("--file-size", "65g");
+            assertTrue(m.contains("--file-size 65g"), m);
+            assertTrue(m.contains("between 1 and 64g"), m);
+        }
+
+        @Test
+        void opSizeAboveMaximum() {
+            String m = rejected("--file-size", "1g", "--op-size", "65m");
+            assertTrue(m.contains("--op-size 65m"), m);
+            assertTrue(m.contains("between 1 and 64m"), m);
+        }
+
+        @Test
+        void repeatZero() {
+            String m = rejected("--repeat", "0");
+            assertTrue(m.contains("--repeat 0"), m);
+            assertTrue(m.contains("between 1 and 1000"), m);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"1001", "-3", "two", "1.0"})
+        void repeatOutOfRangeOrNotANumber(String value) {
+            String m = rejected("--repeat", value);
+            assertTrue(m.contains("--repeat " + value), m);
+            assertTrue(m.contains("whole number between 1 and 1000"), m);
+        }
+
+        @Test
+        void warmupAboveMaximum() {
+            String m = rejected("--warmup", "101");
+            assertTrue(m.contains("--warmup 101"), m);
+            assertTrue(m.contains("between 0 and 100"), m);
+        }
+
+        @Test
+        void unknownFlag() {
+            String m = rejected("--bogus", "1");
+            assertTrue(m.contains("unknown flag --bogus"), m);
+            assertTrue(m.contains("--file-size") && m.contains("--op-size") && m.contains("--keep"), m);
+            assertFalse(m.contains("--buffer-size"), "not allowed for this snippet: " + m);
+        }
+
+        @Test
+        void unknownFlagListsExtraFlags() {
+            String m = assertThrows(Harness.UsageError.class, () -> Harness.parse("buffered", List.of("b"),
+                    List.of("--buffer-size"), new String[] {"--bogus=1"})).getMessage();
+            assertTrue(m.contains("unknown flag --bogus"), m);
+            assertTrue(m.contains("--buffer-size"), m);
+        }
+
+        @Test
+        void bufferSizeNotInExtraFlags() {
+            String m = rejected("--buffer-size", "8k");
+            assertTrue(m.contains("--buffer-size"), m);
+            assertTrue(m.contains("not used by raw_io"), m);
+        }
+
+        @Test
+        void opSizeLargerThanFileSize() {
+            String m = rejected("--file-size", "4k", "--op-size", "8k");
+            assertTrue(m.contains("--op-size 8192"), m);
+            assertTrue(m.contains("--file-size 4096"), m);
+            assertTrue(m.contains("larger than"), m);
+        }
+
+        @Test
+        void opSizeEqualToFileSizeIsFine() throws Exception {
+            assertEquals(4096, parse("--file-size", "4k", "--op-size", "4k").opSize());
+        }
+
+        @Test
+        void badOp() {
+            String m = rejected("--op", "append");
+            assertTrue(m.contains("--op append"), m);
+            assertTrue(m.contains("must be one of read, write"), m);
+        }
+
+        @Test
+        void badPatternCacheStrategy() {
+            assertTrue(rejected("--pattern", "random").contains("--pattern random: must be one of seq, rand"));
+            assertTrue(rejected("--cache", "hot").contains("--cache hot: must be one of warm, cold"));
+            assertTrue(rejected("--strategy", "fast").contains("--strategy fast: must be one of raw, other"));
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"--file-size", "--op", "--seed", "--file"})
+        void flagMissingItsValue(String flag) {
+            String m = rejected("--repeat", "2", flag);
+            assertTrue(m.contains(flag + " needs a value"), m);
+        }
+
+        @Test
+        void bareArgument() {
+            String m = rejected("read");
+            assertTrue(m.contains("unexpected argument 'read'"), m);
+        }
+    }
+
+    // ---- data and random offsets ------------------------------------------------------------
+
+    @Nested
+    class Random {
+        @Test
+        void splitMix64KnownAnswers() {
+            Prng p = new Prng(0);
+            assertEquals(0xE220A8397B1DCDAFL, p.next());
+            assertEquals(0x6E789E6AA1B965F4L, p.next());
+            assertEquals(0x06C45D188009454FL, p.next());
+        }
+
+        @Test
+        void sameSeedSameSequenceOtherSeedOther() {
+            Prng a = new Prng(42), b = new Prng(42), c = new Prng(43);
+            long[] x = new long[16], y = new long[16], z = new long[16];
+            for (int i = 0; i < 16; i++) {
+                x[i] = a.next();
+                y[i] = b.next();
+                z[i] = c.next();
+            }
+            assertArrayEquals(x, y);
+            assertFalse(java.util.Arrays.equals(x, z));
+        }
+
+        @Test
+        void belowIsUnsignedRemainder() {
+            Prng p = new Prng(7), q = new Prng(7);
+            boolean sawNegative = false;
+            for (long n : new long[] {1, 2, 3, 10, 1000, 65536, 1L << 40, Long.MAX_VALUE}) {
+                for (int i = 0; i < 200; i++) {
+                    long raw = q.next();
+                    sawNegative |= raw < 0;
+                    long slot = p.below(n);
+                    assertEquals(Long.remainderUnsigned(raw, n), slot);
+                    assertTrue(slot >= 0 && slot < n, slot + " not in [0, " + n + ")");
+                }
+            }
+            assertTrue(sawNegative, "the check must cover outputs with the top bit set");
+        }
+
+        @Test
+        void belowCoversAllSlots() {
+            Prng p = new Prng(42);
+            Set<Long> seen = new HashSet<>();
+            for (int i = 0; i < 1000; i++) seen.add(p.below(16));
+            assertEquals(16, seen.size());
+        }
+    }
+
+    @Nested
+    class DataPattern {
+        @Test
+        void atIsTheGoldenRatioTable() {
+            for (long pos : new long[] {0, 1, 2, 255, 65535, 65536, 65537, 1L << 33}) {
+                int j = (int) (pos & 0xFFFF);
+                int expected = (int) ((j * 0x9E3779B97F4A7C15L) >>> 56);
+                assertEquals(expected, Data.at(pos), "at(" + pos + ")");
+            }
+            assertEquals(0, Data.at(0));
+            assertEquals(0x9E, Data.at(1));
+        }
+
+        @Test
+        void periodic() {
+            for (long pos = 0; pos < 300; pos++) {
+                assertEquals(Data.at(pos), Data.at(pos + Data.PERIOD));
+                assertEquals(Data.at(pos), Data.at(pos + 5L * Data.PERIOD));
+            }
+            assertEquals(65536, Data.PERIOD);
+        }
+
+        @Test
+        void notConstant() {
+            Set<Integer> values = new HashSet<>();
+            for (long pos = 0; pos < Data.PERIOD; pos++) values.add(Data.at(pos));
+            assertTrue(values.size() > 200, "the pattern should use most byte values: " + values.size());
+        }
+
+        @ParameterizedTest
+        @CsvSource({"0, 100", "65500, 100", "65535, 2", "1, 65536", "100, 200000", "4294967000, 70000"})
+        void fillMatchesAt(long pos, int len) {
+            byte[] buf = new byte[len + 3];
+            buf[len] = 11;
+            buf[len + 1] = 22;
+            buf[len + 2] = 33;
+            Data.fill(buf, len, pos);
+            for (int i = 0; i < len; i++) assertEquals(Data.at(pos + i), buf[i] & 0xFF, "offset " + (pos + i));
+            assertEquals(11, buf[len], "fill must stop at len");
+            assertEquals(22, buf[len + 1]);
+            assertEquals(33, buf[len + 2]);
+        }
+
+        @Test
+        void sumIsUnsigned() {
+            byte[] buf = {(byte) 0xFF, 1, (byte) 0x80, 0, 7};
+            assertEquals(255 + 1 + 128 + 0 + 7, Data.sum(buf, 0, 5));
+            assertEquals(1 + 128, Data.sum(buf, 1, 2));
+            assertEquals(0, Data.sum(buf, 2, 0));
+        }
+
+        @Test
+        void writeFileHoldsThePattern(@TempDir Path dir) throws IOException {
+            Path file = dir.resolve("d.dat");
+            long size = (1 << 20) + 12345;  // more than one of writeFile's blocks
+            Data.writeFile(file, size);
+            byte[] bytes = Files.readAllBytes(file);
+            assertEquals(size, bytes.length);
+            for (int i = 0; i < bytes.length; i++) {
+                if ((bytes[i] & 0xFF) != Data.at(i)) throw new AssertionError("byte " + i + " differs");
+            }
+        }
+    }
+
+    @Nested
+    class Counts {
+        @Test
+        void sequentialCoversTheFileWithAShortLastOperation() {
+            Harness.Options o = options("read", "seq", 10001, 4096, Path.of("x"), 1);
+            assertEquals(3, o.operations());
+            assertEquals(10001, o.bytes());
+            assertEquals(10001, options("read", "seq", 10001, 1, Path.of("x"), 1).operations());
+            assertEquals(2, options("read", "seq", 8192, 4096, Path.of("x"), 1).operations());
+            assertEquals(8192, options("read", "seq", 8192, 4096, Path.of("x"), 1).bytes());
+            assertEquals(1429, options("write", "seq", 10001, 7, Path.of("x"), 1).operations());
+        }
+
+        @Test
+        void randomUsesWholeSlotsOnly() {
+            Harness.Options o = options("read", "rand", 10001, 4096, Path.of("x"), 1);
+            assertEquals(2, o.operations());
+            assertEquals(8192, o.bytes());
+            Harness.Options p = options("write", "rand", 10001, 7, Path.of("x"), 1);
+            assertEquals(1428, p.operations());
+            assertEquals(9996, p.bytes());
+        }
+    }
+
+    // ---- the raw_io strategies --------------------------------------------------------------
+
+    @Nested
+    class RawIoStrategies {
+        @ParameterizedTest
+        @CsvSource({"1, 10001", "7, 10001", "4096, 10001", "4096, 8192", "7, 7", "1, 70000"})
+        void seqWriteThenSeqRead(int opSize, long fileSize, @TempDir Path dir) throws IOException {
+            Path file = dir.resolve("seq.dat");
+            long written = RawIo.seqWrite(options("write", "seq", fileSize, opSize, file, 42));
+            assertEquals(fileSize, Files.size(file));
+            byte[] bytes = Files.readAllBytes(file);
+            long expected = 0;
+            for (int i = 0; i < bytes.length; i++) {
+                assertEquals(Data.at(i), bytes[i] & 0xFF, "byte " + i);
+                expected += Data.at(i);
+            }
+            assertEquals(expected, written, "seqWrite returns the sum of what it wrote");
+            assertEquals(written, RawIo.seqRead(options("read", "seq", fileSize, opSize, file, 42)));
+        }
+
+        @Test
+        void seqReadOfOtherOpSizesAgrees(@TempDir Path dir) throws IOException {
+            Path file = dir.resolve("seq.dat");
+            Data.writeFile(file, 10001);
+            long one = RawIo.seqRead(options("read", "seq", 10001, 1, file, 42));
+            assertEquals(one, RawIo.seqRead(options("read", "seq", 10001, 7, file, 42)));
+            assertEquals(one, RawIo.seqRead(options("read", "seq", 10001, 4096, file, 42)));
+            assertEquals(Data.sum(Files.readAllBytes(file), 0, 10001), one);
+        }
+
+        @ParameterizedTest
+        @CsvSource({"1, 5000", "7, 10001", "4096, 40000"})
+        void randWriteFillsWrittenSlotsWithThePattern(int opSize, long fileSize, @TempDir Path dir) throws IOException {
+            Path file = dir.resolve("rand.dat");
+            Harness.Options o = options("write", "rand", fileSize, opSize, file, 42);
+            long sum = RawIo.randWrite(o);
+
+            long slots = fileSize / opSize;
+            Prng replay = new Prng(42);
+            Set<Long> written = new HashSet<>();
+            long expectedSum = 0;
+            for (long i = 0; i < slots; i++) {
+                long slot = replay.below(slots);
+                written.add(slot);
+                for (int k = 0; k < opSize; k++) expectedSum += Data.at(slot * opSize + k);
+            }
+            assertEquals(expectedSum, sum, "randWrite returns the sum over every operation, repeats included");
+            assertTrue(written.size() < slots, "some slots are picked twice, so some are never written");
+
+            byte[] bytes = Files.readAllBytes(file);
+            long last = java.util.Collections.max(written);
+            assertEquals((last + 1) * opSize, bytes.length, "the file ends after the highest slot written");
+            for (long slot : written) {
+                for (int k = 0; k < opSize; k++) {
+                    long pos = slot * opSize + k;
+                    assertEquals(Data.at(pos), bytes[(int) pos] & 0xFF, "slot " + slot + " byte " + k);
+                }
+            }
+            for (long slot = 0; slot <= last; slot++) {
+                if (written.contains(slot)) continue;
+                for (int k = 0; k < opSize; k++) assertEquals(0, bytes[(int) (slot * opSize + k)], "unwritten slot " + slot);
+            }
+        }
+
+        @ParameterizedTest
+        @ValueSource(ints = {1, 7, 4096})
+        void randReadMatchesRandWriteSums(int opSize, @TempDir Path dir) throws IOException {
+            Path file = dir.resolve("rand.dat");
+            long fileSize = 20000;
+            Data.writeFile(file, fileSize);
+            long read = RawIo.randRead(options("read", "rand", fileSize, opSize, file, 5));
+            Path other = dir.resolve("rand2.dat");
+            long wrote = RawIo.randWrite(options("write", "rand", fileSize, opSize, other, 5));
+            assertEquals(wrote, read, "the same seed visits the same slots, whose bytes are the pattern");
+            assertNotEquals(read, RawIo.randRead(options("read", "rand", fileSize, opSize, file, 6)),
+                    "another seed visits other slots");
+        }
+    }
+
+    // ---- scratch checks ---------------------------------------------------------------------
+
+    @Nested
+    class Scratch {
+        @Test
+        void acceptsANewFileInAnExistingFolder(@TempDir Path dir) throws Exception {
+            Harness.checkScratch(options("read", "seq", 4096, 1, dir.resolve("new.dat"), 42));
+        }
+
+        @Test
+        void rejectsAnExistingFile(@TempDir Path dir) throws IOException {
+            Path file = Files.writeString(dir.resolve("there.dat"), "keep me");
+            String m = assertThrows(Harness.UsageError.class,
+                    () -> Harness.checkScratch(options("read", "seq", 4096, 1, file, 42))).getMessage();
+            assertTrue(m.contains("already exists"), m);
+            assertTrue(m.contains(file.toString()), m);
+            assertEquals("keep me", Files.readString(file), "an existing file is left alone");
+        }
+
+        @Test
+        void rejectsAMissingFolder(@TempDir Path dir) {
+            Path missing = dir.resolve("no-such-folder");
+            String m = assertThrows(Harness.UsageError.class,
+                    () -> Harness.checkScratch(options("read", "seq", 4096, 1, missing.resolve("f.dat"), 42))).getMessage();
+            assertTrue(m.contains("does not exist"), m);
+            assertTrue(m.contains(missing.toString()), m);
+            assertFalse(Files.exists(missing));
+        }
+
+        @Test
+        void rejectsAFileLargerThanTheFreeSpace(@TempDir Path dir) {
+            String m = assertThrows(Harness.UsageError.class,
+                    () -> Harness.checkScratch(options("read", "seq", Harness.MAX_FILE_SIZE * 1024 * 1024, 1,
+                            dir.resolve("huge.dat"), 42))).getMessage();
+            assertTrue(m.contains("not enough free space"), m);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class PresetTest {
+    @ParameterizedTest
+    @CsvSource({"00-start-here, quick", "00-start-here, smoke", "00-start-here, paper",
+            "01-raw-io, quick", "01-raw-io, smoke", "01-raw-io, paper"})
+    void everyLabHasTheThreePresets(String lab, String name) {
+        Preset p = Course.preset(lab, name);
+        assertEquals(lab, p.lab());
+        assertEquals(name, p.name());
+        assertTrue(p.minutes() > 0, "minutes " + p.minutes());
+        assertTrue(p.count("repeat") >= 1);
+        assertTrue(p.count("warmup") >= 0);
+    }
+
+    @Test
+    void startHereSizesParse() {
+        Preset smoke = Course.preset("00-start-here", "smoke");
+        assertEquals(8L << 20, smoke.size("ceiling_size"));
+        assertEquals(1L << 20, smoke.size("ceiling_op_size"));
+        assertEquals(64L << 10, smoke.size("first_size"));
+        assertEquals(4096, smoke.size("first_op_size"));
+        assertEquals(2, smoke.count("repeat"));
+        assertEquals(0, smoke.count("warmup"));
+        assertEquals(1, Course.preset("00-start-here", "quick").size("first_op_size"));
+        assertEquals(2L << 30, Course.preset("00-start-here", "paper").size("ceiling_size"));
+    }
+
+    @Test
+    void rawIoSizesParse() {
+        assertEquals(List.of(16L << 10, 48L << 10), Course.preset("01-raw-io", "smoke").sizes("seq_sizes"));
+        assertEquals(List.of(128L << 10, 256L << 10, 512L << 10), Course.preset("01-raw-io", "quick").sizes("seq_sizes"));
+        Preset paper = Course.preset("01-raw-io", "paper");
+        assertEquals(List.of(1L << 20, 10L << 20, 25L << 20, 50L << 20, 100L << 20), paper.sizes("seq_sizes"));
+        assertEquals(10L << 20, paper.size("rand_size"));
+        assertEquals(45.0, paper.minutes());
+    }
+
+    @Test
+    void smokeIsNoBiggerThanQuickNoBiggerThanPaper() {
+        for (String key : List.of("rand_size", "strace_size", "profile_size")) {
+            long smoke = Course.preset("01-raw-io", "smoke").size(key), quick = Course.preset("01-raw-io", "quick").size(key),
+                    paper = Course.preset("01-raw-io", "paper").size(key);
+            assertTrue(smoke <= quick && quick <= paper, key);
+        }
+    }
+
+    @Test
+    void unknownPresetNamesTheAllowedOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Course.preset("01-raw-io", "huge"));
+        assertTrue(e.getMessage().contains("huge"), e.getMessage());
+        for (String allowed : List.of("smoke", "quick", "paper")) assertTrue(e.getMessage().contains(allowed), e.getMessage());
+    }
+
+    @Test
+    void unknownLab() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Course.preset("99-nope", "quick"));
+        assertTrue(e.getMessage().contains("99-nope"), e.getMessage());
+    }
+
+    @Test
+    void missingKeyIsNamed() {
+        Preset p = Course.preset("01-raw-io", "quick");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.size("ceiling_size"));
+        assertTrue(e.getMessage().contains("'ceiling_size'"), e.getMessage());
+        assertTrue(e.getMessage().contains("quick") && e.getMessage().contains("01-raw-io"), e.getMessage());
+    }
+}

@@ -1,0 +1,184 @@
+package course;
+
+import static course.Runs.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ResultsTest {
+    static final long MB = 1L << 20;
+
+    @Test
+    void medianOfAnOddCountIsTheMiddleRun() {
+        Results r = new Results(List.of(run("java", "read", MB, 0, 30_000_000), run("java", "read", MB, 1, 10_000_000),
+                run("java", "read", MB, 2, 20_000_000)));
+        List<Map<String, Object>> rows = r.summary();
+        assertEquals(1, rows.size());
+        Map<String, Object> row = rows.get(0);
+        assertEquals(3, row.get("runs"));
+        assertEquals(20.0, (double) row.get("median_ms"), 1e-9);
+        assertEquals(10.0, (double) row.get("min_ms"), 1e-9);
+        assertEquals(30.0, (double) row.get("max_ms"), 1e-9);
+        assertEquals(50.0, (double) row.get("mb_per_s"), 1e-9, "1 MB in 20 ms");
+        assertEquals(MB / 0.020, (double) row.get("ops_per_s"), 1e-6);
+    }
+
+    @Test
+    void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+        Results r = new Results(List.of(run("c", "write", MB, 0, 40_000_000), run("c", "write", MB, 1, 10_000_000),
+                run("c", "write", MB, 2, 20_000_000), run("c", "write", MB, 3, 1_000_000_000)));
+        Map<String, Object> row = r.summary().get(0);
+        assertEquals(4, row.get("runs"));
+        assertEquals(30.0, (double) row.get("median_ms"), 1e-9);
+        assertEquals(10.0, (double) row.get("min_ms"), 1e-9);
+        assertEquals(1000.0, (double) row.get("max_ms"), 1e-9);
+        assertEquals(1 / 0.030, (double) row.get("mb_per_s"), 1e-9);
+    }
+
+    @Test
+    void caseFieldsAreCopiedWithTheirTypes() {
+        Map<String, Object> row = new Results(List.of(run("java", "read", "rand", 10001, 4096, 0, 1_000_000, 0, 0)))
+                .summary().get(0);
+        assertEquals("java", row.get("language"));
+        assertEquals("raw_io", row.get("snippet"));
+        assertEquals("raw", row.get("strategy"));
+        assertEquals("read", row.get("op"));
+        assertEquals("rand", row.get("pattern"));
+        assertEquals("warm", row.get("cache"));
+        assertEquals(10001L, row.get("file_size"));
+        assertEquals(4096L, row.get("op_size"));
+        assertEquals(0L, row.get("buffer_size"));
+        // rand: 2 whole slots = 8192 bytes in 1 ms
+        assertEquals(8192.0 / MB / 0.001, (double) row.get("mb_per_s"), 1e-9);
+        assertEquals(2000.0, (double) row.get("ops_per_s"), 1e-9);
+        assertTrue(Double.isNaN((double) row.get("sys_share_pct")), "no CPU time measured: no share");
+    }
+
+    @Test
+    void cpuColumns() {
+        Map<String, Object> row = new Results(List.of(
+                run("java", "read", "seq", 1000, 1, 0, 5_000_000, 1_000_000, 3_000_000),
+                run("java", "read", "seq", 1000, 1, 1, 5_000_000, 3_000_000, 1_000_000),
+                run("java", "read", "seq", 1000, 1, 2, 5_000_000, 2_000_000, 2_000_000))).summary().get(0);
+        assertEquals(50.0, (double) row.get("sys_share_pct"), 1e-9, "median user 2 ms, median sys 2 ms");
+        assertEquals(4_000.0, (double) row.get("cpu_ns_per_op"), 1e-9, "4 ms over 1000 operations");
+    }
+
+    @Test
+    void oneRowPerCaseInFirstSeenOrder() {
+        List<JsonObject> runs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            runs.add(run("java", "write", MB, i, 10_000_000));
+            runs.add(run("c", "write", MB, i, 5_000_000));
+            runs.add(run("java", "write", 2 * MB, i, 20_000_000));
+        }
+        runs.add(run("java", "read", MB, 0, 1_000_000));
+        List<Map<String, Object>> rows = new Results(runs).summary();
+        assertEquals(4, rows.size());
+        assertEquals(List.of("java", "c", "java", "java"), rows.stream().map(r -> r.get("language")).toList());
+        assertEquals(List.of(MB, MB, 2 * MB, MB), rows.stream().map(r -> r.get("file_size")).toList());
+        assertEquals(List.of(3, 3, 3, 1), rows.stream().map(r -> r.get("runs")).toList());
+    }
+
+    @Test
+    void ratioIsTheGeometricMeanOverCasesBothRan() {
+        List<JsonObject> runs = new ArrayList<>();
+        runs.add(run("java", "write", MB, 0, 40_000_000));
+        runs.add(run("c", "write", MB, 0, 10_000_000));   // 4×
+        runs.add(run("java", "read", MB, 0, 10_000_000));
+        runs.add(run("c", "read", MB, 0, 10_000_000));    // 1×
+        runs.add(run("java", "read", 2 * MB, 0, 99_000_000)); // no C twin: ignored
+        Results r = new Results(runs);
+        assertEquals(2.0, r.ratio("java", "c"), 1e-9, "sqrt(4 × 1)");
+        assertEquals(0.5, r.ratio("c", "java"), 1e-9);
+    }
+
+    @Test
+    void ratioUsesMedians() {
+        List<JsonObject> runs = new ArrayList<>();
+        long[] java = {30_000_000, 90_000_000, 30_000_000}, c = {10_000_000, 10_000_000, 1_000_000};
+        for (int i = 0; i < 3; i++) {
+            runs.add(run("java", "write", MB, i, java[i]));
+            runs.add(run("c", "write", MB, i, c[i]));
+        }
+        assertEquals(3.0, new Results(runs).ratio("java", "c"), 1e-9);
+    }
+
+    @Test
+    void ratioOfAnotherColumn() {
+        Results r = new Results(List.of(
+                run("java", "write", "seq", 1000, 1, 0, 9_000_000, 3_000_000, 3_000_000),
+                run("c", "write", "seq", 1000, 1, 0, 1_000_000, 1_000_000, 1_000_000)));
+        assertEquals(9.0, r.ratio("java", "c"), 1e-9);
+        assertEquals(3.0, r.ratio("java", "c", "cpu_ns_per_op"), 1e-9);
+    }
+
+    @Test
+    void ratioWithoutCommonCasesThrows() {
+        Results r = new Results(List.of(run("java", "write", MB, 0, 1_000_000), run("c", "read", MB, 0, 1_000_000)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.ratio("java", "c"));
+        assertTrue(e.getMessage().contains("java") && e.getMessage().contains("c"), e.getMessage());
+    }
+
+    @Test
+    void worstSpreadIsTheLargestWithinAnyGroup() {
+        List<JsonObject> runs = new ArrayList<>();
+        runs.add(run("java", "write", MB, 0, 10_000_000));
+        runs.add(run("java", "write", 2 * MB, 0, 20_000_000));   // same rate: spread 1
+        runs.add(run("c", "write", MB, 0, 10_000_000));
+        runs.add(run("c", "write", 2 * MB, 0, 60_000_000));      // 100 vs 33.3 MB/s: spread 3
+        Results r = new Results(runs);
+        assertEquals(3.0, r.worstSpread("mb_per_s", "language", "op"), 1e-9);
+        assertEquals(1.0, r.where("language", "java").worstSpread("mb_per_s", "language", "op"), 1e-9);
+        assertEquals(6.0, r.worstSpread("median_ms"), 1e-9, "no grouping: all cases together");
+        assertEquals(3.0, r.spread("mb_per_s", row -> row.get("language").equals("c")), 1e-9);
+    }
+
+    @Test
+    void medianOfAColumnAcrossCases() {
+        List<JsonObject> runs = List.of(run("java", "write", MB, 0, 10_000_000), run("java", "write", 2 * MB, 0, 10_000_000),
+                run("java", "write", 4 * MB, 0, 10_000_000), run("c", "write", MB, 0, 1_000_000));
+        Results r = new Results(runs);
+        assertEquals(200.0, r.median("mb_per_s", row -> row.get("language").equals("java")), 1e-9);
+        assertThrows(IllegalArgumentException.class, () -> r.median("mb_per_s", row -> false));
+    }
+
+    @Test
+    void whereFilters() {
+        Results r = new Results(List.of(run("java", "write", MB, 0, 1), run("c", "write", MB, 0, 2),
+                run("java", "read", MB, 0, 3)));
+        assertEquals(2, r.where("language", "java").runs().size());
+        assertEquals(1, r.where("language", "java").where("op", "read").runs().size());
+        assertEquals(3, r.where("language", "java").where("op", "read").runs().get(0).get("elapsed_ns").getAsLong());
+        assertEquals(0, r.where("language", "rust").runs().size());
+        assertEquals(3, r.where("file_size", String.valueOf(MB)).runs().size(), "numbers compare as their text");
+        assertEquals(1, r.where(o -> o.get("elapsed_ns").getAsLong() >= 2 && o.get("language").getAsString().equals("c"))
+                .runs().size());
+        assertEquals(3, r.runs().size(), "where does not change the original");
+    }
+
+    @Test
+    void runsAreCopied() {
+        List<JsonObject> list = new ArrayList<>(List.of(run("java", "write", MB, 0, 1)));
+        Results r = new Results(list);
+        list.add(run("c", "write", MB, 0, 1));
+        assertEquals(1, r.runs().size());
+    }
+
+    @Test
+    void textAndHtmlShowSizesInShortForm() {
+        Results r = new Results(List.of(run("java", "read", "seq", 16 * MB, 4096, 0, 1_000_000_000, 1, 1)));
+        String text = r.toString();
+        assertTrue(text.contains("16m") && text.contains("4k"), text);
+        assertTrue(text.contains("16.00 MB/s"), text);
+        String html = r.html();
+        assertTrue(html.startsWith("<table>") && html.endsWith("</table>"), html);
+        assertTrue(html.contains("<td>16m</td>") && html.contains("<td>4k</td>"), html);
+    }
+}

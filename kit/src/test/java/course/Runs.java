@@ -1,0 +1,37 @@
+package course;
+
+import com.google.gson.JsonObject;
+
+/** Builds run objects shaped like the harnesses' JSON lines. */
+final class Runs {
+    private Runs() {
+    }
+
+    static JsonObject run(String language, String op, String pattern, long fileSize, long opSize, int run,
+                          long elapsedNs, long userNs, long sysNs) {
+        JsonObject o = new JsonObject();
+        o.addProperty("snippet", "raw_io");
+        o.addProperty("language", language);
+        o.addProperty("strategy", "raw");
+        o.addProperty("op", op);
+        o.addProperty("pattern", pattern);
+        o.addProperty("cache", "warm");
+        o.addProperty("file_size", fileSize);
+        o.addProperty("op_size", opSize);
+        o.addProperty("buffer_size", 0);
+        o.addProperty("run", run);
+        long ops = pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
+        o.addProperty("bytes", pattern.equals("seq") ? fileSize : ops * opSize);
+        o.addProperty("ops", ops);
+        o.addProperty("elapsed_ns", elapsedNs);
+        o.addProperty("user_ns", userNs);
+        o.addProperty("sys_ns", sysNs);
+        o.addProperty("checksum", 123456789L);
+        o.addProperty("seed", 42);
+        return o;
+    }
+
+    static JsonObject run(String language, String op, long fileSize, int run, long elapsedNs) {
+        return run(language, op, "seq", fileSize, 1, run, elapsedNs, elapsedNs / 4, elapsedNs / 2);
+    }
+}

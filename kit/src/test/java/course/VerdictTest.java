@@ -1,0 +1,83 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class VerdictTest {
+    static Published.Claim claim(double value, String unit, String kind) {
+        return new Published.Claim("test.claim", "Xu & Guo", "§4.2, Fig 4.1", "raw-1byte", "series", "", "", value, unit,
+                kind, "a statement");
+    }
+
+    @ParameterizedTest(name = "published {0}x, measured {1}: {2}")
+    @CsvSource({
+            "2, 2, holds", "2, 3, holds", "2, 1.34, holds", "2, 3.01, changed", "2, 1.3, changed",
+            "2, 1.0, changed", "2, 0.95, changed", "2, 0.9, reversed", "2, 0.5, reversed",
+            "0.5, 0.5, holds", "0.5, 0.75, holds", "0.5, 0.33, holds", "0.5, 0.8, changed", "0.5, 1.1, changed",
+            "0.5, 1.2, reversed", "0.5, 4, reversed",
+            "10, 15, holds", "10, 6.7, holds", "10, 16, changed", "10, 1.05, changed"})
+    void ratio(double published, double measured, String outcome) {
+        Verdict v = Verdict.ratio(claim(published, "x", "ratio"), measured, "because");
+        assertEquals(outcome, v.outcome());
+        assertEquals(outcome.equals("holds") ? "" : "because", v.why());
+    }
+
+    @Test
+    void ratioShowsTimes() {
+        Published.Claim c = claim(2, "x", "ratio");
+        Verdict v = Verdict.ratio(c, 2.345, "why");
+        assertSame(c, v.claim());
+        assertEquals("2.35×", v.measured());
+    }
+
+    @ParameterizedTest(name = "published {0}%, measured ratio {1}: {2}")
+    @CsvSource({"224, 2.24, holds", "224, 3.3, holds", "224, 1.5, holds", "224, 3.5, changed", "224, 0.8, reversed",
+            "50, 0.5, holds", "50, 1.5, reversed"})
+    void ratioPublishedInPercent(double published, double measured, String outcome) {
+        Verdict v = Verdict.ratio(claim(published, "%", "percent"), measured, "w");
+        assertEquals(outcome, v.outcome());
+    }
+
+    @Test
+    void ratioPublishedInPercentShowsPercent() {
+        assertEquals("224%", Verdict.ratio(claim(224, "%", "percent"), 2.24, "").measured());
+        assertEquals("150%", Verdict.ratio(claim(224, "%", "percent"), 1.5, "").measured());
+    }
+
+    @ParameterizedTest(name = "published {0}%, measured {1}%: {2}")
+    @CsvSource({"98, 98, holds", "98, 88, holds", "98, 100, holds", "98, 87.9, changed", "98, 60, changed",
+            "98, 50, reversed", "98, 10, reversed", "30, 40, holds", "30, 20, holds", "30, 45, changed", "30, 5, changed",
+            "30, 51, reversed", "30, 95, reversed", "55, 45, holds", "55, 44, reversed"})
+    void share(double published, double measured, String outcome) {
+        Verdict v = Verdict.share(claim(published, "%", "percent"), measured, "because");
+        assertEquals(outcome, v.outcome());
+        assertEquals(outcome.equals("holds") ? "" : "because", v.why());
+    }
+
+    @Test
+    void shareShowsPercent() {
+        assertEquals("88%", Verdict.share(claim(98, "%", "percent"), 87.6, "").measured());
+    }
+
+    @Test
+    void wordClaims() {
+        Published.Claim c = claim(Double.NaN, "", "claim");
+        Verdict yes = Verdict.claim(c, true, "flat within 10%", "not flat");
+        assertEquals("holds", yes.outcome());
+        assertEquals("flat within 10%", yes.measured());
+        assertEquals("", yes.why());
+        Verdict no = Verdict.claim(c, false, "rate doubled", "not flat");
+        assertEquals("changed", no.outcome());
+        assertEquals("not flat", no.why());
+    }
+
+    @Test
+    void tolerances() {
+        assertEquals(1.5, Verdict.RATIO_TOLERANCE);
+        assertEquals(10, Verdict.SHARE_POINTS);
+    }
+}

@@ -1,0 +1,80 @@
+"""Shared fixtures: the course's tools (as set up by setup/setup.sh) and compiled snippets."""
+import hashlib
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HOME = Path(__file__).resolve().parent.parent
+BUILD = HOME / "build"
+
+
+def course_env():
+    """The environment setup/setup.sh recorded in build/env.sh (JAVA_HOME, jbang, PATH)."""
+    env = dict(os.environ)
+    text = (BUILD / "env.sh").read_text()
+    for name, value in re.findall(r'^export (\w+)="(.*)"$', text, re.M):
+        env[name] = value.replace("$PATH", os.environ.get("PATH", ""))
+    env.pop("COURSE_SCRATCH", None)
+    return env
+
+
+ENV = course_env()
+
+
+def snippet_class(snippet):
+    return "".join(part.capitalize() for part in snippet.split("_"))
+
+
+@pytest.fixture(scope="session")
+def commands(tmp_path_factory):
+    """commands(snippet, language) -> argv prefix; Java through jbang, C through gcc -O2."""
+    out = tmp_path_factory.mktemp("bin")
+    cache = {}
+
+    def build(snippet, language):
+        key = (snippet, language)
+        if key in cache:
+            return cache[key]
+        if language == "c":
+            binary = out / snippet
+            subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(binary),
+                            str(HOME / "c-snippets" / f"{snippet}.c"), str(HOME / "c-snippets" / "harness.c")],
+                           check=True)
+            cache[key] = [str(binary)]
+        else:
+            source = HOME / "java-snippets" / f"{snippet_class(snippet)}.java"
+            jbang = str(BUILD / "tools/jbang/jbang")
+            subprocess.run([jbang, "build", str(source)], check=True, env=ENV, capture_output=True)
+            info = subprocess.run([jbang, "info", "tools", str(source)], check=True, env=ENV,
+                                  capture_output=True, text=True).stdout
+            info = json.loads(info[info.index("{"):])
+            cache[key] = [f"{ENV['JAVA_HOME']}/bin/java", "-cp", info["applicationJar"], info["mainClass"]]
+        return cache[key]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def evict_helper(tmp_path_factory):
+    binary = tmp_path_factory.mktemp("evict") / "evict"
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(HOME / "c-snippets/evict.c"),
+                    str(HOME / "c-snippets/harness.c")], check=True)
+    return str(binary)
+
+
+def run_snippet(cmd, args, env_extra=None, **kw):
+    env = dict(ENV)
+    env.update(env_extra or {})
+    return subprocess.run(cmd + args, env=env, capture_output=True, text=True, timeout=300, **kw)
+
+
+def rows(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

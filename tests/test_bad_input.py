@@ -1,0 +1,126 @@
+"""Bad input: a one-line error naming the value and what is allowed, a non-zero exit, no result row,
+no file left behind. Every case runs against both languages."""
+import os
+import signal
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ENV, HOME, rows, run_snippet
+
+LANGUAGES = ["java", "c"]
+
+BAD_FLAGS = [  # (flags, text the error must contain)
+    (["--file-size", "0"], "--file-size 0: must be between 1 and 64g"),
+    (["--file-size", "-5"], "--file-size -5: not a size"),
+    (["--file-size", "lots"], "--file-size lots: not a size"),
+    (["--file-size", "1.5m"], "--file-size 1.5m: not a size"),
+    (["--file-size", "65g"], "--file-size 65g: must be between 1 and 64g"),
+    (["--op-size", "0"], "--op-size 0: must be between 1 and 64m"),
+    (["--op-size", "-1"], "--op-size -1: not a size"),
+    (["--op-size", "128m"], "--op-size 128m: must be between 1 and 64m"),
+    (["--file-size", "4k", "--op-size", "8k"], "--op-size 8192 is larger than --file-size 4096"),
+    (["--repeat", "0"], "--repeat 0: must be a whole number between 1 and 1000"),
+    (["--repeat", "many"], "--repeat many: must be a whole number between 1 and 1000"),
+    (["--op", "append"], "--op append: must be one of read, write"),
+    (["--pattern", "zigzag"], "--pattern zigzag: must be one of seq, rand"),
+    (["--cache", "hot"], "--cache hot: must be one of warm, cold"),
+    (["--strategy", "magic"], "--strategy magic: must be one of raw"),
+    (["--buffer-size", "4k"], "--buffer-size is not used by raw_io"),
+    (["--bogus", "1"], "unknown flag --bogus (allowed:"),
+    (["--file-size"], "--file-size needs a value"),
+    (["stray"], "unexpected argument 'stray'"),
+]
+
+
+def check_failed(result, expected_text, folder):
+    assert result.returncode != 0
+    assert result.stdout == "", "no result row may be printed"
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("raw_io: ")
+    assert expected_text in lines[0]
+    assert list(folder.iterdir()) == [], "no file may be left behind"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,expected", BAD_FLAGS, ids=[" ".join(f) for f, _ in BAD_FLAGS])
+def test_bad_flags(commands, tmp_path, language, flags, expected):
+    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat")] + flags)
+    assert result.returncode == 2
+    check_failed(result, expected, tmp_path)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_missing_scratch_folder(commands, tmp_path, language):
+    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "nowhere" / "x.dat")])
+    check_failed(result, f"scratch folder {tmp_path / 'nowhere'} does not exist", tmp_path)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_read_only_scratch_folder(commands, language):
+    # pytest's own temporary folders are private to their owner, so this one lives in build/
+    folder = Path(tempfile.mkdtemp(dir=HOME / "build", prefix="read-only-"))
+    folder.chmod(0o555)
+    cmd = commands("raw_io", language)
+    if os.getuid() == 0:  # root writes anywhere: run as nobody so the permission applies
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+    try:
+        result = run_snippet(cmd, ["--op", "write", "--file", str(folder / "x.dat")])
+        check_failed(result, f"scratch folder {folder} is not writable", folder)
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_existing_file_is_never_overwritten(commands, tmp_path, language):
+    precious = tmp_path / "precious.dat"
+    precious.write_text("keep me")
+    result = run_snippet(commands("raw_io", language), ["--op", "write", "--file", str(precious)])
+    assert result.returncode == 2 and "already exists" in result.stderr
+    assert precious.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_not_enough_free_space(commands, tmp_path, language):
+    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat")],
+                         env_extra={"COURSE_SCRATCH_MARGIN": "100000g"})
+    check_failed(result, f"not enough free space in {tmp_path}: the run needs 1m plus a margin of 100000g", tmp_path)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_file_size_limit(commands, tmp_path, language):
+    """`ulimit -f` stops a write with EFBIG: reported, and the partial file removed."""
+    cmd = " ".join(commands("raw_io", language))
+    script = f"ulimit -f 64; exec {cmd} --op write --file-size 1m --op-size 4k --file {tmp_path / 'x.dat'}"
+    result = subprocess.run(["bash", "-c", script], env=ENV, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines()[-1] == f"raw_io: I/O error on {tmp_path / 'x.dat'}: File too large"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_removes_file(commands, tmp_path, language, sig):
+    """A run stopped half-way (Ctrl-C, or the kit's SIGTERM) removes the file it was writing."""
+    target = tmp_path / "x.dat"
+    proc = subprocess.Popen(commands("raw_io", language) + ["--op", "write", "--file-size", "64m", "--repeat", "1",
+                            "--warmup", "0", "--file", str(target)], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 60
+        while not (target.exists() and target.stat().st_size > 0) and time.time() < deadline:
+            time.sleep(0.05)
+        assert target.exists(), "the run never started writing"
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode != 0
+    assert rows(proc.stdout.read().decode()) == []
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,101 @@
+"""Labs executed headlessly in the real Java kernel (smoke preset): no error output, every chart a
+Vega-Lite v5 spec that renders offline, results saved; the kernel is always shut down."""
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+import vl_convert
+from jupyter_client.manager import start_new_kernel
+from nbclient import NotebookClient
+
+from conftest import ENV, HOME
+
+LABS = sorted(p.name for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
+VEGA_LITE = "application/vnd.vegalite.v5+json"
+
+
+def kernel_env(scratch):
+    env = dict(ENV)
+    env.update(COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch))
+    return env
+
+
+def execute(path, scratch):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, kernel_name="java-course", timeout=600, resources={"metadata": {"path": str(HOME / "labs")}})
+    saved_env = dict(os.environ)
+    os.environ.update(kernel_env(scratch))  # the kernel inherits the test's environment
+    try:
+        with client.setup_kernel():
+            client.execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return nb
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_lab_runs_clean_in_smoke(lab, tmp_path):
+    results = HOME / "data/results"
+    before = set(results.glob("*.json")) if results.exists() else set()
+    nb = execute(HOME / "labs" / lab, tmp_path)
+    charts = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out["output_type"] != "error", f"{lab}: {out.get('ename')}: {out.get('evalue')}"
+            assert out.get("name") != "stderr" or not out["text"].strip(), f"{lab} wrote to stderr: {out['text']}"
+            spec = out.get("data", {}).get(VEGA_LITE)
+            if spec is not None:
+                charts += 1
+                assert "vega-lite/v5" in spec["$schema"]
+                assert "url" not in json.dumps(spec.get("data", {}))
+                svg = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
+                assert "<svg" in svg and ("<path" in svg or "<rect" in svg)
+    assert charts >= 2, f"{lab} drew {charts} charts"
+    saved = set(results.glob(f"{lab[:-6]}-smoke-*.json")) - before
+    assert saved, f"{lab} saved no results under data/results/"
+    doc = json.loads(max(saved, key=lambda p: p.stat().st_mtime).read_text())
+    assert doc["runs"] and doc["machine"]["cores"]
+    assert list(tmp_path.iterdir()) == [], "the lab left files in its scratch folder"
+
+
+def test_interrupt_kills_child_and_removes_files(tmp_path):
+    """The stop button during a long sweep: the child process dies and its scratch folder is removed."""
+    saved_env = dict(os.environ)
+    os.environ.update(kernel_env(tmp_path))
+    km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    os.environ.clear()
+    os.environ.update(saved_env)
+    try:
+        reply = kc.execute_interactive('%classpath ../kit/target/course-kit.jar\nimport course.*;\nvar lab = Lab.open("01-raw-io");',
+                                       timeout=120)
+        assert reply["content"]["status"] == "ok"
+        long_run = 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Lab.size("256m")).repeat(5).run();'
+        outcome = {}
+        worker = threading.Thread(target=lambda: outcome.update(reply=kc.execute_interactive(long_run, timeout=300)))
+        worker.start()
+        deadline = time.time() + 60
+        while not list(tmp_path.glob("run-*/raw_io.dat")) and time.time() < deadline:
+            time.sleep(0.1)
+        assert list(tmp_path.glob("run-*/raw_io.dat")), "the sweep never started"
+        km.interrupt_kernel()
+        worker.join(timeout=60)
+        assert not worker.is_alive(), "the cell did not return after the interrupt"
+        assert outcome["reply"]["content"]["status"] == "error"
+        children = [p for p in Path("/proc").glob("[0-9]*") if _cmdline(p).startswith(str(HOME / "build/c/raw_io"))]
+        assert children == [], "the child process outlived the interrupt"
+        assert list(tmp_path.iterdir()) == [], "the interrupted run left files behind"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def _cmdline(proc):
+    try:
+        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -1,0 +1,111 @@
+"""Static checks of what is committed: notebooks without outputs, published figures, set-up files."""
+import csv
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import HOME
+
+UNITS = {"MB/s", "GB/s", "KB/s", "ms", "s", "us", "ns", "%", "x", "ops/s", "B", "KB", "MB", "GB", "MHz", "count"}
+KINDS = {"table", "text", "ratio", "percent", "claim", "setup"}
+COLUMNS = ["id", "source", "where", "experiment", "series", "x", "x_unit", "value", "unit", "kind", "statement"]
+PUBLISHED = sorted((HOME / "data/published").glob("*.csv"))
+
+
+def test_notebooks_have_no_outputs():
+    for path in (HOME / "labs").glob("*.ipynb"):
+        nb = json.loads(path.read_text())
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, f"{path.name} has outputs"
+
+
+def test_notebooks_start_with_a_short_setup_cell():
+    for path in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"):
+        nb = json.loads(path.read_text())
+        first = next(c for c in nb["cells"] if c["cell_type"] == "code")
+        assert len("".join(first["source"]).strip().splitlines()) <= 3
+        assert nb["metadata"]["kernelspec"]["name"] == "java-course"
+
+
+@pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.name)
+def test_published_figures_are_well_formed(path):
+    with path.open(newline="") as f:
+        reader = csv.DictReader(f)
+        assert reader.fieldnames == COLUMNS
+        rows = list(reader)
+    assert rows
+    for row in rows:
+        where = f"{path.name} {row['id']}"
+        assert re.fullmatch(r"(xu-guo|bonachea|lord-reddy|awan)\.[a-z0-9.-]+", row["id"]), where
+        assert row["source"] and row["where"] and row["statement"], f"{where}: every row cites where and says what"
+        assert row["kind"] in KINDS, where
+        if row["kind"] == "claim":
+            assert row["value"] == "", where
+        elif row["value"]:
+            float(row["value"])
+            assert row["unit"] in UNITS, f"{where}: unit {row['unit']!r}"
+        else:
+            assert row["kind"] == "setup", f"{where}: only claims and setup facts may lack a value"
+
+
+def test_published_ids_are_unique_and_cover_every_study():
+    ids = [r["id"] for p in PUBLISHED for r in csv.DictReader(p.open(newline=""))]
+    assert len(ids) == len(set(ids))
+    for study in ("xu-guo", "bonachea", "lord-reddy", "awan"):
+        assert sum(i.startswith(study + ".") for i in ids) >= 20, study
+
+
+def test_claims_used_by_labs_exist():
+    ids = {r["id"] for p in PUBLISHED for r in csv.DictReader(p.open(newline=""))}
+    for path in (HOME / "labs").glob("*.ipynb"):
+        used = set(re.findall(r'lab\.claim\(\\?"([a-z0-9.-]+)\\?"\)', path.read_text()))
+        assert used <= ids, f"{path.name} cites unknown claims {used - ids}"
+
+
+def test_presets_have_all_three_for_every_lab():
+    presets = json.loads((HOME / "labs/presets.json").read_text())
+    for path in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"):
+        assert {"smoke", "quick", "paper"} <= set(presets[path.stem]), path.stem
+
+
+def _dependencies(path):
+    text = (HOME / path).read_text()
+    return sorted(re.findall(r"^\s*-\s*([A-Za-z0-9_.\-]+[<>=!]*[^\s#]*)", text, re.M))
+
+
+def test_binder_environment_matches_top_level():
+    assert (HOME / "binder/environment.yml").read_text() == (HOME / "environment.yml").read_text()
+
+
+def test_environment_pins_what_setup_pins():
+    env = (HOME / "environment.yml").read_text()
+    for line in (HOME / "setup/requirements.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            assert line in env, f"environment.yml lacks {line} (setup/requirements.txt pins it)"
+    for needed in ("openjdk", "maven", "openmpi", "make", "c-compiler"):
+        assert needed in env
+
+
+def test_postbuild_runs_the_shared_setup():
+    post = (HOME / "binder/postBuild").read_text()
+    assert "setup/setup.sh --precompile" in post
+    assert (HOME / "binder/postBuild").stat().st_mode & 0o111
+
+
+def test_ci_runs_make_test():
+    assert "make test" in (HOME / ".ci/run").read_text()
+
+
+def test_no_registry_host_names_committed():
+    tracked = subprocess.run(["git", "ls-files"], cwd=HOME, capture_output=True, text=True).stdout.split()
+    hosts = [("pypi", "org"), ("files", "pythonhosted"), ("registry", "npmjs"), ("repo1", "maven"), ("maven", "org"),
+             ("deb", "debian"), ("conda", "anaconda")]  # written in pieces so this file does not name them itself
+    pattern = re.compile("|".join(re.escape(".".join(h)) for h in hosts))
+    for name in tracked:
+        path = HOME / name
+        if path.is_file() and path.suffix not in {".png"}:
+            assert not pattern.search(path.read_text(errors="ignore")), name
