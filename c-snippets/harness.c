@@ -94,14 +94,20 @@ static int contains(const char *const *list, const char *value) {
     return 0;
 }
 
+/* Appends to the error message, never past its end however long the arguments are. */
+static size_t append(size_t n, const char *format, const char *text) {
+    if (n >= sizeof message) return n;
+    int added = snprintf(message + n, sizeof message - n, format, text);
+    return added < 0 ? n : n + (size_t)added;
+}
+
 static const char *one_of(const char *flag, const char *value, const char *const *allowed, const char **out) {
     if (contains(allowed, value)) {
         *out = value;
         return NULL;
     }
-    int n = snprintf(message, sizeof message, "%s %s: must be one of ", flag, value);
-    for (const char *const *a = allowed; *a; a++)
-        n += snprintf(message + n, sizeof message - n, "%s%s", a == allowed ? "" : ", ", *a);
+    size_t n = append(append(0, "%s ", flag), "%s: must be one of ", value);
+    for (const char *const *a = allowed; *a; a++) n = append(n, a == allowed ? "%s" : ", %s", *a);
     return message;
 }
 
@@ -146,7 +152,7 @@ const char *parse_size(const char *flag, const char *value, int64_t min, int64_t
 
 static const char *count(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
     size_t len = strlen(value);
-    int ok = len >= 1 && len <= 18;
+    int ok = len >= 1 && len <= 19 && !(len == 19 && strcmp(value, "9223372036854775807") > 0);
     for (size_t i = 0; ok && i < len; i++) ok = value[i] >= '0' && value[i] <= '9';
     if (ok) *out = strtoll(value, NULL, 10);
     if (!ok || *out < min || *out > max) {
@@ -167,17 +173,16 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     static const char *const ops[] = {"read", "write", NULL};
     static const char *const patterns[] = {"seq", "rand", NULL};
     static const char *const caches[] = {"warm", "cold", NULL};
-    static char split[2][PATH_MAX]; /* holds the two halves of one --flag=value */
+    static char name[PATH_MAX]; /* the flag half of a --flag=value; the value stays in argv */
     *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, "warm", NULL, 42, 0};
     const char *error = NULL;
     for (int i = 1; i < argc && !error; i++) {
         const char *flag = argv[i], *value = NULL;
         const char *eq = strchr(flag, '=');
-        if (strncmp(flag, "--", 2) == 0 && eq && (size_t)(eq - flag) < sizeof split[0]) {
-            snprintf(split[0], sizeof split[0], "%.*s", (int)(eq - flag), flag);
-            snprintf(split[1], sizeof split[1], "%s", eq + 1);
-            flag = split[0];
-            value = split[1];
+        if (strncmp(flag, "--", 2) == 0 && eq && (size_t)(eq - flag) < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - flag), flag);
+            flag = name;
+            value = eq + 1;
         }
         if (strcmp(flag, "--keep") == 0) {
             o->keep = 1;
@@ -211,10 +216,10 @@ const char *parse_options(const char *snippet, const char *const *strategies,
             }
             error = parse_size(flag, value, 1, MAX_BUFFER_SIZE, &o->buffer_size);
         } else {
-            int n = snprintf(message, sizeof message, "unknown flag %s (allowed: --strategy --op --pattern --cache "
-                             "--file-size --op-size --repeat --warmup --seed --file --keep", flag);
-            for (const char *const *x = extra_flags; *x; x++) n += snprintf(message + n, sizeof message - n, " %s", *x);
-            snprintf(message + n, sizeof message - n, ")");
+            size_t n = append(0, "unknown flag %s (allowed: --strategy --op --pattern --cache --file-size --op-size "
+                              "--repeat --warmup --seed --file --keep", flag);
+            for (const char *const *x = extra_flags; *x; x++) n = append(n, " %s", *x);
+            append(n, "%s", ")");
             return message;
         }
     }

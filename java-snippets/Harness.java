@@ -175,7 +175,8 @@ final class Harness {
     }
 
     static long count(String flag, String value, long min, long max) throws UsageError {
-        if (!value.matches("[0-9]{1,18}") || Long.parseLong(value) < min || Long.parseLong(value) > max) {
+        boolean digits = value.matches("[0-9]{1,19}") && (value.length() < 19 || value.compareTo("9223372036854775807") <= 0);
+        if (!digits || Long.parseLong(value) < min || Long.parseLong(value) > max) {
             throw new UsageError(flag + " " + value + ": must be a whole number between " + min + " and " + max);
         }
         return Long.parseLong(value);

@@ -4,11 +4,13 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 HOME = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HOME / "tools"))  # tools/labs.py runs notebooks for the tests and the report
 BUILD = HOME / "build"
 
 

@@ -6,16 +6,14 @@ import threading
 import time
 from pathlib import Path
 
-import nbformat
 import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
-from nbclient import NotebookClient
 
 from conftest import ENV, HOME
+from labs import VEGA_LITE, execute, lab_paths
 
-LABS = sorted(p.name for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
-VEGA_LITE = "application/vnd.vegalite.v5+json"
+LABS = [p.name for p in lab_paths()]
 
 
 def kernel_env(scratch):
@@ -24,25 +22,11 @@ def kernel_env(scratch):
     return env
 
 
-def execute(path, scratch):
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, kernel_name="java-course", timeout=600, resources={"metadata": {"path": str(HOME / "labs")}})
-    saved_env = dict(os.environ)
-    os.environ.update(kernel_env(scratch))  # the kernel inherits the test's environment
-    try:
-        with client.setup_kernel():
-            client.execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved_env)
-    return nb
-
-
 @pytest.mark.parametrize("lab", LABS)
 def test_lab_runs_clean_in_smoke(lab, tmp_path):
     results = HOME / "data/results"
     before = set(results.glob("*.json")) if results.exists() else set()
-    nb = execute(HOME / "labs" / lab, tmp_path)
+    nb = execute(HOME / "labs" / lab, "smoke", tmp_path)
     charts = 0
     for cell in nb.cells:
         for out in cell.get("outputs", []):

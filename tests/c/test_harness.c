@@ -266,6 +266,10 @@ static int child_parse_ok(const char *flag, const char *value) {
     }
     int status;
     if (waitpid(pid, &status, 0) != pid) return 0;
+    if (WIFSIGNALED(status)) printf("    parse_options(\"%.20s...\") killed the process: signal %d\n", flag,
+                                    WTERMSIG(status));
+    else if (WEXITSTATUS(status) != 0)
+        printf("    parse_options(\"%.20s...\") ended the process with status %d\n", flag, WEXITSTATUS(status));
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 

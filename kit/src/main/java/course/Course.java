@@ -54,7 +54,9 @@ public final class Course {
         int shift = t.endsWith("k") ? 10 : t.endsWith("m") ? 20 : t.endsWith("g") ? 30 : 0;
         if (shift > 0) t = t.substring(0, t.length() - 1);
         if (!t.matches("[0-9]{1,12}")) throw new IllegalArgumentException("not a size: '" + text + "' (use e.g. 4k, 16m, 1g)");
-        return Long.parseLong(t) << shift;
+        long number = Long.parseLong(t);
+        if (number > (Long.MAX_VALUE >> shift)) throw new IllegalArgumentException("size too large: '" + text + "'");
+        return number << shift;
     }
 
     /** The reverse of parseSize, for flags and labels: 1048576 becomes 1m. */

@@ -54,7 +54,7 @@ public final class Results {
             row.put("mb_per_s", first.get("bytes").getAsDouble() / (1 << 20) / (median / 1e9));
             row.put("ops_per_s", first.get("ops").getAsDouble() / (median / 1e9));
             double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
-            row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : Double.NaN);
+            row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : null);  // too short to register CPU time
             row.put("cpu_ns_per_op", (user + sys) / first.get("ops").getAsDouble());
             rows.add(row);
         }
@@ -91,16 +91,22 @@ public final class Results {
 
     /** Median of a summary column over the cases that pass the filter. */
     public double median(String column, Predicate<Map<String, Object>> filter) {
-        List<Double> values = summary().stream().filter(filter).map(r -> ((Number) r.get(column)).doubleValue()).toList();
-        if (values.isEmpty()) throw new IllegalArgumentException("no case matches for " + column);
+        List<Double> values = column(column, filter);
         return median(values);
     }
 
     /** Largest over smallest of a summary column across the cases that pass the filter (1 = flat). */
     public double spread(String column, Predicate<Map<String, Object>> filter) {
-        List<Double> values = summary().stream().filter(filter).map(r -> ((Number) r.get(column)).doubleValue()).toList();
-        if (values.isEmpty()) throw new IllegalArgumentException("no case matches for " + column);
+        List<Double> values = column(column, filter);
         return Collections.max(values) / Collections.min(values);
+    }
+
+    /** The non-empty values of a summary column over the cases that pass the filter. */
+    private List<Double> column(String column, Predicate<Map<String, Object>> filter) {
+        List<Double> values = summary().stream().filter(filter).map(r -> (Number) r.get(column))
+                .filter(java.util.Objects::nonNull).map(Number::doubleValue).toList();
+        if (values.isEmpty()) throw new IllegalArgumentException("no case has a value for " + column);
+        return values;
     }
 
     /** The largest spread of a column within any group of cases sharing the given fields (1 = flat everywhere). */
@@ -144,6 +150,7 @@ public final class Results {
 
     static String format(String column, Object value) {
         if (value instanceof Long size && (column.equals("file_size") || column.equals("op_size"))) return Course.formatSize(size);
+        if (value == null) return "n/a";
         if (value instanceof Double d) return d >= 1000 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.3g", d);
         return String.valueOf(value);
     }

@@ -41,6 +41,24 @@ class CourseTest {
         assertTrue(e.getMessage().contains("'" + text + "'"), e.getMessage());
     }
 
+    /**
+     * Kit bug (reported, not fixed): parseSize shifts without a range check, so a large number with a
+     * suffix overflows into a wrong, even negative, size instead of being rejected. The harnesses clamp
+     * and reject the same text ("must be between 1 and 64g").
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"9999999999g", "999999999999g", "999999999999m"})
+    void hugeSizesAreRejectedNotWrapped(String text) {
+        long bytes;
+        try {
+            bytes = Course.parseSize(text);
+        } catch (IllegalArgumentException rejected) {
+            return;
+        }
+        long number = Long.parseLong(text.substring(0, text.length() - 1));
+        assertEquals(number, bytes >> (text.endsWith("g") ? 30 : 20), text + " parsed as " + bytes);
+    }
+
     @Test
     void homeIsTheCourseFolder() {
         assertTrue(Files.exists(Course.home().resolve("setup/setup.sh")), Course.home().toString());

@@ -17,7 +17,7 @@ class VerdictTest {
     @CsvSource({
             "2, 2, holds", "2, 3, holds", "2, 1.34, holds", "2, 3.01, changed", "2, 1.3, changed",
             "2, 1.0, changed", "2, 0.95, changed", "2, 0.9, reversed", "2, 0.5, reversed",
-            "0.5, 0.5, holds", "0.5, 0.75, holds", "0.5, 0.33, holds", "0.5, 0.8, changed", "0.5, 1.1, changed",
+            "0.5, 0.5, holds", "0.5, 0.75, holds", "0.5, 0.34, holds", "0.5, 0.33, changed", "0.5, 0.8, changed", "0.5, 1.1, changed",
             "0.5, 1.2, reversed", "0.5, 4, reversed",
             "10, 15, holds", "10, 6.7, holds", "10, 16, changed", "10, 1.05, changed"})
     void ratio(double published, double measured, String outcome) {
@@ -29,7 +29,7 @@ class VerdictTest {
     @Test
     void ratioShowsTimes() {
         Published.Claim c = claim(2, "x", "ratio");
-        Verdict v = Verdict.ratio(c, 2.345, "why");
+        Verdict v = Verdict.ratio(c, 2.346, "why");
         assertSame(c, v.claim());
         assertEquals("2.35×", v.measured());
     }

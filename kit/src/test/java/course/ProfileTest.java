@@ -1,0 +1,51 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ProfileTest {
+    @Test
+    void parsesAStraceTableWithTheErrorsColumn() {
+        List<String> lines = List.of(
+                "% time     seconds  usecs/call     calls    errors syscall",
+                "------ ----------- ----------- --------- --------- ----------------",
+                " 61.25    0.412345           4    100000           write",
+                " 38.50    0.259001           2    100001           read",
+                "  0.15    0.001010          10       101        37 openat",
+                "  0.10    0.000700           7       100           close",
+                "------ ----------- ----------- --------- --------- ----------------",
+                "100.00    0.673056           3    200202        37 total");
+        Map<String, Long> counts = Profile.parseStrace(lines);
+        assertEquals(Map.of("write", 100000L, "read", 100001L, "openat", 101L, "close", 100L), counts);
+        assertFalse(counts.containsKey("total"));
+    }
+
+    @Test
+    void parsesAStraceTableWithoutErrors() {
+        List<String> lines = List.of(
+                "% time     seconds  usecs/call     calls    errors syscall",
+                "------ ----------- ----------- --------- --------- ----------------",
+                "100.00    0.000021           1        16           pwrite64",
+                "  0.00    0.000000           0         3           lseek",
+                "------ ----------- ----------- --------- --------- ----------------",
+                "100.00    0.000021           1        19           total");
+        assertEquals(Map.of("pwrite64", 16L, "lseek", 3L), Profile.parseStrace(lines));
+    }
+
+    @Test
+    void ignoresEverythingElse() {
+        List<String> lines = List.of("", "strace: Process 123 attached", "--- SIGCHLD ---",
+                "% time     seconds  usecs/call     calls    errors syscall", "+++ exited with 0 +++");
+        assertTrue(Profile.parseStrace(lines).isEmpty());
+    }
+
+    @Test
+    void ioCallsIncludeTheOnesTheLabsCount() {
+        assertTrue(Profile.IO_CALLS.containsAll(List.of("read", "write", "lseek")));
+    }
+}

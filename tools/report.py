@@ -1,0 +1,54 @@
+"""`make report`: runs every lab headlessly (quick preset unless COURSE_PRESET says otherwise) and writes
+one self-contained HTML file, build/report.html: each lab's narrative, tables, verdicts, and its charts
+as static SVG rendered offline by vl-convert."""
+import html
+import os
+import sys
+import time
+
+import vl_convert
+from nbconvert import HTMLExporter
+
+from labs import HOME, VEGA_LITE, execute, lab_paths
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%}
+pre{background:#f6f8fa;padding:.5em;overflow-x:auto}nav a{margin-right:1em}.lab{border-top:3px solid #333;margin-top:3em}"""
+
+
+def static_charts(nb):
+    """Replaces every Vega-Lite output by its SVG, so the report needs no script and no network."""
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            spec = out.get("data", {}).pop(VEGA_LITE, None)
+            if spec is not None:
+                out["data"]["image/svg+xml"] = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
+
+
+def main():
+    preset = os.environ.get("COURSE_PRESET", "quick")
+    exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True)
+    sections, nav = [], []
+    for path in lab_paths():
+        started = time.time()
+        print(f"report: running {path.name} ({preset})", flush=True)
+        nb = execute(path, preset, allow_errors=True)
+        static_charts(nb)
+        body, _ = exporter.from_notebook_node(nb)
+        anchor = path.stem
+        nav.append(f'<a href="#{anchor}">{html.escape(path.stem)}</a>')
+        sections.append(f'<section class="lab" id="{anchor}">{body}</section>')
+        print(f"report: {path.name} took {time.time() - started:.0f} s", flush=True)
+    out = HOME / "build/report.html"
+    out.parent.mkdir(exist_ok=True)
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>Java file I/O course: report</title>"
+            f"<style>{STYLE}</style></head><body><h1>Java file I/O course: report ({preset} preset)</h1>"
+            f"<nav>{''.join(nav)}</nav>{''.join(sections)}</body></html>")
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(page)
+    tmp.replace(out)
+    print(f"report: wrote {out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
