@@ -88,6 +88,11 @@ public final class Lab {
         Profile.syscalls(this, sweep);
     }
 
+    /** fio's sequential write and cold read of a file of this size, beside the C ceiling. */
+    public void fio(long size) {
+        Profile.fio(this, size);
+    }
+
     /** Profiles the Java invocations of a sweep with async-profiler: hottest frames and a flame graph. */
     public void flameGraph(Sweep sweep) {
         Profile.flameGraph(this, sweep);

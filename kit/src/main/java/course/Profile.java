@@ -148,6 +148,41 @@ final class Profile {
                 name, 100.0 * kernel / total, total));
     }
 
+    /**
+     * fio's view of the same ceiling: sequential 1 MB writes, then reads after fio drops the file from
+     * the page cache (invalidate), as a cross-check of the C figures. Skipped with a reason without fio.
+     */
+    static void fio(Lab lab, long size) {
+        if (!Machine.onPath("fio")) {
+            unavailable("fio cross-check", "fio is not installed (" + Machine.installHint("fio") + ")");
+            return;
+        }
+        Path dir = null;
+        try {
+            Runner.createDirectories(lab.scratch());
+            dir = Files.createTempDirectory(lab.scratch(), "fio-");
+            StringBuilder h = new StringBuilder("<table><thead><tr><th>fio job</th><th>MB per second</th></tr></thead><tbody>");
+            StringBuilder t = new StringBuilder();
+            for (String rw : List.of("write", "read")) {
+                String json = Runner.exec(List.of("fio", "--name=ceiling", "--filename=" + dir.resolve("fio.dat"),
+                        "--size=" + size, "--bs=1m", "--rw=" + rw, "--ioengine=psync", "--invalidate=1",
+                        "--output-format=json"), "fio " + rw);
+                var job = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
+                        .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
+                double mbPerS = job.getAsJsonObject(rw).get("bw_bytes").getAsDouble() / (1 << 20);
+                String name = "sequential " + rw + ", 1 MB blocks" + (rw.equals("read") ? ", cache dropped first" : "");
+                h.append("<tr><td style='text-align:left'>").append(name).append("</td><td>")
+                        .append(String.format(Locale.ROOT, "%,.0f", mbPerS)).append("</td></tr>");
+                t.append(String.format(Locale.ROOT, "fio %s: %.0f MB/s%n", name, mbPerS));
+            }
+            Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (dir != null) Runner.removeTree(dir);
+        }
+    }
+
     static void unavailable(String what, String why) {
         Notebook.html("<p><b>" + Notebook.escape(what) + "</b>: not available here because " + Notebook.escape(why) + ".</p>",
                 what + ": not available here because " + why + ".");
