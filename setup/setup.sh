@@ -139,7 +139,7 @@ setup_jvm_tools() {
 
 # --- the kit (Java library the notebooks load) --------------------------------------------
 build_kit() {
-  local key; key=$(find "$COURSE_HOME/kit/pom.xml" "$COURSE_HOME/kit/src/main" "$COURSE_HOME/java-snippets" \
+  local key; key=$(find "$COURSE_HOME/kit/pom.xml" "$COURSE_HOME/kit/src/main" \
       -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
   key="$key-$JDK_FEATURE"
   if fresh kit "$key" && [ -f "$COURSE_HOME/kit/target/course-kit.jar" ]; then return; fi

@@ -1,7 +1,6 @@
 """Labs executed headlessly in the real Java kernel (smoke preset): no error output, every chart a
 Vega-Lite v5 spec that renders offline, results saved; the kernel is always shut down."""
 import json
-import os
 import threading
 import time
 from pathlib import Path
@@ -11,7 +10,7 @@ import vl_convert
 from jupyter_client.manager import start_new_kernel
 
 from conftest import ENV, HOME
-from labs import VEGA_LITE, execute, lab_paths
+from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 LABS = [p.name for p in lab_paths()]
 
@@ -49,16 +48,13 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
 
 def test_interrupt_kills_child_and_removes_files(tmp_path):
     """The stop button during a long sweep: the child process dies and its scratch folder is removed."""
-    saved_env = dict(os.environ)
-    os.environ.update(kernel_env(tmp_path))
-    km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
-    os.environ.clear()
-    os.environ.update(saved_env)
+    with kernel_environment(kernel_env(tmp_path)):
+        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
     try:
         reply = kc.execute_interactive('%classpath ../kit/target/course-kit.jar\nimport course.*;\nvar lab = Lab.open("01-raw-io");',
                                        timeout=120)
         assert reply["content"]["status"] == "ok"
-        long_run = 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Lab.size("256m")).repeat(5).run();'
+        long_run = 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(5).run();'
         outcome = {}
         worker = threading.Thread(target=lambda: outcome.update(reply=kc.execute_interactive(long_run, timeout=300)))
         worker.start()

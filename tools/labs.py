@@ -1,5 +1,6 @@
 """Running the labs headlessly in the real Java kernel: shared by `make report` and the tests."""
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -13,6 +14,18 @@ def lab_paths():
     return sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
 
 
+@contextmanager
+def kernel_environment(extra):
+    """A kernel started inside this block inherits these variables; the old environment comes back after."""
+    saved = dict(os.environ)
+    os.environ.update(extra)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def execute(path, preset, scratch=None, allow_errors=False):
     """Executes a lab in the course kernel with COURSE_PRESET=preset; the kernel is always shut down."""
     nb = nbformat.read(path, as_version=4)
@@ -22,11 +35,6 @@ def execute(path, preset, scratch=None, allow_errors=False):
     extra = {"COURSE_PRESET": preset, "COURSE_HOME": str(HOME)}
     if scratch is not None:
         extra["COURSE_SCRATCH"] = str(scratch)
-    saved = dict(os.environ)
-    os.environ.update(extra)  # the kernel inherits this process's environment
-    try:
+    with kernel_environment(extra):
         client.execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
     return nb

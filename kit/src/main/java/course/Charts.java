@@ -113,8 +113,7 @@ public final class Charts {
 
     /** A published reference mark for ratioBars, with its citation. */
     public static Map<String, Object> reference(String label, Published.Claim claim) {
-        double value = claim.unit().equals("%") ? claim.value() / 100 : claim.value();
-        return new LinkedHashMap<>(Map.of("label", label, "value", value, "citation", claim.source() + " " + claim.where()));
+        return new LinkedHashMap<>(Map.of("label", label, "value", claim.asRatio(), "citation", claim.source() + " " + claim.where()));
     }
 
     static Map<String, Object> spec(String title, List<Map<String, Object>> values, List<Map<String, Object>> layers) {

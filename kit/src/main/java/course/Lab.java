@@ -200,9 +200,4 @@ public final class Lab {
         }
         return file;
     }
-
-    /** "1m" → 1048576, for cells that name a size. */
-    public static long size(String text) {
-        return Course.parseSize(text);
-    }
 }

@@ -28,13 +28,13 @@ final class Profile {
             return;
         }
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
-        long bytes = Course.parseSize(flag(sweep.invocations().get(0), "--file-size"));
+        long bytes = Course.parseSize(sweep.invocations().get(0).flag("--file-size"));
         for (Runner.Invocation inv : sweep.invocations()) {
             Path out = tempFile("strace-", ".txt");
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
                         "-e", "trace=" + String.join(",", IO_CALLS), "-o", out.toString()), Map.of());
-                byInvocation.put(inv.language() + " " + flag(inv, "--op") + " " + flag(inv, "--pattern"), parseStrace(Files.readAllLines(out)));
+                byInvocation.put(inv.language() + " " + inv.flag("--op") + " " + inv.flag("--pattern"), parseStrace(Files.readAllLines(out)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (Runner.RunFailed e) {
@@ -83,7 +83,7 @@ final class Profile {
         Runner.createDirectories(folder);
         for (Runner.Invocation inv : sweep.invocations()) {
             if (!inv.language().equals("java")) continue;
-            String name = lab.id() + "-" + inv.snippet() + "-" + flag(inv, "--op") + "-" + flag(inv, "--pattern");
+            String name = lab.id() + "-" + inv.snippet() + "-" + inv.flag("--op") + "-" + inv.flag("--pattern");
             Path collapsed = tempFile("profile-", ".txt");
             Path html = folder.resolve(name + ".html");
             try {
@@ -186,10 +186,6 @@ final class Profile {
     static void unavailable(String what, String why) {
         Notebook.html("<p><b>" + Notebook.escape(what) + "</b>: not available here because " + Notebook.escape(why) + ".</p>",
                 what + ": not available here because " + why + ".");
-    }
-
-    private static String flag(Runner.Invocation inv, String name) {
-        return inv.flags().get(inv.flags().indexOf(name) + 1);
     }
 
     private static Path tempFile(String prefix, String suffix) {

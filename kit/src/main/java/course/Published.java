@@ -22,6 +22,11 @@ public final class Published {
             return source + ", " + where;
         }
 
+        /** The value as a ratio: 224% (of C's cost, say) reads as 2.24; a value in × stays as it is. */
+        public double asRatio() {
+            return unit.equals("%") ? value / 100 : value;
+        }
+
         /** The value with its unit, or "claim" when the study gave none. */
         public String shown() {
             if (Double.isNaN(value)) return "claim";

@@ -35,6 +35,13 @@ public final class Runner {
         public String label() {
             return language + " " + snippet + " " + String.join(" ", flags);
         }
+
+        /** The value given for a flag, e.g. flag("--op") is "read". */
+        public String flag(String name) {
+            int at = flags.indexOf(name);
+            if (at < 0 || at + 1 >= flags.size()) throw new IllegalArgumentException(label() + " has no " + name);
+            return flags.get(at + 1);
+        }
     }
 
     /** The child failed; its one-line error is the message. */

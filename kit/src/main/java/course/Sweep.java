@@ -88,9 +88,8 @@ public final class Sweep {
 
     /** Work an invocation does, roughly: bytes moved times the number of runs. */
     private static double weight(Runner.Invocation inv) {
-        List<String> f = inv.flags();
-        double size = Course.parseSize(f.get(f.indexOf("--file-size") + 1));
-        double runs = Double.parseDouble(f.get(f.indexOf("--repeat") + 1)) + Double.parseDouble(f.get(f.indexOf("--warmup") + 1));
+        double size = Course.parseSize(inv.flag("--file-size"));
+        double runs = Double.parseDouble(inv.flag("--repeat")) + Double.parseDouble(inv.flag("--warmup"));
         return size * runs * (inv.language().equals("java") ? 1.3 : 1);
     }
 }

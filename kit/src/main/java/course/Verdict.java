@@ -17,7 +17,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
 
     /** A "how many times" claim; published values in % (224% of C) are read as ratios (2.24). */
     public static Verdict ratio(Published.Claim claim, double measured, String whyIfNot) {
-        double published = claim.unit().equals("%") ? claim.value() / 100 : claim.value();
+        double published = claim.asRatio();
         String outcome;
         if (measured / published <= RATIO_TOLERANCE && published / measured <= RATIO_TOLERANCE) outcome = "holds";
         else if ((published > 1 && measured < 1 / 1.1) || (published < 1 && measured > 1.1)) outcome = "reversed";

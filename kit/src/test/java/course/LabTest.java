@@ -85,9 +85,4 @@ class LabTest {
                 Lab.extract(file, "static long a("));
         assertEquals("static long b() {\n    return 3;\n}\n", Lab.extract(file, "static long b("));
     }
-
-    @Test
-    void sizeParsesLikeCourse() {
-        assertEquals(16L << 20, Lab.size("16m"));
-    }
 }
