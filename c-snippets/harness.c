@@ -24,10 +24,13 @@
 #define DEFAULT_MARGIN (INT64_C(256) << 20)
 #define MAX_MARGIN (INT64_C(1) << 50)
 
+int64_t harness_misses = -1;
+
 static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
 static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
 static char default_file[PATH_MAX];
 
+static const char *check_memory(const struct options *o);
 static const char *check_scratch(const struct options *o);
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum);
@@ -56,9 +59,11 @@ int64_t bytes_moved(const struct options *o) {
 }
 
 int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
-                int argc, char **argv, strategy_fn strategy) {
+                int argc, char **argv, check_fn check, strategy_fn strategy) {
     struct options o;
     const char *error = parse_options(snippet, strategies, extra_flags, argc, argv, &o);
+    if (!error && check) error = check(&o);
+    if (!error) error = check_memory(&o);
     if (!error) error = check_scratch(&o);
     if (error) fail(snippet, error, 2);
     signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f`, write() fails with EFBIG instead of killing us */
@@ -75,6 +80,7 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         if (strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
+        harness_misses = -1;
         int64_t start = now_ns();
         uint64_t checksum = strategy(&o);
         int64_t elapsed = now_ns() - start;
@@ -229,6 +235,16 @@ const char *parse_options(const char *snippet, const char *const *strategies,
                  " (an operation must fit in the file)", o->op_size, o->file_size);
         return message;
     }
+    if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
+        snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
+                 " (an operation must fit in the buffer)", o->op_size, o->buffer_size);
+        return message;
+    }
+    if (o->buffer_size > 0 && o->buffer_size % o->op_size != 0) {
+        snprintf(message, sizeof message, "--buffer-size %" PRId64 " is not a multiple of --op-size %" PRId64
+                 " (an operation must never straddle two buffer fills)", o->buffer_size, o->op_size);
+        return message;
+    }
     if (!o->file) {
         snprintf(default_file, sizeof default_file, "%s/%s-%d.dat", default_scratch(), snippet, (int)getpid());
         o->file = default_file;
@@ -236,7 +252,24 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     return NULL;
 }
 
-/* ---- scratch space -------------------------------------------------------------------------- */
+/* ---- memory and scratch space -------------------------------------------------------------------------- */
+
+/* A buffer may take at most half of a quarter of RAM (the JVM's default heap limit; Java checks half
+ * of its heap), and half of the address space `ulimit -v` allows. */
+static const char *check_memory(const struct options *o) {
+    int64_t limit = (int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE) / 4;
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (int64_t)as.rlim_cur < limit)
+        limit = (int64_t)as.rlim_cur;
+    limit /= 2;
+    if (o->buffer_size > limit) {
+        char size[32];
+        snprintf(message, sizeof message, "--buffer-size %s: larger than memory allows here (at most %" PRId64
+                 "m, half of a quarter of RAM or of ulimit -v)", human(o->buffer_size, size, sizeof size), limit >> 20);
+        return message;
+    }
+    return NULL;
+}
 
 /* The file must be new (the harness removes what it creates) and its folder must have room. */
 static const char *check_scratch(const struct options *o) {
@@ -302,17 +335,23 @@ static void on_signal(int sig) {
 
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum) {
+    char misses[24] = "null";
+    if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
-           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ","
+           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ","
            "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
            o->snippet, o->strategy, o->op, o->pattern, o->cache, o->file_size, o->op_size, o->buffer_size,
-           run, bytes_moved(o), operations(o), elapsed_ns, user_ns, sys_ns, checksum, o->seed);
+           run, bytes_moved(o), operations(o), misses, elapsed_ns, user_ns, sys_ns, checksum, o->seed);
     fflush(stdout);
 }
 
 void io_fail(const struct options *o) {
-    snprintf(message, sizeof message, "I/O error on %s: %s", o->file, strerror(errno));
+    io_fail_because(o, strerror(errno));
+}
+
+void io_fail_because(const struct options *o, const char *why) {
+    snprintf(message, sizeof message, "I/O error on %s: %s", o->file, why);
     fail(o->snippet, message, 1);
 }
 

@@ -20,16 +20,25 @@ struct options {
 /* The I/O a snippet measures: moves the bytes and returns the sum of the bytes it moved. */
 typedef uint64_t (*strategy_fn)(const struct options *o);
 
+/* A snippet's own rule on its flags (which strategy allows which pattern, say), checked before any
+ * I/O: returns NULL when the options are fine, else the error message. */
+typedef const char *(*check_fn)(const struct options *o);
+
+/* Operations in the current run that the program's own buffer could not serve, each costing a
+ * system call; a strategy that keeps its own buffer counts them, the rest leave -1 (not counted). */
+extern int64_t harness_misses;
+
 /* Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run.
- * strategies and extra_flags are NULL-terminated lists. Returns the process exit status. */
+ * strategies and extra_flags are NULL-terminated lists; check may be NULL. Returns the exit status. */
 int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
-                int argc, char **argv, strategy_fn strategy);
+                int argc, char **argv, check_fn check, strategy_fn strategy);
 
 int64_t operations(const struct options *o);
 int64_t bytes_moved(const struct options *o);
 
 /* I/O failures end the run: one line on stderr naming the file and the OS error, exit status 1. */
 void io_fail(const struct options *o);
+void io_fail_because(const struct options *o, const char *why);
 /* read/write until all n bytes moved (or EOF for reads); calls io_fail on error. */
 size_t read_fully(const struct options *o, int fd, unsigned char *buf, size_t n);
 void write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n);

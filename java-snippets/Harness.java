@@ -4,6 +4,7 @@
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 
 final class Harness {
-    /** CPU time of the measuring thread, split into user and kernel (system-call) time. */
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     static final long MAX_FILE_SIZE = 64L << 30;
     static final long MAX_OP_SIZE = 64L << 20;
@@ -28,6 +28,17 @@ final class Harness {
     interface Strategy {
         long run(Options o) throws IOException;
     }
+
+    /** A snippet's own rule on its flags (which strategy allows which pattern, say), checked before any I/O. */
+    interface Check {
+        void check(Options o) throws UsageError;
+    }
+
+    /**
+     * Operations in the current run that the program's own buffer could not serve, each costing a
+     * system call; a strategy that keeps its own buffer counts them, the rest leave -1 (not counted).
+     */
+    static long misses = -1;
 
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
@@ -52,9 +63,16 @@ final class Harness {
     /** Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run. */
     static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args,
                     Strategy strategy) {
+        run(snippet, strategies, extraFlags, args, o -> { }, strategy);
+    }
+
+    static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args, Check check,
+                    Strategy strategy) {
         Options o = null;
         try {
             o = parse(snippet, strategies, extraFlags, args);
+            check.check(o);
+            checkMemory(o);
             checkScratch(o);
         } catch (UsageError e) {
             fail(snippet, e.getMessage(), 2);
@@ -67,12 +85,15 @@ final class Harness {
             for (int run = -o.warmup(); run < o.repeat(); run++) {
                 if (o.op().equals("write")) Files.deleteIfExists(o.file());
                 if (o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
-                long cpuStart = THREADS.getCurrentThreadCpuTime(), userStart = THREADS.getCurrentThreadUserTime();
+                long[] cpuStart = cpuTimes();
+                misses = -1;
                 long start = System.nanoTime();
                 long checksum = strategy.run(o);
                 long elapsed = System.nanoTime() - start;
-                long user = THREADS.getCurrentThreadUserTime() - userStart;
-                long sys = THREADS.getCurrentThreadCpuTime() - cpuStart - user;
+                long[] cpuEnd = cpuTimes();
+                long total = cpuEnd[0] - cpuStart[0], userPart = cpuEnd[1] - cpuStart[1], sysPart = cpuEnd[2] - cpuStart[2];
+                long user = userPart + sysPart == 0 ? 0 : total * userPart / (userPart + sysPart);
+                long sys = userPart + sysPart == 0 ? 0 : total - user;
                 if (run >= 0) emit(o, run, elapsed, user, sys, checksum);
             }
         } catch (IOException | UncheckedIOException e) {
@@ -83,6 +104,24 @@ final class Harness {
         if (!o.keep()) {
             removeQuietly(created);
             Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+    }
+
+    /**
+     * CPU time of the measuring thread, split into user and kernel (system-call) time the way C's
+     * getrusage(RUSAGE_THREAD) splits it: the exact total, shared out as the kernel's tick samples of
+     * user and system time fall (/proc/thread-self/stat). Returns {total ns, user part, system part};
+     * runs shorter than a tick have no samples, and both parts are 0, as in C.
+     */
+    static long[] cpuTimes() {
+        long total = THREADS.getCurrentThreadCpuTime();
+        try {
+            String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new long[] {total, Long.parseLong(fields[11]), Long.parseLong(fields[12])};  // utime, stime
+        } catch (IOException | RuntimeException notLinux) {
+            long user = THREADS.getCurrentThreadUserTime();
+            return new long[] {total, user, Math.max(0, total - user)};
         }
     }
 
@@ -127,6 +166,14 @@ final class Harness {
         if (opSize > fileSize) {
             throw new UsageError("--op-size " + opSize + " is larger than --file-size " + fileSize
                     + " (an operation must fit in the file)");
+        }
+        if (bufferSize > 0 && opSize > bufferSize) {
+            throw new UsageError("--op-size " + opSize + " is larger than --buffer-size " + bufferSize
+                    + " (an operation must fit in the buffer)");
+        }
+        if (bufferSize > 0 && bufferSize % opSize != 0) {
+            throw new UsageError("--buffer-size " + bufferSize + " is not a multiple of --op-size " + opSize
+                    + " (an operation must never straddle two buffer fills)");
         }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
@@ -189,11 +236,20 @@ final class Harness {
         return Long.toString(bytes);
     }
 
-    // ---- scratch space ----------------------------------------------------------------------
+    // ---- memory and scratch space ----------------------------------------------------------------------
 
     static String defaultScratch() {
         String dir = System.getenv("COURSE_SCRATCH");
         return dir == null || dir.isEmpty() ? "." : dir;
+    }
+
+    /** A buffer may take at most half of the heap this JVM may grow to (C: half of a quarter of RAM, the JVM's default). */
+    static void checkMemory(Options o) throws UsageError {
+        long limit = Runtime.getRuntime().maxMemory() / 2;
+        if (o.bufferSize() > limit) {
+            throw new UsageError("--buffer-size " + human(o.bufferSize()) + ": larger than memory allows here (at most "
+                    + (limit >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
+        }
     }
 
     /** The file must be new (the harness removes what it creates) and its folder must have room. */
@@ -246,10 +302,10 @@ final class Harness {
     static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, long checksum) {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"strategy\":\"%s\",\"op\":\"%s\","
                         + "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
-                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
+                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
                         + "\"checksum\":%d,\"seed\":%d}%n",
                 o.snippet(), o.strategy(), o.op(), o.pattern(), o.cache(), o.fileSize(), o.opSize(), o.bufferSize(),
-                run, o.bytes(), o.operations(), elapsedNs, userNs, sysNs, checksum, o.seed());
+                run, o.bytes(), o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, checksum, o.seed());
         System.out.flush();
     }
 
@@ -267,6 +323,13 @@ final class Harness {
     static void fail(String snippet, String message, int status) {
         System.err.println(snippet + ": " + message);
         System.exit(status);
+    }
+
+    /** Reads until len bytes have arrived or the file ends; returns how many arrived (as read_fully in C). */
+    static int readFully(RandomAccessFile file, byte[] buf, int len) throws IOException {
+        int done = 0;
+        for (int got; done < len && (got = file.read(buf, done, len - done)) > 0; ) done += got;
+        return done;
     }
 }
 
