@@ -13,37 +13,111 @@ public final class Charts {
     private Charts() {
     }
 
+    /** Axis labels in bytes, KB and MB (powers of 1024) for a log-scale size axis. */
+    static final String SIZE_LABELS = "datum.value >= 1048576 ? format(datum.value / 1048576, '~g') + ' MB'"
+            + " : datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KB' : format(datum.value, '~g') + ' B'";
+    static final Map<String, String> TITLES = Map.of("file_size", "file size", "op_size", "operation size",
+            "buffer_size", "buffer size", "median_ms", "median time (ms)", "mb_per_s", "MB per second",
+            "ops_per_s", "operations per second");
+
     /**
      * A measured rate against file size, one line per language and operation, with the spread of the
      * runs as a band: the shape the study's Figs 4.1 and 4.3 describe.
      */
     public static Map<String, Object> rateVsSize(Results results, String rateColumn, String title) {
+        return lines(results, "file_size", rateColumn, false, title);
+    }
+
+    /**
+     * A summary column (median_ms, mb_per_s or ops_per_s) against a size (file_size, op_size or
+     * buffer_size, log scale): one line per language and operation, the spread of the runs as a band.
+     * logY suits values spanning orders of magnitude (a buffer of 1 B against one of 1 MB).
+     */
+    public static Map<String, Object> lines(Results results, String sizeField, String column, boolean logY, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
             Map<String, Object> v = new LinkedHashMap<>(row);
-            double scale = ((Number) row.get(rateColumn)).doubleValue() * ((Number) row.get("median_ms")).doubleValue();
-            v.put("rate", row.get(rateColumn));
-            v.put("rate_low", scale / ((Number) row.get("max_ms")).doubleValue());
-            v.put("rate_high", scale / ((Number) row.get("min_ms")).doubleValue());
-            v.put("file_mb", ((Number) row.get("file_size")).doubleValue() / (1 << 20));
+            double median = (Double) row.get("median_ms");
+            double value = ((Number) row.get(column)).doubleValue();
+            // a rate is inversely proportional to time: the slowest run gives the low end of the band
+            boolean time = column.equals("median_ms");
+            v.put("y", value);
+            v.put("y_low", time ? (Double) row.get("min_ms") : value * median / (Double) row.get("max_ms"));
+            v.put("y_high", time ? (Double) row.get("max_ms") : value * median / (Double) row.get("min_ms"));
+            v.put("size", row.get(sizeField));
             v.put("series", row.get("language") + " " + row.get("op"));
             values.add(v);
         }
-        String yTitle = rateColumn.equals("ops_per_s") ? "operations per second" : "MB per second";
-        Map<String, Object> x = Map.of("field", "file_mb", "type", "quantitative", "scale", Map.of("type", "log"),
-                "title", "file size (MB, log scale)");
+        String yTitle = TITLES.getOrDefault(column, column) + (logY ? ", log scale" : "");
+        Map<String, Object> x = Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
+                "axis", Map.of("labelExpr", SIZE_LABELS, "tickCount", 8), "title", TITLES.getOrDefault(sizeField, sizeField) + " (log scale)");
+        Map<String, Object> yScale = logY ? Map.of("type", "log") : Map.of("zero", true);
         Map<String, Object> color = Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");
         Map<String, Object> dash = Map.of("field", "op", "type", "nominal", "title", "operation");
         Map<String, Object> line = Map.of("mark", Map.of("type", "line", "point", true),
-                "encoding", Map.of("x", x, "y", Map.of("field", "rate", "type", "quantitative", "title", yTitle,
-                                "scale", Map.of("zero", true)),
+                "encoding", Map.of("x", x, "y", Map.of("field", "y", "type", "quantitative", "title", yTitle, "scale", yScale),
                         "color", color, "strokeDash", dash, "detail", Map.of("field", "series"),
-                        "tooltip", List.of(Map.of("field", "series"), Map.of("field", "file_mb", "title", "MB"),
-                                Map.of("field", "rate", "format", ",.0f", "title", yTitle))));
+                        "tooltip", List.of(Map.of("field", "series"), Map.of("field", "size", "title", "bytes"),
+                                Map.of("field", "y", "format", ",.3~f", "title", yTitle))));
         Map<String, Object> band = Map.of("mark", Map.of("type", "errorband", "opacity", 0.25),
-                "encoding", Map.of("x", x, "y", Map.of("field", "rate_low", "type", "quantitative"),
-                        "y2", Map.of("field", "rate_high"), "color", color, "detail", Map.of("field", "series")));
+                "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale),
+                        "y2", Map.of("field", "y_high"), "color", color, "detail", Map.of("field", "series")));
         return spec(title, values, List.of(band, line));
+    }
+
+    /** Adds a labelled horizontal line at y (a ceiling, say) to a line chart. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> withLevel(Map<String, Object> spec, double y, String label) {
+        Map<String, Object> data = Map.of("values", List.of(Map.of("y", y, "label", label)));
+        Map<String, Object> enc = Map.of("y", Map.of("field", "y", "type", "quantitative"));
+        List<Map<String, Object>> layers = new ArrayList<>((List<Map<String, Object>>) spec.get("layer"));
+        layers.add(Map.of("data", data, "mark", Map.of("type", "rule", "strokeDash", List.of(6, 3), "color", "black"), "encoding", enc));
+        layers.add(Map.of("data", data, "mark", Map.of("type", "text", "align", "left", "dy", -7, "x", 4, "fontSize", 10),
+                "encoding", Map.of("y", enc.get("y"), "text", Map.of("field", "label"))));
+        Map<String, Object> out = new LinkedHashMap<>(spec);
+        out.put("layer", layers);
+        return out;
+    }
+
+    /** Shades a range of the size axis (a published knee, say) on a line chart, with its label. */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> withRange(Map<String, Object> spec, double from, double to, String label) {
+        Map<String, Object> data = Map.of("values", List.of(Map.of("from", from, "to", to, "label", label)));
+        List<Map<String, Object>> layers = new ArrayList<>();
+        layers.add(Map.of("data", data, "mark", Map.of("type", "rect", "color", "#ffd43b", "opacity", 0.3),
+                "encoding", Map.of("x", Map.of("field", "from", "type", "quantitative"), "x2", Map.of("field", "to"))));
+        layers.add(Map.of("data", data, "mark", Map.of("type", "text", "align", "left", "baseline", "top", "y", 4, "dx", 3, "fontSize", 10),
+                "encoding", Map.of("x", Map.of("field", "from", "type", "quantitative"), "text", Map.of("field", "label"))));
+        layers.addAll((List<Map<String, Object>>) spec.get("layer"));
+        Map<String, Object> out = new LinkedHashMap<>(spec);
+        out.put("layer", layers);
+        return out;
+    }
+
+    /**
+     * Median time per way of doing the work ("method": strategy and buffer size), Java and C side by
+     * side, one panel per operation, on a log scale: for comparing strategies that differ a hundredfold.
+     */
+    public static Map<String, Object> methodBars(Results results, String title) {
+        List<Map<String, Object>> values = new ArrayList<>(results.summary());
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("$schema", SCHEMA);
+        spec.put("title", title);
+        spec.put("data", Map.of("values", values));
+        spec.put("mark", "bar");
+        spec.put("width", 220);
+        spec.put("height", 260);
+        spec.put("encoding", Map.of(
+                "column", Map.of("field", "op", "type", "nominal", "title", "operation", "sort", List.of("write", "read")),
+                "x", Map.of("field", "method", "type", "nominal", "title", "", "axis", Map.of("labelAngle", -30),
+                        "sort", values.stream().map(v -> v.get("method")).distinct().toList()),
+                "xOffset", Map.of("field", "language", "sort", List.of("java", "c")),
+                "y", Map.of("field", "median_ms", "type", "quantitative", "title", "median time (ms, log scale)", "scale", Map.of("type", "log")),
+                "color", Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language"),
+                "tooltip", List.of(Map.of("field", "language"), Map.of("field", "method"), Map.of("field", "op"),
+                        Map.of("field", "median_ms", "format", ",.2f", "title", "median ms"),
+                        Map.of("field", "min_ms", "format", ",.2f"), Map.of("field", "max_ms", "format", ",.2f"))));
+        return spec;
     }
 
     /**
@@ -52,6 +126,20 @@ public final class Charts {
      */
     public static Map<String, Object> ratioBars(List<Map<String, Object>> measured, List<Map<String, Object>> published,
                                                 String yTitle, String title) {
+        return referenceBars(measured, published, yTitle, title, 1, ".2f");
+    }
+
+    /**
+     * Measured time cuts in percent (100 × (1 − new time ÷ old time)) as bars, with the study's cuts as
+     * black ticks (made with cutReference); the dashed line at 0 is "no faster".
+     */
+    public static Map<String, Object> cutBars(List<Map<String, Object>> measured, List<Map<String, Object>> published,
+                                              String title) {
+        return referenceBars(measured, published, "time saved (%)", title, 0, ".1f");
+    }
+
+    private static Map<String, Object> referenceBars(List<Map<String, Object>> measured, List<Map<String, Object>> published,
+                                                     String yTitle, String title, double baseline, String format) {
         List<Map<String, Object>> values = new ArrayList<>();
         measured.forEach(m -> values.add(with(m, "kind", "measured here")));
         published.forEach(p -> values.add(with(p, "kind", "published")));
@@ -60,7 +148,7 @@ public final class Charts {
         Map<String, Object> bars = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here'")),
                 "mark", Map.of("type", "bar", "color", "#1c7ed6", "width", Map.of("band", 0.6)),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
-                        Map.of("field", "value", "format", ".2f", "title", "measured"))));
+                        Map.of("field", "value", "format", format, "title", "measured"))));
         Map<String, Object> ticks = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published'")),
                 "mark", Map.of("type", "tick", "color", "black", "thickness", 3, "size", 40),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
@@ -68,10 +156,10 @@ public final class Charts {
         Map<String, Object> labels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published'")),
                 "mark", Map.of("type", "text", "dx", 26, "align", "left", "fontSize", 10),
                 "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "citation")));
-        Map<String, Object> one = Map.of("data", Map.of("values", List.of(Map.of("one", 1))),
+        Map<String, Object> base = Map.of("data", Map.of("values", List.of(Map.of("base", baseline))),
                 "mark", Map.of("type", "rule", "strokeDash", List.of(4, 4), "color", "gray"),
-                "encoding", Map.of("y", Map.of("field", "one", "type", "quantitative")));
-        return spec(title, values, List.of(bars, ticks, labels, one));
+                "encoding", Map.of("y", Map.of("field", "base", "type", "quantitative")));
+        return spec(title, values, List.of(bars, ticks, labels, base));
     }
 
     /** Throughput per operation, warm and cold page cache side by side: the disk's ceiling. */
@@ -114,6 +202,11 @@ public final class Charts {
     /** A published reference mark for ratioBars, with its citation. */
     public static Map<String, Object> reference(String label, Published.Claim claim) {
         return new LinkedHashMap<>(Map.of("label", label, "value", claim.asRatio(), "citation", claim.source() + " " + claim.where()));
+    }
+
+    /** A published cut (in %) as a reference mark for cutBars, with its citation. */
+    public static Map<String, Object> cutReference(String label, Published.Claim claim) {
+        return new LinkedHashMap<>(Map.of("label", label, "value", claim.value(), "citation", claim.source() + " " + claim.where()));
     }
 
     static Map<String, Object> spec(String title, List<Map<String, Object>> values, List<Map<String, Object>> layers) {

@@ -93,9 +93,12 @@ public final class Lab {
         Profile.fio(this, size);
     }
 
-    /** Profiles the Java invocations of a sweep with async-profiler: hottest frames and a flame graph. */
-    public void flameGraph(Sweep sweep) {
-        Profile.flameGraph(this, sweep);
+    /**
+     * Profiles the Java invocations of a sweep with async-profiler: shows the hottest frames and links a
+     * flame graph; returns one profile per invocation (none where the profiler cannot run).
+     */
+    public List<CpuProfile> flameGraph(Sweep sweep) {
+        return Profile.flameGraph(this, sweep);
     }
 
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
@@ -147,6 +150,7 @@ public final class Lab {
             String color = switch (v.outcome()) {
                 case "holds" -> "#2b8a3e";
                 case "changed" -> "#e67700";
+                case "not measured" -> "#868e96";
                 default -> "#c92a2a";
             };
             h.append("<tr><td style='text-align:left'>").append(Notebook.escape(v.claim().statement())).append("</td><td>")

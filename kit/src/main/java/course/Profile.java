@@ -34,7 +34,7 @@ final class Profile {
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
                         "-e", "trace=" + String.join(",", IO_CALLS), "-o", out.toString()), Map.of());
-                byInvocation.put(inv.language() + " " + inv.flag("--op") + " " + inv.flag("--pattern"), parseStrace(Files.readAllLines(out)));
+                byInvocation.put(inv.caseName(), parseStrace(Files.readAllLines(out)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (Runner.RunFailed e) {
@@ -72,33 +72,41 @@ final class Profile {
      * Runs each Java invocation under async-profiler twice: once for a collapsed profile the kit reads
      * (share of samples in the kernel, hottest frames), once for the flame graph saved for the browser.
      */
-    static void flameGraph(Lab lab, Sweep sweep) {
+    static List<CpuProfile> flameGraph(Lab lab, Sweep sweep) {
+        List<CpuProfile> profiles = new ArrayList<>();
         Path agent = Course.build().resolve("tools/async-profiler/linux-" + (System.getProperty("os.arch").contains("aarch64") ? "arm64" : "x64")
                 + "/libasyncProfiler.so");
         if (!Files.exists(agent)) {
             unavailable("CPU profile", "async-profiler is not set up (" + agent + " missing; run setup/setup.sh)");
-            return;
+            return profiles;
         }
         Path folder = Course.home().resolve("labs/flamegraphs");
         Runner.createDirectories(folder);
         for (Runner.Invocation inv : sweep.invocations()) {
             if (!inv.language().equals("java")) continue;
-            String name = lab.id() + "-" + inv.snippet() + "-" + inv.flag("--op") + "-" + inv.flag("--pattern");
+            String name = lab.id() + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
             Path collapsed = tempFile("profile-", ".txt");
             Path html = folder.resolve(name + ".html");
             try {
                 String event = profile(lab, inv, agent, collapsed, "collapsed");
                 profile(lab, inv, agent, html, "flamegraph");
-                showHotFrames(name, event, Files.readAllLines(collapsed), html);
+                CpuProfile p = CpuProfile.fromCollapsed(inv.caseName(), Files.readAllLines(collapsed));
+                if (p.samples() == 0) {
+                    unavailable("CPU profile of " + inv.caseName(), "the profiler took no samples (the run was too short)");
+                    continue;
+                }
+                showHotFrames(p, event, html);
+                profiles.add(p);
             } catch (Runner.RunFailed e) {
                 unavailable("CPU profile", "async-profiler could not run here (" + e.getMessage().strip() + ")");
-                return;
+                return profiles;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } finally {
                 collapsed.toFile().delete();
             }
         }
+        return profiles;
     }
 
     /** Tries hardware-independent cpu sampling first, then the interval timer; returns the event used. */
@@ -116,36 +124,21 @@ final class Profile {
         throw last != null ? last : new Runner.RunFailed("no profile written to " + out);
     }
 
-    /** Kernel frames carry the suffix _[k] in async-profiler's collapsed stacks. */
-    static void showHotFrames(String name, String event, List<String> collapsed, Path html) {
-        long total = 0, kernel = 0;
-        Map<String, Long> leaves = new TreeMap<>();
-        for (String line : collapsed) {
-            int space = line.lastIndexOf(' ');
-            if (space < 0) continue;
-            long samples = Long.parseLong(line.substring(space + 1));
-            String stack = line.substring(0, space);
-            total += samples;
-            if (stack.contains("_[k]")) kernel += samples;
-            leaves.merge(stack.substring(stack.lastIndexOf(';') + 1), samples, Long::sum);
-        }
-        if (total == 0) {
-            unavailable("CPU profile", "the profiler took no samples (the run was too short)");
-            return;
-        }
-        List<Map.Entry<String, Long>> top = new ArrayList<>(leaves.entrySet());
+    /** Shows the profile's kernel share, memory-copy share and hottest frames, with a link to its flame graph. */
+    static void showHotFrames(CpuProfile p, String event, Path html) {
+        List<Map.Entry<String, Long>> top = new ArrayList<>(p.leaves().entrySet());
         top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-        long all = total;
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT,
-                "<p><b>%s</b> (%s sampling, %,d samples): <b>%.0f%%</b> of the samples were in the kernel. "
+                "<p><b>%s</b> (%s sampling, %,d samples): <b>%.0f%%</b> of the samples were in the kernel, "
+                        + "<b>%.0f%%</b> in frames that copy memory. "
                         + "Flame graph: <a href='flamegraphs/%s' target='_blank'>flamegraphs/%s</a> "
                         + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>"
                         + "<table><thead><tr><th>hottest frames (self time)</th><th>share</th></tr></thead><tbody>",
-                Notebook.escape(name), event, total, 100.0 * kernel / total, html.getFileName(), html.getFileName()));
+                Notebook.escape(p.name()), event, p.samples(), p.kernelPct(), p.copyPct(), html.getFileName(), html.getFileName()));
         top.stream().limit(8).forEach(e -> h.append("<tr><td style='text-align:left'><code>").append(Notebook.escape(e.getKey()))
-                .append("</code></td><td>").append(String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / all)).append("</td></tr>"));
-        Notebook.html(h.append("</tbody></table>").toString(), String.format(Locale.ROOT, "%s: %.0f%% of %d samples in the kernel",
-                name, 100.0 * kernel / total, total));
+                .append("</code></td><td>").append(String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / p.samples())).append("</td></tr>"));
+        Notebook.html(h.append("</tbody></table>").toString(), String.format(Locale.ROOT,
+                "%s: %.0f%% of %d samples in the kernel, %.0f%% copying memory", p.name(), p.kernelPct(), p.samples(), p.copyPct()));
     }
 
     /**

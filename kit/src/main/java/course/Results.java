@@ -1,5 +1,6 @@
 package course;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,8 @@ public final class Results {
     /** The fields that name a case; runs of one case differ only in run index and timings. */
     static final List<String> CASE = List.of("language", "snippet", "strategy", "op", "pattern", "cache",
             "file_size", "op_size", "buffer_size");
+    /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer). */
+    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "file_size", "op_size");
 
     private final List<JsonObject> runs;
 
@@ -33,10 +36,31 @@ public final class Results {
         return where(r -> r.get(field).getAsString().equals(value));
     }
 
+    /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */
+    public Results and(Results other) {
+        List<JsonObject> all = new ArrayList<>(runs);
+        all.addAll(other.runs);
+        return new Results(all);
+    }
+
+    /** For each piece of work (language, op, pattern, cache, sizes), only the runs of its fastest case. */
+    public Results fastest() {
+        Map<String, Map<String, Object>> best = new LinkedHashMap<>();
+        for (Map<String, Object> row : summary()) {
+            String work = key(row, WORKLOAD);
+            Map<String, Object> seen = best.get(work);
+            if (seen == null || (Double) row.get("median_ms") < (Double) seen.get("median_ms")) best.put(work, row);
+        }
+        return where(r -> {
+            Map<String, Object> row = best.get(key(r, WORKLOAD));
+            return row != null && key(r, CASE).equals(key(row, CASE));
+        });
+    }
+
     /** One row per case: median time with its spread (min, max), rates from the median. */
     public List<Map<String, Object>> summary() {
         Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
-        for (JsonObject r : runs) byCase.computeIfAbsent(caseKey(r), k -> new ArrayList<>()).add(r);
+        for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (List<JsonObject> group : byCase.values()) {
             JsonObject first = group.get(0);
@@ -56,6 +80,11 @@ public final class Results {
             double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
             row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : null);  // too short to register CPU time
             row.put("cpu_ns_per_op", (user + sys) / first.get("ops").getAsDouble());
+            JsonElement misses = first.get("misses");  // counted only by strategies that keep their own buffer
+            row.put("hit_ratio_pct", misses == null || misses.isJsonNull() ? null
+                    : 100 * (1 - misses.getAsDouble() / first.get("ops").getAsDouble()));
+            row.put("method", first.get("strategy").getAsString()
+                    + (first.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(first.get("buffer_size").getAsLong()) : ""));
             rows.add(row);
         }
         return rows;
@@ -73,19 +102,40 @@ public final class Results {
     public double ratio(String a, String b, String column) {
         Map<String, Double> ofA = new LinkedHashMap<>(), ofB = new LinkedHashMap<>();
         for (Map<String, Object> row : summary()) {
-            String key = caseKeyWithout(row, "language");
+            String key = key(row, CASE.stream().filter(f -> !f.equals("language")).toList());
             if (row.get("language").equals(a)) ofA.put(key, ((Number) row.get(column)).doubleValue());
             if (row.get("language").equals(b)) ofB.put(key, ((Number) row.get(column)).doubleValue());
         }
+        return geometricMeanRatio(ofA, ofB, "no case was run in both " + a + " and " + b);
+    }
+
+    /**
+     * How many times longer these runs take than other runs of the same work (matched on language, op,
+     * pattern, cache and sizes; the way of doing it may differ): the geometric mean of the median-time
+     * ratios. Below 1 these are faster; 1 minus it is the share of time they save.
+     */
+    public double ratioTo(Results other) {
+        return ratioTo(other, "median_ms");
+    }
+
+    public double ratioTo(Results other, String column) {
+        Map<String, Double> mine = new LinkedHashMap<>(), theirs = new LinkedHashMap<>();
+        for (Map<String, Object> row : summary()) mine.put(key(row, WORKLOAD), ((Number) row.get(column)).doubleValue());
+        for (Map<String, Object> row : other.summary()) theirs.put(key(row, WORKLOAD), ((Number) row.get(column)).doubleValue());
+        return geometricMeanRatio(mine, theirs, "no piece of work was run in both sets of results");
+    }
+
+    /** The geometric mean of a[k] / b[k] over the keys both have (positive values only). */
+    private static double geometricMeanRatio(Map<String, Double> a, Map<String, Double> b, String noneMessage) {
         double logSum = 0;
         int n = 0;
-        for (var e : ofA.entrySet()) {
-            Double other = ofB.get(e.getKey());
+        for (var e : a.entrySet()) {
+            Double other = b.get(e.getKey());
             if (other == null || other <= 0 || e.getValue() <= 0) continue;
             logSum += Math.log(e.getValue() / other);
             n++;
         }
-        if (n == 0) throw new IllegalArgumentException("no case was run in both " + a + " and " + b);
+        if (n == 0) throw new IllegalArgumentException(noneMessage);
         return Math.exp(logSum / n);
     }
 
@@ -121,14 +171,32 @@ public final class Results {
                 .orElseThrow(() -> new IllegalArgumentException("no cases to compare"));
     }
 
-    /** The summary as an HTML table for the notebook. */
+    /** The columns that name a case, in the order the tables show them. */
+    static final List<String> SHOWN_CASE = List.of("language", "method", "op", "pattern", "cache", "file_size", "op_size");
+    static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
+            "sys_share_pct", "hit_ratio_pct");
+
+    /**
+     * The summary as an HTML table for the notebook. With more than one row, a case column that is the
+     * same in every row is stated once above the table instead; hit ratio shows only where counted.
+     */
     public String html() {
-        List<String> columns = List.of("language", "op", "pattern", "cache", "file_size", "op_size", "runs",
-                "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s", "sys_share_pct");
-        StringBuilder h = new StringBuilder("<table><thead><tr>");
+        List<Map<String, Object>> rows = summary();
+        List<String> columns = new ArrayList<>(), same = new ArrayList<>();
+        for (String c : SHOWN_CASE) {
+            boolean constant = rows.stream().map(r -> String.valueOf(r.get(c))).distinct().count() == 1;
+            if (constant && rows.size() > 1) same.add(c.replace('_', ' ') + " " + format(c, rows.get(0).get(c)));
+            else columns.add(c);
+        }
+        for (String c : SHOWN_MEASURES) {
+            if (!c.equals("hit_ratio_pct") || rows.stream().anyMatch(r -> r.get(c) != null)) columns.add(c);
+        }
+        StringBuilder h = new StringBuilder("<table>");
+        if (!same.isEmpty()) h.append("<caption>").append(Notebook.escape("every row: " + String.join(" · ", same))).append("</caption>");
+        h.append("<thead><tr>");
         columns.forEach(c -> h.append("<th>").append(c.replace('_', ' ')).append("</th>"));
         h.append("</tr></thead><tbody>");
-        for (Map<String, Object> row : summary()) {
+        for (Map<String, Object> row : rows) {
             h.append("<tr>");
             for (String c : columns) h.append("<td>").append(Notebook.escape(format(c, row.get(c)))).append("</td>");
             h.append("</tr>");
@@ -140,8 +208,8 @@ public final class Results {
     public String toString() {
         StringBuilder t = new StringBuilder();
         for (Map<String, Object> row : summary()) {
-            t.append(String.format(Locale.ROOT, "%-5s %-5s %-4s %-4s %8s op %-4s median %9.2f ms  %9.2f MB/s%n",
-                    row.get("language"), row.get("op"), row.get("pattern"), row.get("cache"),
+            t.append(String.format(Locale.ROOT, "%-5s %-12s %-5s %-4s %-4s %8s op %-4s median %9.2f ms  %9.2f MB/s%n",
+                    row.get("language"), row.get("method"), row.get("op"), row.get("pattern"), row.get("cache"),
                     Course.formatSize((Long) row.get("file_size")), Course.formatSize((Long) row.get("op_size")),
                     row.get("median_ms"), row.get("mb_per_s")));
         }
@@ -155,15 +223,18 @@ public final class Results {
         return String.valueOf(value);
     }
 
-    static String caseKey(JsonObject r) {
+    static String key(Map<String, Object> row, List<String> fields) {
         StringBuilder k = new StringBuilder();
-        for (String field : CASE) k.append(r.get(field).getAsString()).append('|');
+        for (String field : fields) k.append(row.get(field)).append('|');
         return k.toString();
     }
 
-    static String caseKeyWithout(Map<String, Object> row, String skip) {
+    static String key(JsonObject r, List<String> fields) {
         StringBuilder k = new StringBuilder();
-        for (String field : CASE) if (!field.equals(skip)) k.append(row.get(field)).append('|');
+        for (String field : fields) {
+            JsonElement e = r.get(field);
+            k.append(e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString()).append('|');
+        }
         return k.toString();
     }
 

@@ -36,6 +36,15 @@ public final class Runner {
             return language + " " + snippet + " " + String.join(" ", flags);
         }
 
+        /** What sets this case apart, e.g. "java stream 1k read seq": language, strategy and buffer if given, op, pattern. */
+        public String caseName() {
+            StringBuilder name = new StringBuilder(language);
+            for (String f : List.of("--strategy", "--buffer-size", "--op", "--pattern")) {
+                if (flags.contains(f)) name.append(' ').append(flag(f));
+            }
+            return name.toString();
+        }
+
         /** The value given for a flag, e.g. flag("--op") is "read". */
         public String flag(String name) {
             int at = flags.indexOf(name);

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A set of runs of one snippet: every combination of the languages, operations, patterns, file sizes
- * and operation sizes given, each one child process with warm-up and repeats. Built by Lab.sweep.
+ * A set of runs of one snippet: every combination of the languages, operations, patterns, file sizes,
+ * operation sizes, buffer sizes and strategies given, each one child process with warm-up and repeats.
+ * Built by Lab.sweep. Strategies and buffer sizes are passed only when set (a buffer size of 0 means
+ * the library's default: the flag is left out).
  */
 public final class Sweep {
     private final Lab lab;
@@ -17,6 +19,8 @@ public final class Sweep {
     private List<String> patterns = List.of("seq");
     private List<Long> fileSizes = List.of(1L << 20);
     private List<Long> opSizes = List.of(1L);
+    private List<Long> bufferSizes = null;
+    private List<String> strategies = null;
     private String cache = "warm";
     private int repeat;
     private int warmup;
@@ -35,6 +39,9 @@ public final class Sweep {
     public Sweep fileSize(long value) { fileSizes = List.of(value); return this; }
     public Sweep opSizes(List<Long> values) { opSizes = List.copyOf(values); return this; }
     public Sweep opSize(long value) { opSizes = List.of(value); return this; }
+    public Sweep bufferSizes(List<Long> values) { bufferSizes = List.copyOf(values); return this; }
+    public Sweep bufferSize(long value) { bufferSizes = List.of(value); return this; }
+    public Sweep strategies(String... values) { strategies = List.of(values); return this; }
     public Sweep cache(String value) { cache = value; return this; }
     public Sweep repeat(int value) { repeat = value; return this; }
     public Sweep warmup(int value) { warmup = value; return this; }
@@ -42,14 +49,23 @@ public final class Sweep {
     /** The child processes this sweep will start, in order (so a learner can rerun one by hand). */
     public List<Runner.Invocation> invocations() {
         List<Runner.Invocation> out = new ArrayList<>();
+        List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
+        List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
         for (String pattern : patterns)
             for (long fileSize : fileSizes)
                 for (long opSize : opSizes)
-                    for (String op : ops)
-                        for (String language : languages)
-                            out.add(new Runner.Invocation(snippet, language, List.of("--op", op, "--pattern", pattern,
-                                    "--file-size", Course.formatSize(fileSize), "--op-size", Course.formatSize(opSize),
-                                    "--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup))));
+                    for (long bufferSize : bufferChoices)
+                        for (String strategy : strategyChoices)
+                            for (String op : ops)
+                                for (String language : languages) {
+                                    List<String> flags = new ArrayList<>();
+                                    if (strategy != null) flags.addAll(List.of("--strategy", strategy));
+                                    flags.addAll(List.of("--op", op, "--pattern", pattern, "--file-size", Course.formatSize(fileSize),
+                                            "--op-size", Course.formatSize(opSize)));
+                                    if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
+                                    flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
+                                    out.add(new Runner.Invocation(snippet, language, List.copyOf(flags)));
+                                }
         return out;
     }
 

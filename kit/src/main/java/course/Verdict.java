@@ -9,7 +9,10 @@ import java.util.Locale;
  *   side of 1 (by more than 10%), and has changed otherwise;
  * - a share (a percentage of a whole) holds within 10 points, is reversed when it crosses 50%, and has
  *   changed otherwise;
- * - a claim without a number holds or has changed, as the lab's check says.
+ * - a cut (the share of time one way saves over another) holds within 10 points, is reversed when the
+ *   way that should save time costs time instead, and has changed otherwise;
+ * - a claim without a number holds or has changed, as the lab's check says;
+ * - a claim this machine could not measure (a tool missing, say) is "not measured", with the reason.
  */
 public record Verdict(Published.Claim claim, String measured, String outcome, String why) {
     public static final double RATIO_TOLERANCE = 1.5;
@@ -33,6 +36,20 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         String outcome = Math.abs(measuredPercent - published) <= SHARE_POINTS ? "holds"
                 : (published > 50) != (measuredPercent > 50) ? "reversed" : "changed";
         return new Verdict(claim, String.format(Locale.ROOT, "%.0f%%", measuredPercent), outcome, outcome.equals("holds") ? "" : whyIfNot);
+    }
+
+    /** A "this cuts the time by N%" claim; measuredPercent is 100 × (1 − new time ÷ old time). */
+    public static Verdict cut(Published.Claim claim, double measuredPercent, String whyIfNot) {
+        double published = claim.value();
+        String outcome = Math.abs(measuredPercent - published) <= SHARE_POINTS ? "holds"
+                : published > 0 && measuredPercent < 0 ? "reversed" : "changed";
+        return new Verdict(claim, String.format(Locale.ROOT, "%.0f%% less time", measuredPercent), outcome,
+                outcome.equals("holds") ? "" : whyIfNot);
+    }
+
+    /** A claim this run could not check, with the reason (a tool that is not installed, say). */
+    public static Verdict unmeasured(Published.Claim claim, String why) {
+        return new Verdict(claim, "n/a", "not measured", why);
     }
 
     /** A claim the study made in words: the lab computes whether it holds and says what it saw. */

@@ -71,11 +71,11 @@ class ChartsTest {
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         JsonObject first = values.get(0).getAsJsonObject();  // java write 1 MB: 10, 11, 12 ms
         assertEquals("java write", first.get("series").getAsString());
-        assertEquals(1.0, first.get("file_mb").getAsDouble(), 1e-12);
-        assertEquals(1 / 0.011, first.get("rate").getAsDouble(), 1e-9);
-        assertEquals(1 / 0.012, first.get("rate_low").getAsDouble(), 1e-9, "slowest run");
-        assertEquals(1 / 0.010, first.get("rate_high").getAsDouble(), 1e-9, "fastest run");
-        assertEquals(4.0, values.get(3).getAsJsonObject().get("file_mb").getAsDouble(), 1e-12);
+        assertEquals(MB, first.get("size").getAsLong());
+        assertEquals(1 / 0.011, first.get("y").getAsDouble(), 1e-9);
+        assertEquals(1 / 0.012, first.get("y_low").getAsDouble(), 1e-9, "slowest run");
+        assertEquals(1 / 0.010, first.get("y_high").getAsDouble(), 1e-9, "fastest run");
+        assertEquals(4 * MB, values.get(3).getAsJsonObject().get("size").getAsLong());
         assertTrue(spec.toString().contains("\"errorband\""));
     }
 
@@ -83,7 +83,7 @@ class ChartsTest {
     void rateVsSizeInOperations() {
         JsonObject spec = json(Charts.rateVsSize(results(), "ops_per_s", "ops"));
         JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
-        assertEquals(MB / 0.011, first.get("rate").getAsDouble(), 1e-3);
+        assertEquals(MB / 0.011, first.get("y").getAsDouble(), 1e-3);
         assertTrue(spec.toString().contains("operations per second"));
     }
 
@@ -102,7 +102,49 @@ class ChartsTest {
         assertEquals(2.24, ref.get("value").getAsDouble(), 1e-12, "224% is drawn as 2.24");
         assertEquals("Xu & Guo §4.2, Fig 4.1", ref.get("citation").getAsString());
         // the reference line at 1 brings its own inline data
-        assertTrue(spec.toString().contains("\"one\":1"), spec.toString());
+        assertTrue(spec.toString().contains("\"base\":1"), spec.toString());
+    }
+
+    @Test
+    void timeLinesUseTheFastestAndSlowestRunsAsTheBand() {
+        JsonObject spec = json(Charts.lines(results(), "file_size", "median_ms", true, "Time"));
+        assertSelfContained(spec, 6);
+        JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
+        assertEquals(11.0, first.get("y").getAsDouble(), 1e-9);
+        assertEquals(10.0, first.get("y_low").getAsDouble(), 1e-9);
+        assertEquals(12.0, first.get("y_high").getAsDouble(), 1e-9);
+        assertTrue(spec.toString().contains("\"type\":\"log\""), "log scales");
+    }
+
+    @Test
+    void levelsAndRangesAddLayersWithTheirOwnData() {
+        Map<String, Object> base = Charts.lines(results(), "file_size", "mb_per_s", false, "T");
+        JsonObject spec = json(Charts.withRange(Charts.withLevel(base, 1000, "disk ceiling"), 512, 1024, "knee"));
+        assertSelfContained(spec, 6);
+        assertEquals(6, spec.getAsJsonArray("layer").size());
+        String text = spec.toString();
+        assertTrue(text.contains("disk ceiling") && text.contains("knee") && text.contains("\"rect\""), text);
+        assertEquals("rect", spec.getAsJsonArray("layer").get(0).getAsJsonObject().getAsJsonObject("mark").get("type").getAsString(),
+                "the shaded range is drawn under the lines");
+    }
+
+    @Test
+    void methodBarsKeepTheDataOrderAndPanelByOperation() {
+        JsonObject spec = json(Charts.methodBars(results(), "Methods"));
+        assertEquals(6, spec.getAsJsonObject("data").getAsJsonArray("values").size());
+        JsonObject enc = spec.getAsJsonObject("encoding");
+        assertEquals("[\"raw\"]", enc.getAsJsonObject("x").get("sort").toString(), "the order the lab ran the methods in");
+        assertEquals("op", enc.getAsJsonObject("column").get("field").getAsString());
+        assertEquals("raw", spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject().get("method").getAsString());
+    }
+
+    @Test
+    void cutBarsDrawPublishedPercentages() {
+        Published.Claim claim = new Published.Claim("x.cut", "Xu & Guo", "§4.3, Fig 4.5", "buffering", "s", "", "", 25, "%", "percent", "st");
+        JsonObject spec = json(Charts.cutBars(List.of(Charts.bar("read", 97.5)), List.of(Charts.cutReference("read", claim)), "Cuts"));
+        JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
+        assertEquals(25.0, values.get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12, "25% is drawn as 25");
+        assertTrue(spec.toString().contains("\"base\":0"), spec.toString());
     }
 
     @Test

@@ -48,4 +48,26 @@ class ProfileTest {
     void ioCallsIncludeTheOnesTheLabsCount() {
         assertTrue(Profile.IO_CALLS.containsAll(List.of("read", "write", "lseek")));
     }
+
+    @Test
+    void cpuProfileSharesKernelAndCopyFrames() {
+        List<String> collapsed = List.of(
+                "java/lang/Thread.run;Buffering.directSeqRead;readBytes;__x64_sys_read_[k];copy_user_enhanced_fast_string_[k] 30",
+                "java/lang/Thread.run;Buffering.directSeqRead;readBytes;__x64_sys_read_[k];vfs_read_[k] 10",
+                "java/lang/Thread.run;Buffering.streamRead;java.io.BufferedInputStream.read 50",
+                "java/lang/Thread.run;Buffering.streamRead;java.io.BufferedInputStream.fill;__memmove_avx_unaligned_erms 10",
+                "not a profile line");
+        CpuProfile p = CpuProfile.fromCollapsed("java stream read seq", collapsed);
+        assertEquals(100, p.samples());
+        assertEquals(40.0, p.kernelPct(), 1e-9);
+        assertEquals(40.0, p.copyPct(), 1e-9, "copy_user in the kernel and memmove in libc both copy memory");
+        assertEquals(50L, p.leaves().get("java.io.BufferedInputStream.read"));
+    }
+
+    @Test
+    void anEmptyProfileHasNoShares() {
+        CpuProfile p = CpuProfile.fromCollapsed("x", List.of());
+        assertEquals(0, p.samples());
+        assertEquals(0.0, p.kernelPct());
+    }
 }

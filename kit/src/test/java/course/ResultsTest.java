@@ -2,6 +2,7 @@ package course;
 
 import static course.Runs.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -181,5 +182,58 @@ class ResultsTest {
         String html = r.html();
         assertTrue(html.startsWith("<table>") && html.endsWith("</table>"), html);
         assertTrue(html.contains("<td>16m</td>") && html.contains("<td>4k</td>"), html);
+    }
+
+    static JsonObject buffered(String strategy, long bufferSize, String language, int run, long elapsedNs, Long misses) {
+        JsonObject o = run(language, "read", "seq", MB, 1, run, elapsedNs, 1, 1);
+        o.addProperty("snippet", "buffering");
+        o.addProperty("strategy", strategy);
+        o.addProperty("buffer_size", bufferSize);
+        if (misses != null) o.addProperty("misses", misses);
+        else o.add("misses", com.google.gson.JsonNull.INSTANCE);
+        return o;
+    }
+
+    @Test
+    void hitRatioComesFromMissesWhereCountedAndMethodNamesStrategyAndBuffer() {
+        Results r = new Results(List.of(buffered("direct", 1024, "c", 0, 1_000_000, MB / 1024),
+                buffered("stream", 0, "c", 0, 1_000_000, null), run("c", "read", MB, 0, 5_000_000)));
+        List<Map<String, Object>> rows = r.summary();
+        assertEquals(100 * (1 - 1.0 / 1024), (Double) rows.get(0).get("hit_ratio_pct"), 1e-9);
+        assertEquals("direct 1k", rows.get(0).get("method"));
+        assertNull(rows.get(1).get("hit_ratio_pct"), "stdio keeps its misses to itself");
+        assertEquals("stream", rows.get(1).get("method"), "no --buffer-size: the library's default");
+        assertNull(rows.get(2).get("hit_ratio_pct"), "runs without the field (older results) have no hit ratio");
+    }
+
+    @Test
+    void ratioToMatchesTheSameWorkDoneAnotherWay() {
+        Results raw = new Results(List.of(run("java", "read", MB, 0, 100_000_000), run("c", "read", MB, 0, 50_000_000)));
+        Results direct = new Results(List.of(buffered("direct", 1024, "java", 0, 10_000_000, 1024L),
+                buffered("direct", 1024, "c", 0, 2_000_000, 1024L)));
+        assertEquals(Math.sqrt(0.1 * 0.04), direct.ratioTo(raw), 1e-12);
+        Results other = new Results(List.of(run("java", "write", MB, 0, 1)));
+        assertThrows(IllegalArgumentException.class, () -> direct.ratioTo(other));
+    }
+
+    @Test
+    void fastestKeepsTheBestCaseOfEachPieceOfWork() {
+        Results r = new Results(List.of(buffered("direct", 1024, "java", 0, 9_000_000, 1L), buffered("direct", 1024, "java", 1, 11_000_000, 1L),
+                buffered("direct", 4096, "java", 0, 8_000_000, 1L), buffered("direct", 1 << 20, "java", 0, 8_500_000, 1L),
+                buffered("direct", 1024, "c", 0, 3_000_000, 1L), buffered("direct", 4096, "c", 0, 4_000_000, 1L)));
+        Results best = r.fastest();
+        assertEquals(2, best.summary().size());
+        assertEquals(4096L, best.where("language", "java").summary().get(0).get("buffer_size"));
+        assertEquals(1024L, best.where("language", "c").summary().get(0).get("buffer_size"));
+        assertEquals(r.runs().size() + 1, r.and(best.where("language", "c")).runs().size());
+    }
+
+    @Test
+    void htmlStatesConstantColumnsOnceAndShowsHitRatioOnlyWhereCounted() {
+        Results r = new Results(List.of(buffered("direct", 1024, "java", 0, 1_000_000, 1024L), buffered("direct", 4096, "java", 0, 1_000_000, 256L)));
+        String html = r.html();
+        assertTrue(html.contains("<caption>every row: language java · op read · pattern seq"), html);
+        assertTrue(html.contains("<th>method</th>") && html.contains("<td>direct 4k</td>") && html.contains("hit ratio pct"), html);
+        assertFalse(new Results(List.of(run("c", "read", MB, 0, 5_000_000), run("c", "write", MB, 0, 5_000_000))).html().contains("hit ratio"));
     }
 }

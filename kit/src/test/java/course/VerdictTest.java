@@ -80,4 +80,25 @@ class VerdictTest {
         assertEquals(1.5, Verdict.RATIO_TOLERANCE);
         assertEquals(10, Verdict.SHARE_POINTS);
     }
+
+    @ParameterizedTest
+    @CsvSource({"25, 30, holds", "25, 15, holds", "25, 97, changed", "40, -20, reversed", "5, 14.9, holds", "5, 16, changed"})
+    void cutsHoldWithinTenPointsAndReverseWhenSlower(double published, double measured, String outcome) {
+        Verdict v = Verdict.cut(claim(published, "%", "percent"), measured, "because");
+        assertEquals(outcome, v.outcome());
+        assertEquals(outcome.equals("holds") ? "" : "because", v.why());
+    }
+
+    @Test
+    void cutsShowTheTimeSaved() {
+        assertEquals("97% less time", Verdict.cut(claim(25, "%", "percent"), 97.4, "").measured());
+    }
+
+    @Test
+    void unmeasuredClaimsSayWhy() {
+        Verdict v = Verdict.unmeasured(claim(28.83, "%", "percent"), "async-profiler could not run");
+        assertEquals("not measured", v.outcome());
+        assertEquals("n/a", v.measured());
+        assertEquals("async-profiler could not run", v.why());
+    }
 }

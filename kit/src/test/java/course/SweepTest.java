@@ -1,0 +1,40 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SweepTest {
+    static final Lab LAB = Lab.open("01-raw-io", "smoke");
+
+    @Test
+    void strategiesAndBufferSizesArePassedOnlyWhenSet() {
+        List<Runner.Invocation> plain = LAB.sweep("raw_io").languages("c").ops("read").invocations();
+        assertEquals(1, plain.size());
+        assertFalse(plain.get(0).flags().contains("--strategy"));
+        assertFalse(plain.get(0).flags().contains("--buffer-size"));
+        assertEquals("c read seq", plain.get(0).caseName());
+    }
+
+    @Test
+    void aBufferSizeOfZeroMeansTheLibraryDefault() {
+        List<Runner.Invocation> all = LAB.sweep("buffering").strategies("stream").bufferSizes(List.of(1024L, 0L))
+                .languages("java").ops("write").invocations();
+        assertEquals(2, all.size());
+        assertEquals("1k", all.get(0).flag("--buffer-size"));
+        assertFalse(all.get(1).flags().contains("--buffer-size"));
+        assertEquals("java stream 1k write seq", all.get(0).caseName());
+        assertEquals("java stream write seq", all.get(1).caseName());
+    }
+
+    @Test
+    void everyCombinationInOrder() {
+        List<Runner.Invocation> all = LAB.sweep("buffering").strategies("stream", "direct").bufferSize(4096).patterns("seq")
+                .invocations();
+        assertEquals(2 * 2 * 2, all.size(), "strategies × ops × languages");
+        assertEquals(List.of("java stream 4k write seq", "c stream 4k write seq", "java stream 4k read seq", "c stream 4k read seq",
+                "java direct 4k write seq"), all.subList(0, 5).stream().map(Runner.Invocation::caseName).toList());
+    }
+}
