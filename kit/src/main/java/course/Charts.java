@@ -65,9 +65,10 @@ public final class Charts {
         return spec(title, values, List.of(band, line));
     }
 
-    /** Adds a labelled horizontal line at y (a ceiling, say) to a line chart. */
+    /** Adds a labelled horizontal line at y (a ceiling, say) to a line chart; a NaN level (not measured) adds nothing. */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> withLevel(Map<String, Object> spec, double y, String label) {
+        if (Double.isNaN(y)) return spec;
         Map<String, Object> data = Map.of("values", List.of(Map.of("y", y, "label", label)));
         Map<String, Object> enc = Map.of("y", Map.of("field", "y", "type", "quantitative"));
         List<Map<String, Object>> layers = new ArrayList<>((List<Map<String, Object>>) spec.get("layer"));
@@ -143,7 +144,8 @@ public final class Charts {
         List<Map<String, Object>> values = new ArrayList<>();
         measured.forEach(m -> values.add(with(m, "kind", "measured here")));
         published.forEach(p -> values.add(with(p, "kind", "published")));
-        Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0));
+        Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0),
+                "sort", values.stream().map(v -> v.get("label")).distinct().toList());
         Map<String, Object> y = Map.of("field", "value", "type", "quantitative", "title", yTitle);
         Map<String, Object> bars = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here'")),
                 "mark", Map.of("type", "bar", "color", "#1c7ed6", "width", Map.of("band", 0.6)),

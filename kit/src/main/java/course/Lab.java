@@ -83,6 +83,11 @@ public final class Lab {
         return new Sweep(this, snippet);
     }
 
+    /** A file of the course's data (and its checksum) for an exercise; close it to remove it. */
+    public DataFile dataFile(long size) {
+        return DataFile.create(this, size);
+    }
+
     /** Counts each invocation's system calls with strace -c (never timed: strace slows I/O down). */
     public void syscalls(Sweep sweep) {
         Profile.syscalls(this, sweep);
@@ -134,6 +139,35 @@ public final class Lab {
             }
         }
         throw new IllegalArgumentException(signature + " not found in " + file);
+    }
+
+    /**
+     * This disk's ceiling for an operation ("read" or "write"): the median MB/s of C's warm-cache runs
+     * in the newest results lab 00 saved here. NaN, with a note, when lab 00 has not been run yet.
+     */
+    public double ceiling(String op) {
+        Path dir = Course.home().resolve("data/results");
+        try (var files = Files.list(dir)) {
+            Path newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
+                    .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElse(null);
+            if (newest != null) {
+                var doc = com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject();
+                List<com.google.gson.JsonObject> runs = new ArrayList<>();
+                doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
+                Results warm = new Results(runs).where("language", "c").where("cache", "warm").where("op", op);
+                if (!warm.runs().isEmpty()) {
+                    double mbPerS = warm.median("mb_per_s", r -> true);
+                    Notebook.html(String.format(Locale.ROOT, "<small>Ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
+                            Notebook.escape(newest.getFileName().toString()), op, mbPerS), "ceiling " + op + " " + mbPerS);
+                    return mbPerS;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no readable results: fall through to the note
+        }
+        Notebook.html("<small>No ceiling yet: run lab 00 once on this machine to see your disk's ceiling here.</small>",
+                "no ceiling: run lab 00 first");
+        return Double.NaN;
     }
 
     public void chart(Map<String, Object> spec) {

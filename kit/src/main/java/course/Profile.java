@@ -92,7 +92,7 @@ final class Profile {
                 profile(lab, inv, agent, html, "flamegraph");
                 CpuProfile p = CpuProfile.fromCollapsed(inv.caseName(), Files.readAllLines(collapsed));
                 if (p.samples() == 0) {
-                    unavailable("CPU profile of " + inv.caseName(), "the profiler took no samples (the run was too short)");
+                    unavailable("CPU profile of " + inv.caseName(), "the profiler took no samples inside the timed strategy (the run was too short)");
                     continue;
                 }
                 showHotFrames(p, event, html);
@@ -129,12 +129,12 @@ final class Profile {
         List<Map.Entry<String, Long>> top = new ArrayList<>(p.leaves().entrySet());
         top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT,
-                "<p><b>%s</b> (%s sampling, %,d samples): <b>%.0f%%</b> of the samples were in the kernel, "
-                        + "<b>%.0f%%</b> in frames that copy memory. "
+                "<p><b>%s</b> (%s sampling, %,d samples in the timed strategy of %,d in the whole process): "
+                        + "<b>%.0f%%</b> of them were in the kernel, <b>%.0f%%</b> in frames that copy memory. "
                         + "Flame graph: <a href='flamegraphs/%s' target='_blank'>flamegraphs/%s</a> "
                         + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>"
                         + "<table><thead><tr><th>hottest frames (self time)</th><th>share</th></tr></thead><tbody>",
-                Notebook.escape(p.name()), event, p.samples(), p.kernelPct(), p.copyPct(), html.getFileName(), html.getFileName()));
+                Notebook.escape(p.name()), event, p.samples(), p.allSamples(), p.kernelPct(), p.copyPct(), html.getFileName(), html.getFileName()));
         top.stream().limit(8).forEach(e -> h.append("<tr><td style='text-align:left'><code>").append(Notebook.escape(e.getKey()))
                 .append("</code></td><td>").append(String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / p.samples())).append("</td></tr>"));
         Notebook.html(h.append("</tbody></table>").toString(), String.format(Locale.ROOT,

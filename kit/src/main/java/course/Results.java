@@ -43,16 +43,20 @@ public final class Results {
         return new Results(all);
     }
 
-    /** For each piece of work (language, op, pattern, cache, sizes), only the runs of its fastest case. */
-    public Results fastest() {
+    /**
+     * For each piece of work (language, op, pattern, cache, sizes), only the runs of its fastest case.
+     * Fields named in mayDiffer (say "op_size") do not set pieces of work apart: the fastest across them wins.
+     */
+    public Results fastest(String... mayDiffer) {
+        List<String> work = workload(mayDiffer);
         Map<String, Map<String, Object>> best = new LinkedHashMap<>();
         for (Map<String, Object> row : summary()) {
-            String work = key(row, WORKLOAD);
-            Map<String, Object> seen = best.get(work);
-            if (seen == null || (Double) row.get("median_ms") < (Double) seen.get("median_ms")) best.put(work, row);
+            String piece = key(row, work);
+            Map<String, Object> seen = best.get(piece);
+            if (seen == null || (Double) row.get("median_ms") < (Double) seen.get("median_ms")) best.put(piece, row);
         }
         return where(r -> {
-            Map<String, Object> row = best.get(key(r, WORKLOAD));
+            Map<String, Object> row = best.get(key(r, work));
             return row != null && key(r, CASE).equals(key(row, CASE));
         });
     }
@@ -118,11 +122,25 @@ public final class Results {
         return ratioTo(other, "median_ms");
     }
 
-    public double ratioTo(Results other, String column) {
+    /** The same for another summary column; fields named in mayDiffer (say "op_size") are not matched. */
+    public double ratioTo(Results other, String column, String... mayDiffer) {
+        List<String> work = workload(mayDiffer);
         Map<String, Double> mine = new LinkedHashMap<>(), theirs = new LinkedHashMap<>();
-        for (Map<String, Object> row : summary()) mine.put(key(row, WORKLOAD), ((Number) row.get(column)).doubleValue());
-        for (Map<String, Object> row : other.summary()) theirs.put(key(row, WORKLOAD), ((Number) row.get(column)).doubleValue());
+        for (Map<String, Object> row : summary()) mine.put(key(row, work), ((Number) row.get(column)).doubleValue());
+        for (Map<String, Object> row : other.summary()) theirs.put(key(row, work), ((Number) row.get(column)).doubleValue());
         return geometricMeanRatio(mine, theirs, "no piece of work was run in both sets of results");
+    }
+
+    /**
+     * The share of time per byte these runs save over other runs of the same work, in percent:
+     * 100 × (1 − my time per byte ÷ theirs), from the geometric mean of the MB/s ratios. File sizes may
+     * differ (per byte, a long unbuffered run compares with a short buffered one), as may the fields
+     * named in mayDiffer. Negative when these runs are slower.
+     */
+    public double cut(Results other, String... mayDiffer) {
+        List<String> differ = new ArrayList<>(List.of(mayDiffer));
+        if (!differ.contains("file_size")) differ.add("file_size");
+        return 100 * (1 - 1 / ratioTo(other, "mb_per_s", differ.toArray(String[]::new)));
     }
 
     /** The geometric mean of a[k] / b[k] over the keys both have (positive values only). */
@@ -221,6 +239,14 @@ public final class Results {
         if (value == null) return "n/a";
         if (value instanceof Double d) return d >= 1000 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.3g", d);
         return String.valueOf(value);
+    }
+
+    static List<String> workload(String... mayDiffer) {
+        List<String> differ = List.of(mayDiffer);
+        for (String f : differ) {
+            if (!WORKLOAD.contains(f)) throw new IllegalArgumentException(f + " is not one of " + WORKLOAD);
+        }
+        return WORKLOAD.stream().filter(f -> !differ.contains(f)).toList();
     }
 
     static String key(Map<String, Object> row, List<String> fields) {

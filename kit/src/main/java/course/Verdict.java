@@ -12,14 +12,16 @@ import java.util.Locale;
  * - a cut (the share of time one way saves over another) holds within 10 points, is reversed when the
  *   way that should save time costs time instead, and has changed otherwise;
  * - a claim without a number holds or has changed, as the lab's check says;
- * - a claim this machine could not measure (a tool missing, say) is "not measured", with the reason.
+ * - a claim this machine could not measure (a tool missing, say; the figure is NaN) is "not measured".
  */
 public record Verdict(Published.Claim claim, String measured, String outcome, String why) {
     public static final double RATIO_TOLERANCE = 1.5;
     public static final double SHARE_POINTS = 10;
+    static final String NOT_MEASURED = "this run could not measure it (see the notes above: a tool that cannot run here)";
 
     /** A "how many times" claim; published values in % (224% of C) are read as ratios (2.24). */
     public static Verdict ratio(Published.Claim claim, double measured, String whyIfNot) {
+        if (Double.isNaN(measured)) return unmeasured(claim, NOT_MEASURED);
         double published = claim.asRatio();
         String outcome;
         if (measured / published <= RATIO_TOLERANCE && published / measured <= RATIO_TOLERANCE) outcome = "holds";
@@ -32,6 +34,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
 
     /** A "this part takes N% of the whole" claim, measured in percent. */
     public static Verdict share(Published.Claim claim, double measuredPercent, String whyIfNot) {
+        if (Double.isNaN(measuredPercent)) return unmeasured(claim, NOT_MEASURED);
         double published = claim.value();
         String outcome = Math.abs(measuredPercent - published) <= SHARE_POINTS ? "holds"
                 : (published > 50) != (measuredPercent > 50) ? "reversed" : "changed";
@@ -40,6 +43,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
 
     /** A "this cuts the time by N%" claim; measuredPercent is 100 × (1 − new time ÷ old time). */
     public static Verdict cut(Published.Claim claim, double measuredPercent, String whyIfNot) {
+        if (Double.isNaN(measuredPercent)) return unmeasured(claim, NOT_MEASURED);
         double published = claim.value();
         String outcome = Math.abs(measuredPercent - published) <= SHARE_POINTS ? "holds"
                 : published > 0 && measuredPercent < 0 ? "reversed" : "changed";

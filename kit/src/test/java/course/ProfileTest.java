@@ -49,16 +49,21 @@ class ProfileTest {
         assertTrue(Profile.IO_CALLS.containsAll(List.of("read", "write", "lseek")));
     }
 
+    static final String T = "Buffering.main;Harness.run;Buffering$$Lambda.0x0000000090040cc8.run;Buffering.lambda$main$0;";
+
     @Test
     void cpuProfileSharesKernelAndCopyFrames() {
         List<String> collapsed = List.of(
-                "java/lang/Thread.run;Buffering.directSeqRead;readBytes;__x64_sys_read_[k];copy_user_enhanced_fast_string_[k] 30",
-                "java/lang/Thread.run;Buffering.directSeqRead;readBytes;__x64_sys_read_[k];vfs_read_[k] 10",
-                "java/lang/Thread.run;Buffering.streamRead;java.io.BufferedInputStream.read 50",
-                "java/lang/Thread.run;Buffering.streamRead;java.io.BufferedInputStream.fill;__memmove_avx_unaligned_erms 10",
+                T + "Buffering.directSeqRead;readBytes;__x64_sys_read_[k];copy_user_enhanced_fast_string_[k] 30",
+                T + "Buffering.directSeqRead;readBytes;__x64_sys_read_[k];vfs_read_[k] 10",
+                T + "Buffering.streamRead;java.io.BufferedInputStream.read 50",
+                T + "Buffering.streamRead;java.io.BufferedInputStream.fill;__memmove_avx_unaligned_erms 10",
+                "Buffering.main;Harness.run;Data.writeFile;java/io/FileOutputStream.write;copy_folio_from_iter_atomic_[k] 70",
+                "C2CompilerThread0;C2Compiler::compile_method 20",
                 "not a profile line");
         CpuProfile p = CpuProfile.fromCollapsed("java stream read seq", collapsed);
-        assertEquals(100, p.samples());
+        assertEquals(100, p.samples(), "only the timed strategy's samples count");
+        assertEquals(190, p.allSamples());
         assertEquals(40.0, p.kernelPct(), 1e-9);
         assertEquals(40.0, p.copyPct(), 1e-9, "copy_user in the kernel and memmove in libc both copy memory");
         assertEquals(50L, p.leaves().get("java.io.BufferedInputStream.read"));

@@ -236,4 +236,27 @@ class ResultsTest {
         assertTrue(html.contains("<th>method</th>") && html.contains("<td>direct 4k</td>") && html.contains("hit ratio pct"), html);
         assertFalse(new Results(List.of(run("c", "read", MB, 0, 5_000_000), run("c", "write", MB, 0, 5_000_000))).html().contains("hit ratio"));
     }
+
+    @Test
+    void fieldsThatMayDifferAreNotMatched() {
+        Results small = new Results(List.of(run("java", "read", "seq", MB, 1, 0, 1_000_000_000, 1, 1)));
+        Results large = new Results(List.of(run("java", "read", "seq", MB, 4096, 0, 10_000_000, 1, 1),
+                run("java", "read", "seq", MB, 65536, 0, 5_000_000, 1, 1)));
+        assertThrows(IllegalArgumentException.class, () -> large.ratioTo(small), "op sizes differ: nothing matches");
+        Results best = large.fastest("op_size");
+        assertEquals(1, best.summary().size());
+        assertEquals(65536L, best.summary().get(0).get("op_size"));
+        assertEquals(0.005, best.ratioTo(small, "median_ms", "op_size"), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> large.fastest("colour"));
+    }
+
+    @Test
+    void cutComparesTimePerByteAcrossFileSizes() {
+        Results none = new Results(List.of(run("java", "read", "seq", MB, 1, 0, 1_000_000_000, 1, 1)));
+        Results buffered = new Results(List.of(run("java", "read", "seq", 16 * MB, 1, 0, 160_000_000, 1, 1)));
+        assertEquals(99.0, buffered.cut(none), 1e-9, "10 ms per MB against 1000 ms per MB");
+        assertEquals(-9900.0, none.cut(buffered), 1e-6, "slower: a negative cut");
+        Results large = new Results(List.of(run("java", "read", "seq", MB, 4096, 0, 10_000_000, 1, 1)));
+        assertEquals(99.0, large.cut(none, "op_size"), 1e-9);
+    }
 }

@@ -101,4 +101,11 @@ class VerdictTest {
         assertEquals("n/a", v.measured());
         assertEquals("async-profiler could not run", v.why());
     }
+
+    @Test
+    void aNaNFigureIsNotMeasured() {
+        assertEquals("not measured", Verdict.share(claim(0.36, "%", "percent"), Double.NaN, "w").outcome());
+        assertEquals("not measured", Verdict.ratio(claim(3, "x", "ratio"), Double.NaN, "w").outcome());
+        assertEquals("not measured", Verdict.cut(claim(25, "%", "percent"), Double.NaN, "w").outcome());
+    }
 }
