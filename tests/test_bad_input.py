@@ -37,12 +37,28 @@ BAD_FLAGS = [  # (flags, text the error must contain)
 ]
 
 
-def check_failed(result, expected_text, folder):
+BUFFERING_BAD_FLAGS = [  # the buffering snippet's own flag and rules, and the harness's rules on buffers
+    (["--strategy", "direct", "--buffer-size", "0"], "--buffer-size 0: must be between 1 and 1g"),
+    (["--strategy", "direct", "--buffer-size", "-1"], "--buffer-size -1: not a size"),
+    (["--strategy", "direct", "--buffer-size", "2g"], "--buffer-size 2g: must be between 1 and 1g"),
+    (["--strategy", "direct", "--buffer-size", "lots"], "--buffer-size lots: not a size"),
+    (["--strategy", "direct", "--buffer-size", "1k", "--op-size", "4k"], "--op-size 4096 is larger than --buffer-size 1024"),
+    (["--strategy", "direct", "--buffer-size", "1000", "--op-size", "3"], "--buffer-size 1000 is not a multiple of --op-size 3"),
+    (["--strategy", "direct", "--buffer-size", "1k", "--op-size", "2"], "--op-size 2: buffering moves one byte per operation"),
+    (["--strategy", "stream", "--pattern", "rand"], "--strategy stream works only with --pattern seq"),
+    (["--strategy", "direct"], "--strategy direct needs --buffer-size"),
+    (["--strategy", "mmap"], "--strategy mmap: must be one of stream, direct"),
+    (["--bogus", "1"], "unknown flag --bogus (allowed: --strategy --op --pattern --cache --file-size --op-size --repeat "
+                       "--warmup --seed --file --keep --buffer-size)"),
+]
+
+
+def check_failed(result, expected_text, folder, snippet="raw_io"):
     assert result.returncode != 0
     assert result.stdout == "", "no result row may be printed"
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("raw_io: ")
+    assert lines[0].startswith(f"{snippet}: ")
     assert expected_text in lines[0]
     assert list(folder.iterdir()) == [], "no file may be left behind"
 
@@ -53,6 +69,29 @@ def test_bad_flags(commands, tmp_path, language, flags, expected):
     result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat")] + flags)
     assert result.returncode == 2
     check_failed(result, expected, tmp_path)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,expected", BUFFERING_BAD_FLAGS, ids=[" ".join(f) for f, _ in BUFFERING_BAD_FLAGS])
+def test_buffering_bad_flags(commands, tmp_path, language, flags, expected):
+    result = run_snippet(commands("buffering", language), ["--file", str(tmp_path / "x.dat")] + flags)
+    assert result.returncode == 2
+    check_failed(result, expected, tmp_path, "buffering")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_buffer_larger_than_memory_allows(commands, tmp_path, language):
+    """A buffer must fit in what the process may use: Java's heap limit, C's share of RAM or `ulimit -v`."""
+    cmd = commands("buffering", language)
+    if language == "java":  # the heap limit is the JVM's; the child is started with -Xmx64m
+        result = run_snippet(cmd, ["--strategy", "direct", "--buffer-size", "512m", "--file", str(tmp_path / "x.dat")],
+                             env_extra={"JDK_JAVA_OPTIONS": "-Xmx64m"})
+    else:
+        script = f"ulimit -v 300000; exec {' '.join(cmd)} --strategy direct --buffer-size 512m --file {tmp_path / 'x.dat'}"
+        result = subprocess.run(["bash", "-c", script], env=ENV, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    result.stderr = "\n".join(l for l in result.stderr.splitlines() if not l.startswith("NOTE: Picked up"))
+    check_failed(result, "--buffer-size 512m: larger than memory allows here (at most", tmp_path, "buffering")
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

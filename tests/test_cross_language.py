@@ -30,12 +30,73 @@ def test_raw_io_twins_agree(commands, tmp_path, pattern, file_size, op_size):
     assert sums["java"] == sums["c"]
 
 
+BUFFERING_CASES = [  # (strategy, pattern, file size, buffer size): odd sizes, 1-byte buffers, whole-file and larger buffers
+    ("stream", "seq", "10001", None), ("stream", "seq", "10001", "7"), ("stream", "seq", "100000", "1k"),
+    ("direct", "seq", "1", "1"), ("direct", "seq", "10001", "7"), ("direct", "seq", "100000", "4k"),
+    ("direct", "seq", "4097", "4097"), ("direct", "seq", "4097", "64k"),
+    ("direct", "rand", "1", "1"), ("direct", "rand", "10001", "1"), ("direct", "rand", "10001", "1000"),
+    ("direct", "rand", "65536", "4k"), ("direct", "rand", "10001", "10001"), ("direct", "rand", "10001", "16k"),
+]
+
+
+@pytest.mark.parametrize("strategy,pattern,file_size,buffer_size", BUFFERING_CASES)
+def test_buffering_twins_agree(commands, tmp_path, strategy, pattern, file_size, buffer_size):
+    """Same bytes on disk, same checksums and, where the program keeps its own buffer, the same misses."""
+    flags = ["--strategy", strategy, "--pattern", pattern, "--file-size", file_size] + (
+        ["--buffer-size", buffer_size] if buffer_size else [])
+    files, outcome = {}, {}
+    for language in ("java", "c"):
+        target = tmp_path / f"{language}.dat"
+        write = run_snippet(commands("buffering", language), flags + ["--op", "write", "--repeat", "1", "--warmup", "0",
+                            "--file", str(target), "--keep"])
+        assert write.returncode == 0, write.stderr
+        files[language] = sha256(target)
+        read = run_snippet(commands("buffering", language), flags + ["--op", "read", "--repeat", "2", "--warmup", "1",
+                           "--file", str(tmp_path / f"{language}-r.dat")])
+        assert read.returncode == 0, read.stderr
+        runs = rows(read.stdout)
+        assert len({(r["checksum"], r["misses"]) for r in runs}) == 1, "every run moves the same bytes the same way"
+        w = rows(write.stdout)[0]
+        outcome[language] = (w["checksum"], w["misses"], runs[0]["checksum"], runs[0]["misses"])
+        if strategy == "stream":
+            assert w["misses"] is None, "a library's buffer keeps its misses to itself"
+    assert files["java"] == files["c"]
+    assert outcome["java"] == outcome["c"]
+
+
+@pytest.mark.parametrize("file_size,buffer_size", [("10001", "7"), ("65536", "4k")])
+def test_buffered_and_unbuffered_files_are_the_same(commands, tmp_path, file_size, buffer_size):
+    """Buffering changes how the bytes travel, never which bytes arrive."""
+    common = ["--op", "write", "--file-size", file_size, "--repeat", "1", "--warmup", "0", "--keep"]
+    raw = run_snippet(commands("raw_io", "c"), common + ["--file", str(tmp_path / "raw.dat")])
+    assert raw.returncode == 0, raw.stderr
+    for strategy in ("stream", "direct"):
+        out = run_snippet(commands("buffering", "java"), common + ["--strategy", strategy, "--buffer-size", buffer_size,
+                          "--file", str(tmp_path / f"{strategy}.dat")])
+        assert out.returncode == 0, out.stderr
+        assert sha256(tmp_path / f"{strategy}.dat") == sha256(tmp_path / "raw.dat")
+        assert rows(out.stdout)[0]["checksum"] == rows(raw.stdout)[0]["checksum"]
+
+
+def test_direct_misses_follow_the_buffer(commands, tmp_path):
+    """Sequentially one refill per buffer; at random nearly every byte misses, unless the buffer holds the file."""
+    def misses(pattern, buffer_size):
+        out = run_snippet(commands("buffering", "c"), ["--strategy", "direct", "--pattern", pattern, "--file-size", "64k",
+                          "--buffer-size", buffer_size, "--repeat", "1", "--warmup", "0", "--file", str(tmp_path / "m.dat")])
+        assert out.returncode == 0, out.stderr
+        return rows(out.stdout)[0]["misses"]
+    assert misses("seq", "1k") == 64
+    assert misses("seq", "1000") == 66  # 65536 / 1000, rounded up
+    assert misses("rand", "64k") == 1
+    assert misses("rand", "1k") > 0.95 * 65536
+
+
 def test_output_fields_match(commands, tmp_path):
     """Both languages print the same JSON fields in the same order."""
     keys = {}
     for language in ("java", "c"):
-        out = run_snippet(commands("raw_io", language), ["--file-size", "4k", "--repeat", "1", "--warmup", "0",
-                          "--file", str(tmp_path / f"{language}.dat")])
+        out = run_snippet(commands("buffering", language), ["--strategy", "direct", "--buffer-size", "1k", "--file-size", "4k",
+                          "--repeat", "1", "--warmup", "0", "--file", str(tmp_path / f"{language}.dat")])
         assert out.returncode == 0, out.stderr
         keys[language] = [k for k in rows(out.stdout)[0] if k != "language"]
         assert rows(out.stdout)[0]["language"] == language

@@ -17,7 +17,7 @@ public final class Charts {
     static final String SIZE_LABELS = "datum.value >= 1048576 ? format(datum.value / 1048576, '~g') + ' MB'"
             + " : datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KB' : format(datum.value, '~g') + ' B'";
     static final Map<String, String> TITLES = Map.of("file_size", "file size", "op_size", "operation size",
-            "buffer_size", "buffer size", "median_ms", "median time (ms)", "mb_per_s", "MB per second",
+            "buffer_size", "buffer size", "median_ms", "median time (ms)", "ms_per_mb", "time per MB (ms)", "mb_per_s", "MB per second",
             "ops_per_s", "operations per second");
 
     /**
@@ -40,10 +40,10 @@ public final class Charts {
             double median = (Double) row.get("median_ms");
             double value = ((Number) row.get(column)).doubleValue();
             // a rate is inversely proportional to time: the slowest run gives the low end of the band
-            boolean time = column.equals("median_ms");
+            boolean time = column.startsWith("ms_per") || column.equals("median_ms");
             v.put("y", value);
-            v.put("y_low", time ? (Double) row.get("min_ms") : value * median / (Double) row.get("max_ms"));
-            v.put("y_high", time ? (Double) row.get("max_ms") : value * median / (Double) row.get("min_ms"));
+            v.put("y_low", value * (time ? (Double) row.get("min_ms") / median : median / (Double) row.get("max_ms")));
+            v.put("y_high", value * (time ? (Double) row.get("max_ms") / median : median / (Double) row.get("min_ms")));
             v.put("size", row.get(sizeField));
             v.put("series", row.get("language") + " " + row.get("op"));
             values.add(v);
@@ -96,8 +96,9 @@ public final class Charts {
     }
 
     /**
-     * Median time per way of doing the work ("method": strategy and buffer size), Java and C side by
-     * side, one panel per operation, on a log scale: for comparing strategies that differ a hundredfold.
+     * Throughput per way of doing the work ("method": strategy and buffer size), Java and C side by
+     * side, one panel per operation, on a log scale: for comparing strategies that differ a hundredfold
+     * (MB/s rather than time, so that a slow way may run on a smaller file).
      */
     public static Map<String, Object> methodBars(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>(results.summary());
@@ -113,11 +114,11 @@ public final class Charts {
                 "x", Map.of("field", "method", "type", "nominal", "title", "", "axis", Map.of("labelAngle", -30),
                         "sort", values.stream().map(v -> v.get("method")).distinct().toList()),
                 "xOffset", Map.of("field", "language", "sort", List.of("java", "c")),
-                "y", Map.of("field", "median_ms", "type", "quantitative", "title", "median time (ms, log scale)", "scale", Map.of("type", "log")),
+                "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (log scale)", "scale", Map.of("type", "log")),
                 "color", Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language"),
                 "tooltip", List.of(Map.of("field", "language"), Map.of("field", "method"), Map.of("field", "op"),
-                        Map.of("field", "median_ms", "format", ",.2f", "title", "median ms"),
-                        Map.of("field", "min_ms", "format", ",.2f"), Map.of("field", "max_ms", "format", ",.2f"))));
+                        Map.of("field", "mb_per_s", "format", ",.1f", "title", "MB/s (median run)"),
+                        Map.of("field", "file_size", "title", "file bytes"))));
         return spec;
     }
 

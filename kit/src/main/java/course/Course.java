@@ -66,4 +66,11 @@ public final class Course {
         if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) return (bytes >> 10) + "k";
         return Long.toString(bytes);
     }
+
+    /** A size for prose: "1 B", "512 B", "4 KB", "1 MB" (exact multiples only; otherwise bytes). */
+    public static String formatBytes(long bytes) {
+        String flag = formatSize(bytes);
+        char unit = flag.charAt(flag.length() - 1);
+        return Character.isDigit(unit) ? bytes + " B" : flag.substring(0, flag.length() - 1) + " " + Character.toUpperCase(unit) + "B";
+    }
 }

@@ -80,6 +80,7 @@ public final class Results {
             row.put("min_ms", Collections.min(ns) / 1e6);
             row.put("max_ms", Collections.max(ns) / 1e6);
             row.put("mb_per_s", first.get("bytes").getAsDouble() / (1 << 20) / (median / 1e9));
+            row.put("ms_per_mb", median / 1e6 / (first.get("bytes").getAsDouble() / (1 << 20)));
             row.put("ops_per_s", first.get("ops").getAsDouble() / (median / 1e9));
             double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
             row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : null);  // too short to register CPU time

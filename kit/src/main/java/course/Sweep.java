@@ -21,6 +21,7 @@ public final class Sweep {
     private List<Long> opSizes = List.of(1L);
     private List<Long> bufferSizes = null;
     private List<String> strategies = null;
+    private long operations = 0, maxFileSize = 0;
     private String cache = "warm";
     private int repeat;
     private int warmup;
@@ -37,6 +38,18 @@ public final class Sweep {
     public Sweep patterns(String... values) { patterns = List.of(values); return this; }
     public Sweep fileSizes(List<Long> values) { fileSizes = List.copyOf(values); return this; }
     public Sweep fileSize(long value) { fileSizes = List.of(value); return this; }
+
+    /**
+     * Sizes each run's file by its operation size instead: about `count` operations per run, so a
+     * 1-byte run and a 1 MB run take similar time (file size = op size × count, at most maxFileSize).
+     * With count = maxFileSize every run uses that one file size, as the studies did.
+     */
+    public Sweep operations(long count, long maxFileSize) {
+        operations = count;
+        this.maxFileSize = maxFileSize;
+        return this;
+    }
+
     public Sweep opSizes(List<Long> values) { opSizes = List.copyOf(values); return this; }
     public Sweep opSize(long value) { opSizes = List.of(value); return this; }
     public Sweep bufferSizes(List<Long> values) { bufferSizes = List.copyOf(values); return this; }
@@ -52,8 +65,8 @@ public final class Sweep {
         List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
         List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
         for (String pattern : patterns)
-            for (long fileSize : fileSizes)
-                for (long opSize : opSizes)
+            for (long opSize : opSizes)
+                for (long fileSize : operations > 0 ? List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))) : fileSizes)
                     for (long bufferSize : bufferChoices)
                         for (String strategy : strategyChoices)
                             for (String op : ops)

@@ -47,7 +47,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         double published = claim.value();
         String outcome = Math.abs(measuredPercent - published) <= SHARE_POINTS ? "holds"
                 : published > 0 && measuredPercent < 0 ? "reversed" : "changed";
-        return new Verdict(claim, String.format(Locale.ROOT, "%.0f%% less time", measuredPercent), outcome,
+        String shown = String.format(Locale.ROOT, Math.abs(measuredPercent) >= 99 ? "%.1f%% less time" : "%.0f%% less time", measuredPercent);
+        return new Verdict(claim, shown, outcome,
                 outcome.equals("holds") ? "" : whyIfNot);
     }
 

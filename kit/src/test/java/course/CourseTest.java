@@ -65,4 +65,13 @@ class CourseTest {
         assertTrue(Files.isRegularFile(Course.home().resolve("labs/presets.json")));
         assertEquals(Course.home().resolve("build"), Course.build());
     }
+
+    @Test
+    void bytesForProse() {
+        assertEquals("1 B", Course.formatBytes(1));
+        assertEquals("1000 B", Course.formatBytes(1000));
+        assertEquals("4 KB", Course.formatBytes(4096));
+        assertEquals("128 KB", Course.formatBytes(128 << 10));
+        assertEquals("10 MB", Course.formatBytes(10 << 20));
+    }
 }

@@ -37,4 +37,15 @@ class SweepTest {
         assertEquals(List.of("java stream 4k write seq", "c stream 4k write seq", "java stream 4k read seq", "c stream 4k read seq",
                 "java direct 4k write seq"), all.subList(0, 5).stream().map(Runner.Invocation::caseName).toList());
     }
+
+    @Test
+    void operationsSizeEachFileByItsOperationSize() {
+        List<Runner.Invocation> all = LAB.sweep("raw_io").languages("c").ops("read").opSizes(List.of(1L, 64L, 4096L, 1L << 20))
+                .operations(1000, 1L << 20).invocations();
+        assertEquals(List.of("1000", "64000", "1m", "1m"), all.stream().map(i -> i.flag("--file-size")).toList(),
+                "op size × 1000, capped at 1 MB, never below one operation");
+        List<Runner.Invocation> paper = LAB.sweep("raw_io").languages("c").ops("read").opSizes(List.of(1L, 4096L))
+                .operations(100L << 20, 100L << 20).invocations();
+        assertEquals(List.of("100m", "100m"), paper.stream().map(i -> i.flag("--file-size")).toList(), "the study's one file size");
+    }
 }
