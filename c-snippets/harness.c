@@ -26,6 +26,13 @@
 
 int64_t harness_misses = -1;
 
+/* The compiler that built this program: the C side's "runtime" in the JSON line. */
+#ifdef __clang__
+#define COMPILER "clang " __clang_version__
+#else
+#define COMPILER "gcc " __VERSION__
+#endif
+
 static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
 static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
 static char default_file[PATH_MAX];
@@ -337,11 +344,11 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
                  uint64_t checksum) {
     char misses[24] = "null";
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
-    printf("{\"snippet\":\"%s\",\"language\":\"c\",\"strategy\":\"%s\",\"op\":\"%s\","
+    printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
            "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ","
            "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
-           o->snippet, o->strategy, o->op, o->pattern, o->cache, o->file_size, o->op_size, o->buffer_size,
+           o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, o->file_size, o->op_size, o->buffer_size,
            run, bytes_moved(o), operations(o), misses, elapsed_ns, user_ns, sys_ns, checksum, o->seed);
     fflush(stdout);
 }

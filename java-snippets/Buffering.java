@@ -1,5 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //SOURCES Harness.java
+//JAVAC_OPTIONS --release 17
 // buffering: one byte per operation, as in raw_io, but most operations are served from memory
 // (Xu & Guo §4.3-4.4). Two ways to keep a buffer:
 //   stream  the JDK's BufferedInputStream / BufferedOutputStream, read() and write(int) per byte;

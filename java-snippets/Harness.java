@@ -300,11 +300,11 @@ final class Harness {
     // ---- output -----------------------------------------------------------------------------
 
     static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, long checksum) {
-        System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"strategy\":\"%s\",\"op\":\"%s\","
+        System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"runtime\":\"java %s\",\"strategy\":\"%s\",\"op\":\"%s\","
                         + "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
                         + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
                         + "\"checksum\":%d,\"seed\":%d}%n",
-                o.snippet(), o.strategy(), o.op(), o.pattern(), o.cache(), o.fileSize(), o.opSize(), o.bufferSize(),
+                o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(), o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, checksum, o.seed());
         System.out.flush();
     }

@@ -53,6 +53,26 @@ BUFFERING_BAD_FLAGS = [  # the buffering snippet's own flag and rules, and the h
 ]
 
 
+TYPED_BAD_FLAGS = [  # (flags, language or None for both, text the error must contain)
+    (["--strategy", "encode", "--op-size", "6"], "java", "--op-size 6 and --file-size 1048576 must be multiples of 4"),
+    (["--strategy", "big", "--op-size", "6"], "c", "--op-size 6 and --file-size 1048576 must be multiples of 4"),
+    (["--strategy", "encode", "--op-size", "4k", "--file-size", "4098"], "java", "must be multiples of 4"),
+    (["--strategy", "encode", "--op-size", "4k", "--pattern", "rand"], "java", "--pattern rand: typed_arrays moves its blocks in order"),
+    (["--strategy", "big", "--op-size", "4k", "--pattern", "rand"], "c", "--pattern rand: typed_arrays moves its blocks in order"),
+    (["--strategy", "encode", "--op-size", "4k", "--buffer-size", "8k"], "java", "--buffer-size is used only by --strategy data-buffered"),
+    (["--strategy", "big", "--op-size", "4k", "--buffer-size", "8k"], "c", "--buffer-size is used only by Java's --strategy data-buffered"),
+    (["--strategy", "big", "--op-size", "4k"], "java", "--strategy big: must be one of data, data-buffered, data-bytearray, encode"),
+    (["--strategy", "varhandle", "--op-size", "4k"], "c", "--strategy varhandle: must be one of big, native"),
+]
+
+
+@pytest.mark.parametrize("flags,language,expected", TYPED_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in TYPED_BAD_FLAGS])
+def test_typed_arrays_bad_flags(commands, tmp_path, flags, language, expected):
+    result = run_snippet(commands("typed_arrays", language), ["--file", str(tmp_path / "x.dat")] + flags)
+    assert result.returncode == 2
+    check_failed(result, expected, tmp_path, "typed_arrays")
+
+
 def check_failed(result, expected_text, folder, snippet="raw_io"):
     assert result.returncode != 0
     assert result.stdout == "", "no result row may be printed"

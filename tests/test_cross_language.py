@@ -111,3 +111,40 @@ def test_cold_cache_runs(commands, evict_helper, tmp_path, language):
     assert out.returncode == 0, out.stderr
     assert [r["cache"] for r in rows(out.stdout)] == ["cold", "cold"]
     assert list(tmp_path.iterdir()) == []
+
+
+JAVA_TYPED = ["data", "data-buffered", "data-bytearray", "encode", "bytes", "bytebuffer", "bytebuffer-direct",
+              "varhandle", "native"]
+
+
+@pytest.mark.parametrize("file_size,op_size", [("4", "4"), ("4100", "1k"), ("1m", "64k")])
+def test_typed_arrays_files_match_their_twins(commands, tmp_path, file_size, op_size):
+    """Every big-endian Java strategy writes C's `big` file; Java's `native` writes C's `native` file."""
+    def write(language, strategy):
+        target = tmp_path / f"{language}-{strategy}.dat"
+        out = run_snippet(commands("typed_arrays", language), ["--strategy", strategy, "--op", "write", "--file-size", file_size,
+                          "--op-size", op_size, "--repeat", "1", "--warmup", "0", "--file", str(target), "--keep"])
+        assert out.returncode == 0, out.stderr
+        return sha256(target), rows(out.stdout)[0]["checksum"]
+
+    def read(language, strategy):
+        out = run_snippet(commands("typed_arrays", language), ["--strategy", strategy, "--op", "read", "--file-size", file_size,
+                          "--op-size", op_size, "--repeat", "1", "--warmup", "1", "--file", str(tmp_path / "r.dat")])
+        assert out.returncode == 0, out.stderr
+        return rows(out.stdout)[0]["checksum"]
+
+    c_big, c_native = write("c", "big"), write("c", "native")
+    assert c_big[1] == c_native[1], "the same elements, whatever the byte order"
+    for strategy in JAVA_TYPED:
+        file_hash, checksum = write("java", strategy)
+        assert file_hash == (c_native if strategy == "native" else c_big)[0], strategy
+        if strategy != "bytes":  # bytes sums bytes, the others sum elements
+            assert checksum == c_big[1], strategy
+    # reading the course's data file: every decoder finds the same elements as its C twin
+    assert read("java", "native") == read("c", "native")
+    big = read("c", "big")
+    for strategy in [s for s in JAVA_TYPED if s not in ("native", "bytes")]:
+        assert read("java", strategy) == big, strategy
+    raw = run_snippet(commands("raw_io", "c"), ["--op", "read", "--file-size", file_size, "--op-size", "4", "--repeat", "1",
+                      "--warmup", "0", "--file", str(tmp_path / "raw.dat")])
+    assert read("java", "bytes") == rows(raw.stdout)[0]["checksum"], "bytes sums the bytes, as raw_io does"

@@ -83,6 +83,39 @@ public final class Lab {
         return new Sweep(this, snippet);
     }
 
+    /**
+     * Other JDKs on this machine (folders under /usr/lib/jvm, or JAVA_HOMES: a colon-separated list),
+     * each once, without the course's own: for running the same Java cases on another JDK.
+     */
+    public List<String> otherJdks() {
+        List<Path> candidates = new ArrayList<>();
+        String listed = System.getenv("JAVA_HOMES");
+        try {
+            if (listed != null && !listed.isBlank()) {
+                for (String home : listed.split(":")) candidates.add(Path.of(home));
+            } else if (Files.isDirectory(Path.of("/usr/lib/jvm"))) {
+                try (var dirs = Files.list(Path.of("/usr/lib/jvm"))) {
+                    dirs.sorted().forEach(candidates::add);
+                }
+            }
+            Path own = Runner.javaHome().toRealPath();
+            java.util.Set<Path> seen = new java.util.LinkedHashSet<>();
+            for (Path home : candidates) {
+                if (Files.isExecutable(home.resolve("bin/java"))) {
+                    Path real = home.toRealPath();
+                    if (!real.equals(own)) seen.add(real);
+                }
+            }
+            List<String> found = seen.stream().map(Path::toString).toList();
+            String line = found.isEmpty() ? "No other JDK found (install one, or list homes in JAVA_HOMES)."
+                    : "Other JDKs: " + String.join(", ", found);
+            Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+            return found;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A file of the course's data (and its checksum) for an exercise; close it to remove it. */
     public DataFile dataFile(long size) {
         return DataFile.create(this, size);

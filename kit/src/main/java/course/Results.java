@@ -13,9 +13,9 @@ import java.util.function.Predicate;
 /** The measured runs (one JSON object per run, as the harnesses print them) and their summaries. */
 public final class Results {
     /** The fields that name a case; runs of one case differ only in run index and timings. */
-    static final List<String> CASE = List.of("language", "snippet", "strategy", "op", "pattern", "cache",
+    static final List<String> CASE = List.of("language", "runtime", "snippet", "strategy", "op", "pattern", "cache",
             "file_size", "op_size", "buffer_size");
-    /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer). */
+    /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer, JDK or compiler). */
     static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "file_size", "op_size");
 
     private final List<JsonObject> runs;
@@ -70,8 +70,8 @@ public final class Results {
             JsonObject first = group.get(0);
             Map<String, Object> row = new LinkedHashMap<>();
             for (String field : CASE) {
-                row.put(field, first.get(field).isJsonPrimitive() && first.get(field).getAsJsonPrimitive().isNumber()
-                        ? (Object) first.get(field).getAsLong() : first.get(field).getAsString());
+                JsonElement e = first.get(field);  // runtime is missing from results saved before it was recorded
+                row.put(field, e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString());
             }
             List<Double> ns = values(group, "elapsed_ns");
             double median = median(ns);
@@ -107,7 +107,7 @@ public final class Results {
     public double ratio(String a, String b, String column) {
         Map<String, Double> ofA = new LinkedHashMap<>(), ofB = new LinkedHashMap<>();
         for (Map<String, Object> row : summary()) {
-            String key = key(row, CASE.stream().filter(f -> !f.equals("language")).toList());
+            String key = key(row, CASE.stream().filter(f -> !f.equals("language") && !f.equals("runtime")).toList());
             if (row.get("language").equals(a)) ofA.put(key, ((Number) row.get(column)).doubleValue());
             if (row.get("language").equals(b)) ofB.put(key, ((Number) row.get(column)).doubleValue());
         }
@@ -260,7 +260,7 @@ public final class Results {
         StringBuilder k = new StringBuilder();
         for (String field : fields) {
             JsonElement e = r.get(field);
-            k.append(e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString()).append('|');
+            k.append(e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString()).append('|');
         }
         return k.toString();
     }

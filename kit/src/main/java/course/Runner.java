@@ -30,10 +30,14 @@ import java.util.stream.Stream;
  * as a child process in a scratch folder of its own, which is removed afterwards whatever happens.
  */
 public final class Runner {
-    /** One child process: a snippet in one language with its flags. */
-    public record Invocation(String snippet, String language, List<String> flags) {
+    /** One child process: a snippet in one language with its flags; javaHome, if set, runs Java on another JDK. */
+    public record Invocation(String snippet, String language, List<String> flags, String javaHome) {
+        public Invocation(String snippet, String language, List<String> flags) {
+            this(snippet, language, flags, null);
+        }
+
         public String label() {
-            return language + " " + snippet + " " + String.join(" ", flags);
+            return language + " " + snippet + " " + String.join(" ", flags) + (javaHome == null ? "" : " on " + javaHome);
         }
 
         /** What sets this case apart, e.g. "java stream 1k read seq": language, strategy and buffer if given, op, pattern. */
@@ -42,6 +46,7 @@ public final class Runner {
             for (String f : List.of("--strategy", "--buffer-size", "--op", "--pattern")) {
                 if (flags.contains(f)) name.append(' ').append(flag(f));
             }
+            if (javaHome != null) name.append(" on ").append(Path.of(javaHome).getFileName());
             return name.toString();
         }
 
@@ -164,6 +169,9 @@ public final class Runner {
                                 Map<String, String> env) {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(command(inv.snippet(), inv.language()));
+        if (inv.javaHome() != null && inv.language().equals("java")) {
+            cmd.set(prefix.size(), Path.of(inv.javaHome(), "bin", "java").toString());  // the snippets are compiled for Java 17
+        }
         cmd.addAll(inv.flags());
         Path dir = null;
         Process child = null;

@@ -22,6 +22,7 @@ public final class Sweep {
     private List<Long> bufferSizes = null;
     private List<String> strategies = null;
     private long operations = 0, maxFileSize = 0;
+    private List<String> jdks = java.util.Collections.singletonList(null);
     private String cache = "warm";
     private int repeat;
     private int warmup;
@@ -55,6 +56,14 @@ public final class Sweep {
     public Sweep bufferSizes(List<Long> values) { bufferSizes = List.copyOf(values); return this; }
     public Sweep bufferSize(long value) { bufferSizes = List.of(value); return this; }
     public Sweep strategies(String... values) { strategies = List.of(values); return this; }
+
+    /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
+    public Sweep alsoOn(List<String> javaHomes) {
+        List<String> all = new ArrayList<>(java.util.Collections.singletonList(null));
+        all.addAll(javaHomes);
+        jdks = all;
+        return this;
+    }
     public Sweep cache(String value) { cache = value; return this; }
     public Sweep repeat(int value) { repeat = value; return this; }
     public Sweep warmup(int value) { warmup = value; return this; }
@@ -70,14 +79,15 @@ public final class Sweep {
                     for (long bufferSize : bufferChoices)
                         for (String strategy : strategyChoices)
                             for (String op : ops)
-                                for (String language : languages) {
+                                for (String language : languages)
+                                for (String jdk : language.equals("java") ? jdks : java.util.Collections.<String>singletonList(null)) {
                                     List<String> flags = new ArrayList<>();
                                     if (strategy != null) flags.addAll(List.of("--strategy", strategy));
                                     flags.addAll(List.of("--op", op, "--pattern", pattern, "--file-size", Course.formatSize(fileSize),
                                             "--op-size", Course.formatSize(opSize)));
                                     if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
                                     flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
-                                    out.add(new Runner.Invocation(snippet, language, List.copyOf(flags)));
+                                    out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
                                 }
         return out;
     }

@@ -259,4 +259,16 @@ class ResultsTest {
         Results large = new Results(List.of(run("java", "read", "seq", MB, 4096, 0, 10_000_000, 1, 1)));
         assertEquals(99.0, large.cut(none, "op_size"), 1e-9);
     }
+
+    @Test
+    void runtimesAreSeparateCasesButDoNotStopJavaMeetingC() {
+        JsonObject on17 = run("java", "read", MB, 0, 40_000_000), on25 = run("java", "read", MB, 0, 10_000_000), c = run("c", "read", MB, 0, 10_000_000);
+        on17.addProperty("runtime", "java 17.0.15");
+        on25.addProperty("runtime", "java 25.0.3");
+        c.addProperty("runtime", "gcc 12.2.0");
+        Results r = new Results(List.of(on17, on25, c));
+        assertEquals(3, r.summary().size());
+        assertEquals(2.0, r.ratio("java", "c"), 1e-9, "geometric mean of 4× (JDK 17) and 1× (JDK 25)");
+        assertEquals(4.0, r.where("runtime", "java 17.0.15").ratioTo(r.where("runtime", "java 25.0.3")), 1e-9);
+    }
 }

@@ -48,4 +48,13 @@ class SweepTest {
                 .operations(100L << 20, 100L << 20).invocations();
         assertEquals(List.of("100m", "100m"), paper.stream().map(i -> i.flag("--file-size")).toList(), "the study's one file size");
     }
+
+    @Test
+    void javaCasesRunOnEachJdkAndCOnce() {
+        List<Runner.Invocation> all = LAB.sweep("typed_arrays").strategies("data").opSize(4096).ops("read")
+                .alsoOn(List.of("/usr/lib/jvm/jdk-17")).invocations();
+        assertEquals(3, all.size(), "java on the course's JDK, java on JDK 17, c");
+        assertEquals(java.util.Arrays.asList(null, "/usr/lib/jvm/jdk-17", null), all.stream().map(Runner.Invocation::javaHome).toList());
+        assertEquals("java data read seq on jdk-17", all.get(1).caseName());
+    }
 }
