@@ -105,13 +105,9 @@ public final class Results {
 
     /** The same ratio for another summary column (cpu_ns_per_op compares CPU cost per operation). */
     public double ratio(String a, String b, String column) {
-        Map<String, Double> ofA = new LinkedHashMap<>(), ofB = new LinkedHashMap<>();
-        for (Map<String, Object> row : summary()) {
-            String key = key(row, CASE.stream().filter(f -> !f.equals("language") && !f.equals("runtime")).toList());
-            if (row.get("language").equals(a)) ofA.put(key, ((Number) row.get(column)).doubleValue());
-            if (row.get("language").equals(b)) ofB.put(key, ((Number) row.get(column)).doubleValue());
-        }
-        return geometricMeanRatio(ofA, ofB, "no case was run in both " + a + " and " + b);
+        List<String> matched = CASE.stream().filter(f -> !f.equals("language") && !f.equals("runtime")).toList();
+        return geometricMeanRatio(where("language", a).keyed(matched, column), where("language", b).keyed(matched, column),
+                "no case was run in both " + a + " and " + b);
     }
 
     /**
@@ -126,10 +122,12 @@ public final class Results {
     /** The same for another summary column; fields named in mayDiffer (say "op_size") are not matched. */
     public double ratioTo(Results other, String column, String... mayDiffer) {
         List<String> work = workload(mayDiffer);
-        Map<String, Double> mine = new LinkedHashMap<>(), theirs = new LinkedHashMap<>();
-        for (Map<String, Object> row : summary()) mine.put(key(row, work), ((Number) row.get(column)).doubleValue());
-        for (Map<String, Object> row : other.summary()) theirs.put(key(row, work), ((Number) row.get(column)).doubleValue());
-        return geometricMeanRatio(mine, theirs, "no piece of work was run in both sets of results");
+        return geometricMeanRatio(keyed(work, column), other.keyed(work, column), "no piece of work was run in both sets of results");
+    }
+
+    /** Each case's value of a summary column, with the key its matching fields make (several cases may share a key). */
+    private List<Map.Entry<String, Double>> keyed(List<String> fields, String column) {
+        return summary().stream().map(row -> Map.entry(key(row, fields), ((Number) row.get(column)).doubleValue())).toList();
     }
 
     /**
@@ -144,15 +142,16 @@ public final class Results {
         return 100 * (1 - 1 / ratioTo(other, "mb_per_s", differ.toArray(String[]::new)));
     }
 
-    /** The geometric mean of a[k] / b[k] over the keys both have (positive values only). */
-    private static double geometricMeanRatio(Map<String, Double> a, Map<String, Double> b, String noneMessage) {
+    /** The geometric mean of a / b over every pair of cases with the same key (positive values only). */
+    private static double geometricMeanRatio(List<Map.Entry<String, Double>> a, List<Map.Entry<String, Double>> b, String noneMessage) {
         double logSum = 0;
         int n = 0;
-        for (var e : a.entrySet()) {
-            Double other = b.get(e.getKey());
-            if (other == null || other <= 0 || e.getValue() <= 0) continue;
-            logSum += Math.log(e.getValue() / other);
-            n++;
+        for (var x : a) {
+            for (var y : b) {
+                if (!x.getKey().equals(y.getKey()) || x.getValue() <= 0 || y.getValue() <= 0) continue;
+                logSum += Math.log(x.getValue() / y.getValue());
+                n++;
+            }
         }
         if (n == 0) throw new IllegalArgumentException(noneMessage);
         return Math.exp(logSum / n);
