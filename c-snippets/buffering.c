@@ -21,6 +21,8 @@
 
 static const char *check(const struct options *o) {
     static char message[160];
+    const char *misfit = check_operation_fits_buffer(o);
+    if (misfit) return misfit;
     if (o->op_size != 1) {
         snprintf(message, sizeof message, "--op-size %lld: buffering moves one byte per operation, as the study did "
                  "(allowed: 1)", (long long)o->op_size);

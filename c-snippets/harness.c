@@ -181,6 +181,20 @@ static const char *default_scratch(void) {
     return dir && *dir ? dir : ".";
 }
 
+const char *check_operation_fits_buffer(const struct options *o) {
+    if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
+        snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
+                 " (an operation must fit in the buffer)", o->op_size, o->buffer_size);
+        return message;
+    }
+    if (o->buffer_size > 0 && o->buffer_size % o->op_size != 0) {
+        snprintf(message, sizeof message, "--buffer-size %" PRId64 " is not a multiple of --op-size %" PRId64
+                 " (an operation must never straddle two buffer fills)", o->buffer_size, o->op_size);
+        return message;
+    }
+    return NULL;
+}
+
 const char *parse_options(const char *snippet, const char *const *strategies,
                           const char *const *extra_flags, int argc, char **argv, struct options *o) {
     static const char *const ops[] = {"read", "write", NULL};
@@ -240,16 +254,6 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     if (o->op_size > o->file_size) {
         snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --file-size %" PRId64
                  " (an operation must fit in the file)", o->op_size, o->file_size);
-        return message;
-    }
-    if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
-        snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
-                 " (an operation must fit in the buffer)", o->op_size, o->buffer_size);
-        return message;
-    }
-    if (o->buffer_size > 0 && o->buffer_size % o->op_size != 0) {
-        snprintf(message, sizeof message, "--buffer-size %" PRId64 " is not a multiple of --op-size %" PRId64
-                 " (an operation must never straddle two buffer fills)", o->buffer_size, o->op_size);
         return message;
     }
     if (!o->file) {

@@ -57,6 +57,10 @@ struct prng { uint64_t state; };
 uint64_t prng_next(struct prng *p);
 uint64_t prng_below(struct prng *p, uint64_t n);
 
+/* For snippets whose operations are served from their own buffer: each must fit, and never straddle
+ * two fills. NULL when they do, else the error message (call it from the snippet's check). */
+const char *check_operation_fits_buffer(const struct options *o);
+
 /* Flag parsing, exposed for the unit tests. Return NULL on success or the error message. */
 const char *parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
 const char *parse_options(const char *snippet, const char *const *strategies,

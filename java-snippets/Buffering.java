@@ -36,6 +36,7 @@ public class Buffering {
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
+        Harness.checkOperationFitsBuffer(o);
         if (o.opSize() != 1) {
             throw new Harness.UsageError("--op-size " + o.opSize() + ": buffering moves one byte per operation, as the study did (allowed: 1)");
         }

@@ -167,17 +167,21 @@ final class Harness {
             throw new UsageError("--op-size " + opSize + " is larger than --file-size " + fileSize
                     + " (an operation must fit in the file)");
         }
-        if (bufferSize > 0 && opSize > bufferSize) {
-            throw new UsageError("--op-size " + opSize + " is larger than --buffer-size " + bufferSize
-                    + " (an operation must fit in the buffer)");
-        }
-        if (bufferSize > 0 && bufferSize % opSize != 0) {
-            throw new UsageError("--buffer-size " + bufferSize + " is not a multiple of --op-size " + opSize
-                    + " (an operation must never straddle two buffer fills)");
-        }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
                 (int) repeat, (int) warmup, cache, Path.of(file), seed, keep);
+    }
+
+    /** For snippets whose operations are served from their own buffer: each must fit, and never straddle two fills. */
+    static void checkOperationFitsBuffer(Options o) throws UsageError {
+        if (o.bufferSize() > 0 && o.opSize() > o.bufferSize()) {
+            throw new UsageError("--op-size " + o.opSize() + " is larger than --buffer-size " + o.bufferSize()
+                    + " (an operation must fit in the buffer)");
+        }
+        if (o.bufferSize() > 0 && o.bufferSize() % o.opSize() != 0) {
+            throw new UsageError("--buffer-size " + o.bufferSize() + " is not a multiple of --op-size " + o.opSize()
+                    + " (an operation must never straddle two buffer fills)");
+        }
     }
 
     /** Accepts both `--flag value` and `--flag=value`. */

@@ -101,7 +101,16 @@ public final class Charts {
      * (MB/s rather than time, so that a slow way may run on a smaller file).
      */
     public static Map<String, Object> methodBars(Results results, String title) {
-        List<Map<String, Object>> values = new ArrayList<>(results.summary());
+        List<Map<String, Object>> values = new ArrayList<>();
+        for (Map<String, Object> row : results.summary()) {
+            Map<String, Object> v = new LinkedHashMap<>(row);
+            // one bar per language, or per runtime where one language ran on several (JDK 17 and 25, say)
+            boolean several = results.where("language", (String) row.get("language")).summary().stream()
+                    .map(r -> r.get("runtime")).distinct().count() > 1;
+            v.put("who", several ? row.get("runtime") : row.get("language"));
+            values.add(v);
+        }
+        boolean byRuntime = values.stream().map(v -> v.get("who")).distinct().count() > 2;
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("$schema", SCHEMA);
         spec.put("title", title);
@@ -113,10 +122,11 @@ public final class Charts {
                 "column", Map.of("field", "op", "type", "nominal", "title", "operation", "sort", List.of("write", "read")),
                 "x", Map.of("field", "method", "type", "nominal", "title", "", "axis", Map.of("labelAngle", -30),
                         "sort", values.stream().map(v -> v.get("method")).distinct().toList()),
-                "xOffset", Map.of("field", "language", "sort", List.of("java", "c")),
+                "xOffset", Map.of("field", "who"),
                 "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (log scale)", "scale", Map.of("type", "log")),
-                "color", Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language"),
-                "tooltip", List.of(Map.of("field", "language"), Map.of("field", "method"), Map.of("field", "op"),
+                "color", byRuntime ? Map.of("field", "who", "type", "nominal", "title", "runtime")
+                        : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language"),
+                "tooltip", List.of(Map.of("field", "runtime"), Map.of("field", "method"), Map.of("field", "op"),
                         Map.of("field", "mb_per_s", "format", ",.1f", "title", "MB/s (median run)"),
                         Map.of("field", "file_size", "title", "file bytes"))));
         return spec;
@@ -140,14 +150,25 @@ public final class Charts {
         return referenceBars(measured, published, "time saved (%)", title, 0, ".1f");
     }
 
+    /**
+     * Measured values (MB/s, say) as bars on a log scale, with the studies' figures as black ticks
+     * (made with reference): for figures that span orders of magnitude.
+     */
+    public static Map<String, Object> logBars(List<Map<String, Object>> measured, List<Map<String, Object>> published,
+                                              String yTitle, String title) {
+        return referenceBars(measured, published, yTitle + " (log scale)", title, Double.NaN, ",.4~g");
+    }
+
     private static Map<String, Object> referenceBars(List<Map<String, Object>> measured, List<Map<String, Object>> published,
                                                      String yTitle, String title, double baseline, String format) {
+        boolean log = Double.isNaN(baseline);
         List<Map<String, Object>> values = new ArrayList<>();
         measured.forEach(m -> values.add(with(m, "kind", "measured here")));
         published.forEach(p -> values.add(with(p, "kind", "published")));
         Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0),
                 "sort", values.stream().map(v -> v.get("label")).distinct().toList());
-        Map<String, Object> y = Map.of("field", "value", "type", "quantitative", "title", yTitle);
+        Map<String, Object> y = log ? Map.of("field", "value", "type", "quantitative", "title", yTitle, "scale", Map.of("type", "log"))
+                : Map.of("field", "value", "type", "quantitative", "title", yTitle);
         Map<String, Object> bars = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here'")),
                 "mark", Map.of("type", "bar", "color", "#1c7ed6", "width", Map.of("band", 0.6)),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
@@ -162,7 +183,7 @@ public final class Charts {
         Map<String, Object> base = Map.of("data", Map.of("values", List.of(Map.of("base", baseline))),
                 "mark", Map.of("type", "rule", "strokeDash", List.of(4, 4), "color", "gray"),
                 "encoding", Map.of("y", Map.of("field", "base", "type", "quantitative")));
-        return spec(title, values, List.of(bars, ticks, labels, base));
+        return spec(title, values, log ? List.of(bars, ticks, labels) : List.of(bars, ticks, labels, base));
     }
 
     /** Throughput per operation, warm and cold page cache side by side: the disk's ceiling. */

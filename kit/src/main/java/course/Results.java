@@ -190,7 +190,7 @@ public final class Results {
     }
 
     /** The columns that name a case, in the order the tables show them. */
-    static final List<String> SHOWN_CASE = List.of("language", "method", "op", "pattern", "cache", "file_size", "op_size");
+    static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
             "sys_share_pct", "hit_ratio_pct");
 
@@ -226,8 +226,8 @@ public final class Results {
     public String toString() {
         StringBuilder t = new StringBuilder();
         for (Map<String, Object> row : summary()) {
-            t.append(String.format(Locale.ROOT, "%-5s %-12s %-5s %-4s %-4s %8s op %-4s median %9.2f ms  %9.2f MB/s%n",
-                    row.get("language"), row.get("method"), row.get("op"), row.get("pattern"), row.get("cache"),
+            t.append(String.format(Locale.ROOT, "%-5s %-14s %-12s %-5s %-4s %-4s %8s op %-4s median %9.2f ms  %9.2f MB/s%n",
+                    row.get("language"), row.get("runtime"), row.get("method"), row.get("op"), row.get("pattern"), row.get("cache"),
                     Course.formatSize((Long) row.get("file_size")), Course.formatSize((Long) row.get("op_size")),
                     row.get("median_ms"), row.get("mb_per_s")));
         }

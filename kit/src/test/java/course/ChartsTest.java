@@ -176,4 +176,25 @@ class ChartsTest {
         json(Charts.rateVsSize(r, "mb_per_s", "t"));
         json(Charts.throughputBars(r, "t"));
     }
+
+    @Test
+    void logBarsHaveNoBaselineAndALogScale() {
+        Published.Claim claim = new Published.Claim("b.x", "Bonachea, Dickens & Thakur", "§4.2", "typed-array", "s", "", "", 0.00074, "MB/s", "text", "st");
+        JsonObject spec = json(Charts.logBars(List.of(Charts.bar("data", 3.2)), List.of(Charts.reference("data", claim)), "MB per second", "T"));
+        assertEquals(3, spec.getAsJsonArray("layer").size());
+        assertTrue(spec.toString().contains("\"type\":\"log\""));
+        assertEquals(0.00074, spec.getAsJsonObject("data").getAsJsonArray("values").get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12);
+    }
+
+    @Test
+    void methodBarsSplitALanguageByRuntimeWhenItRanOnSeveral() {
+        JsonObject a = run("java", "read", MB, 0, 1_000_000), b = run("java", "read", MB, 0, 2_000_000), c = run("c", "read", MB, 0, 1_000_000);
+        a.addProperty("runtime", "java 25");
+        b.addProperty("runtime", "java 17");
+        c.addProperty("runtime", "gcc 12");
+        JsonObject spec = json(Charts.methodBars(new Results(List.of(a, b, c)), "T"));
+        var who = new java.util.ArrayList<String>();
+        spec.getAsJsonObject("data").getAsJsonArray("values").forEach(v -> who.add(v.getAsJsonObject().get("who").getAsString()));
+        assertEquals(List.of("java 25", "java 17", "c"), who);
+    }
 }
