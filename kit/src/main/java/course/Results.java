@@ -203,6 +203,7 @@ public final class Results {
         List<String> columns = new ArrayList<>(), same = new ArrayList<>();
         for (String c : SHOWN_CASE) {
             boolean constant = rows.stream().map(r -> String.valueOf(r.get(c))).distinct().count() == 1;
+            if (constant && String.valueOf(rows.get(0).get(c)).isEmpty()) continue;  // not recorded (older results)
             if (constant && rows.size() > 1) same.add(c.replace('_', ' ') + " " + format(c, rows.get(0).get(c)));
             else columns.add(c);
         }
