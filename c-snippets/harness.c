@@ -25,6 +25,7 @@
 #define MAX_MARGIN (INT64_C(1) << 50)
 
 int64_t harness_misses = -1;
+int64_t harness_operations = -1;
 
 /* The compiler that built this program: the C side's "runtime" in the JSON line. */
 #ifdef __clang__
@@ -81,13 +82,15 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         signal(SIGTERM, on_signal);
         signal(SIGHUP, on_signal);
     }
-    if (strcmp(o.op, "read") == 0 && data_write_file(o.file, o.file_size) != 0) io_fail(&o);
+    if (strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
+                                             : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
         if (strcmp(o.op, "write") == 0 && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
         if (strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
         harness_misses = -1;
+        harness_operations = -1;
         int64_t start = now_ns();
         uint64_t checksum = strategy(&o);
         int64_t elapsed = now_ns() - start;
@@ -201,7 +204,9 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     static const char *const patterns[] = {"seq", "rand", NULL};
     static const char *const caches[] = {"warm", "cold", NULL};
     static char name[PATH_MAX]; /* the flag half of a --flag=value; the value stays in argv */
-    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, "warm", NULL, 42, 0};
+    static const char *const texts[] = {"lf", "crlf", "cr", "mixed", "utf8", NULL};
+    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, "warm",
+                          contains(extra_flags, "--text") ? "lf" : NULL, NULL, 42, 0};
     const char *error = NULL;
     for (int i = 1; i < argc && !error; i++) {
         const char *flag = argv[i], *value = NULL;
@@ -236,7 +241,13 @@ const char *parse_options(const char *snippet, const char *const *strategies,
         else if (strcmp(flag, "--seed") == 0) {
             if (!(error = count(flag, value, 0, INT64_MAX, &seed))) o->seed = (uint64_t)seed;
         } else if (strcmp(flag, "--file") == 0) o->file = value;
-        else if (strcmp(flag, "--buffer-size") == 0) {
+        else if (strcmp(flag, "--text") == 0) {
+            if (!contains(extra_flags, flag)) {
+                snprintf(message, sizeof message, "--text is not used by %s", snippet);
+                return message;
+            }
+            error = one_of(flag, value, texts, &o->text);
+        } else if (strcmp(flag, "--buffer-size") == 0) {
             if (!contains(extra_flags, flag)) {
                 snprintf(message, sizeof message, "--buffer-size is not used by %s", snippet);
                 return message;
@@ -346,14 +357,15 @@ static void on_signal(int sig) {
 
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum) {
-    char misses[24] = "null";
+    char misses[24] = "null", text[32] = "";
+    if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
-           "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
+           "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
            "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ","
            "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
-           o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, o->file_size, o->op_size, o->buffer_size,
-           run, bytes_moved(o), operations(o), misses, elapsed_ns, user_ns, sys_ns, checksum, o->seed);
+           o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, text, o->file_size, o->op_size, o->buffer_size,
+           run, bytes_moved(o), harness_operations >= 0 ? harness_operations : operations(o), misses, elapsed_ns, user_ns, sys_ns, checksum, o->seed);
     fflush(stdout);
 }
 
@@ -446,6 +458,42 @@ int data_write_file(const char *path, int64_t size) {
         }
     }
     return close(fd);
+}
+
+/* The deterministic text (Java: Text): lines of 0-120 printable ASCII characters with the kind's line
+ * ending (mixed: \n, \r\n and \r in turn); utf8 adds é, 中 and 😀. Stops at exactly size bytes, never
+ * inside a character. */
+int text_write_file(const char *path, int64_t size, const char *kind, uint64_t seed) {
+    static const char *const wide[] = {"\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80"};
+    static const char *const endings[] = {"\n", "\r\n", "\r"};
+    FILE *out = fopen(path, "wb");
+    if (!out) return -1;
+    struct prng random = {seed};
+    int utf8 = strcmp(kind, "utf8") == 0;
+    int64_t written = 0;
+    for (int64_t line = 0; written < size; line++) {
+        uint64_t length = prng_below(&random, 121);
+        for (uint64_t j = 0; j < length && written < size; j++) {
+            int v = (int)prng_below(&random, 1000);
+            size_t w = strlen(wide[v % 3]);
+            if (utf8 && v < 100 && (int64_t)w <= size - written) {
+                fwrite(wide[v % 3], 1, w, out);
+                written += (int64_t)w;
+            } else {
+                fputc(32 + v % 95, out);
+                written++;
+            }
+        }
+        const char *ending = strcmp(kind, "crlf") == 0 ? endings[1] : strcmp(kind, "cr") == 0 ? endings[2]
+                           : strcmp(kind, "mixed") == 0 ? endings[line % 3] : endings[0];
+        size_t n = strlen(ending);
+        if ((int64_t)n > size - written) n = (size_t)(size - written);
+        fwrite(ending, 1, n, out);
+        written += (int64_t)n;
+    }
+    int failed = ferror(out);
+    if (fclose(out) != 0 || failed) return -1;
+    return 0;
 }
 
 /* ---- random offsets ------------------------------------------------------------------------- */

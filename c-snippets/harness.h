@@ -12,7 +12,7 @@
 struct options {
     const char *snippet, *strategy, *op, *pattern;
     int64_t file_size, op_size, buffer_size, repeat, warmup;
-    const char *cache, *file;
+    const char *cache, *text, *file; /* text: the --text kind, NULL for snippets without it */
     uint64_t seed;
     int keep;
 };
@@ -27,6 +27,10 @@ typedef const char *(*check_fn)(const struct options *o);
 /* Operations in the current run that the program's own buffer could not serve, each costing a
  * system call; a strategy that keeps its own buffer counts them, the rest leave -1 (not counted). */
 extern int64_t harness_misses;
+
+/* Operations in the current run, when the strategy counts them itself (lines of text, say); -1:
+ * file size ÷ op size. */
+extern int64_t harness_operations;
 
 /* Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run.
  * strategies and extra_flags are NULL-terminated lists; check may be NULL. Returns the exit status. */
@@ -51,6 +55,10 @@ unsigned data_at(int64_t pos);
 void data_fill(unsigned char *buf, size_t len, int64_t pos);
 uint64_t data_sum(const unsigned char *buf, size_t len);
 int data_write_file(const char *path, int64_t size);
+
+/* The deterministic text for --text (Java: Text): lines of printable characters with the kind's line
+ * endings; 0 on success. */
+int text_write_file(const char *path, int64_t size, const char *kind, uint64_t seed);
 
 /* SplitMix64: the random offsets, bit for bit the same as Java's Prng. */
 struct prng { uint64_t state; };

@@ -40,9 +40,15 @@ final class Harness {
      */
     static long misses = -1;
 
+    /** Operations in the current run, when the strategy counts them itself (lines of text, say); -1: file ÷ op size. */
+    static long operationsDone = -1;
+
+    /** The kinds of text file --text asks for: their line endings, or non-ASCII characters (see Text). */
+    static final List<String> TEXTS = List.of("lf", "crlf", "cr", "mixed", "utf8");
+
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
-                   int bufferSize, int repeat, int warmup, String cache, Path file, long seed, boolean keep) {
+                   int bufferSize, int repeat, int warmup, String cache, String text, Path file, long seed, boolean keep) {
         /** Sequential runs cover the file (the last operation may be short); random runs pick whole slots. */
         long operations() {
             return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
@@ -81,12 +87,14 @@ final class Harness {
         Thread cleanup = new Thread(() -> removeQuietly(created));
         if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            if (o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
+            if (o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
+            else if (o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
             for (int run = -o.warmup(); run < o.repeat(); run++) {
                 if (o.op().equals("write")) Files.deleteIfExists(o.file());
                 if (o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
                 long[] cpuStart = cpuTimes();
                 misses = -1;
+                operationsDone = -1;
                 long start = System.nanoTime();
                 long checksum = strategy.run(o);
                 long elapsed = System.nanoTime() - start;
@@ -131,7 +139,7 @@ final class Harness {
             throws UsageError {
         String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
         long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, seed = 42;
-        String file = null;
+        String file = null, text = extraFlags.contains("--text") ? "lf" : null;
         boolean keep = false;
         List<String> rest = splitEquals(args);
         for (int i = 0; i < rest.size(); i++) {
@@ -154,6 +162,10 @@ final class Harness {
                 case "--warmup" -> warmup = count(flag, value, 0, 100);
                 case "--seed" -> seed = count(flag, value, 0, Long.MAX_VALUE);
                 case "--file" -> file = value;
+                case "--text" -> {
+                    if (!extraFlags.contains(flag)) throw new UsageError("--text is not used by " + snippet);
+                    text = oneOf(flag, value, TEXTS);
+                }
                 case "--buffer-size" -> {
                     if (!extraFlags.contains(flag)) throw new UsageError("--buffer-size is not used by " + snippet);
                     bufferSize = size(flag, value, 1, MAX_BUFFER_SIZE);
@@ -169,7 +181,7 @@ final class Harness {
         }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
-                (int) repeat, (int) warmup, cache, Path.of(file), seed, keep);
+                (int) repeat, (int) warmup, cache, text, Path.of(file), seed, keep);
     }
 
     /** For snippets whose operations are served from their own buffer: each must fit, and never straddle two fills. */
@@ -305,11 +317,12 @@ final class Harness {
 
     static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, long checksum) {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"runtime\":\"java %s\",\"strategy\":\"%s\",\"op\":\"%s\","
-                        + "\"pattern\":\"%s\",\"cache\":\"%s\",\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
+                        + "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
                         + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
                         + "\"checksum\":%d,\"seed\":%d}%n",
-                o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(), o.fileSize(), o.opSize(), o.bufferSize(),
-                run, o.bytes(), o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, checksum, o.seed());
+                o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
+                o.text() == null ? "" : "\"text\":\"" + o.text() + "\",", o.fileSize(), o.opSize(), o.bufferSize(),
+                run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, checksum, o.seed());
         System.out.flush();
     }
 
@@ -375,6 +388,48 @@ final class Data {
                 int n = (int) Math.min(block.length, size - pos);
                 fill(block, n, pos);
                 out.write(block, 0, n);
+            }
+        }
+    }
+}
+
+/**
+ * The deterministic text for --text: lines of 0-120 printable ASCII characters, ended by the kind's
+ * line ending (mixed: \n, \r\n and \r in turn); utf8 adds é, 中 and 😀 among them. The file stops at
+ * exactly its size, usually inside a line (a last line without an ending), never inside a character.
+ * Byte for byte the same as text_write_file in C.
+ */
+final class Text {
+    private static final byte[][] WIDE = {{(byte) 0xC3, (byte) 0xA9}, {(byte) 0xE4, (byte) 0xB8, (byte) 0xAD},
+            {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80}};
+    private static final byte[][] MIXED = {{'\n'}, {'\r', '\n'}, {'\r'}};
+
+    static void writeFile(Path file, long size, String kind, long seed) throws IOException {
+        Prng random = new Prng(seed);
+        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            long written = 0;
+            for (long line = 0; written < size; line++) {
+                long length = random.below(121);
+                for (long j = 0; j < length && written < size; j++) {
+                    int v = (int) random.below(1000);
+                    byte[] wide = WIDE[v % 3];
+                    if (kind.equals("utf8") && v < 100 && wide.length <= size - written) {
+                        out.write(wide);
+                        written += wide.length;
+                    } else {
+                        out.write(32 + v % 95);
+                        written++;
+                    }
+                }
+                byte[] ending = switch (kind) {
+                    case "crlf" -> MIXED[1];
+                    case "cr" -> MIXED[2];
+                    case "mixed" -> MIXED[(int) (line % 3)];
+                    default -> MIXED[0];
+                };
+                int n = (int) Math.min(ending.length, size - written);
+                out.write(ending, 0, n);
+                written += n;
             }
         }
     }

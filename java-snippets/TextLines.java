@@ -1,0 +1,203 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//SOURCES Harness.java
+//JAVAC_OPTIONS --release 17
+// text_lines: reading a text file line by line (Lord & Reddy, Sun white paper; today's JDK).
+// The harness writes a text file (--text: lf, crlf, cr, mixed endings, or utf8 with non-ASCII
+// characters); each strategy reads it, counts its lines and sums their characters (UTF-16 code
+// units, endings excluded). A line ends at \n, \r\n or \r, and a last line without an ending counts.
+//   datainput           DataInputStream.readLine on a bare FileInputStream (deprecated: bytes as chars)
+//   datainput-buffered  the same over a BufferedInputStream (--buffer-size; the white paper used 2048)
+//   reader              BufferedReader over a UTF-8 FileReader (--buffer-size in chars: 1024, 8192)
+//   own-reader          a reusable line reader of our own: bytes in, one String per line, no extra copy
+//   chars               a hand-kept char[] loop that makes no String at all (the white paper's Fig 7 idea)
+//   files-lines, files-readalllines, files-reader, files-readstring: java.nio.file.Files today
+// Twin: c-snippets/text_lines.c (fgets, getline).
+//
+// What you will see: one system call per byte dwarfs everything; past that, the cost is making a
+// String per line, and the JDK's own readers are within a small factor of the hand-kept loop.
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.FileInputStream;
+import java.io.FileReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+public class TextLines {
+    static final List<String> STRATEGIES = List.of("datainput", "datainput-buffered", "reader", "own-reader", "chars",
+            "files-lines", "files-readalllines", "files-reader", "files-readstring");
+
+    public static void main(String[] args) {
+        Harness.run("text_lines", STRATEGIES, List.of("--buffer-size", "--text"), args, TextLines::check, o -> {
+            Lines lines = new Lines();
+            Path file = o.file();
+            switch (o.strategy()) {
+                case "datainput" -> dataInput(new FileInputStream(file.toFile()), lines);
+                case "datainput-buffered" -> dataInput(o.bufferSize() > 0
+                        ? new BufferedInputStream(new FileInputStream(file.toFile()), o.bufferSize())
+                        : new BufferedInputStream(new FileInputStream(file.toFile())), lines);
+                case "reader" -> reader(o, lines);
+                case "own-reader" -> ownReader(o, lines);
+                case "chars" -> chars(o, lines);
+                case "files-lines" -> {
+                    try (var stream = Files.lines(file)) {
+                        stream.forEach(lines::add);
+                    }
+                }
+                case "files-readalllines" -> Files.readAllLines(file).forEach(lines::add);
+                case "files-reader" -> {
+                    try (BufferedReader in = Files.newBufferedReader(file)) {
+                        for (String line; (line = in.readLine()) != null; ) lines.add(line);
+                    }
+                }
+                default -> Files.readString(file).lines().forEach(lines::add);
+            }
+            Harness.operationsDone = lines.count;
+            return lines.sum;
+        });
+    }
+
+    static void check(Harness.Options o) throws Harness.UsageError {
+        if (!o.op().equals("read")) throw new Harness.UsageError("--op " + o.op() + ": text_lines only reads (allowed: read)");
+        if (!o.pattern().equals("seq")) throw new Harness.UsageError("--pattern " + o.pattern() + ": lines are read in order (allowed: seq)");
+        if (o.bufferSize() > 0 && !List.of("datainput-buffered", "reader", "own-reader", "chars").contains(o.strategy())) {
+            throw new Harness.UsageError("--buffer-size is not used by --strategy " + o.strategy()
+                    + " (used by: datainput-buffered, reader, own-reader, chars)");
+        }
+    }
+
+    /** What every strategy reports: the number of lines and the sum of their characters. */
+    static final class Lines {
+        long count, sum;
+
+        void add(CharSequence line) {
+            count++;
+            for (int i = 0; i < line.length(); i++) sum += line.charAt(i);
+        }
+    }
+
+    @SuppressWarnings("deprecation")  // readLine turns each byte into one char: wrong for anything but ASCII
+    static void dataInput(InputStream source, Lines lines) throws IOException {
+        try (var in = new DataInputStream(source)) {
+            for (String line; (line = in.readLine()) != null; ) lines.add(line);
+        }
+    }
+
+    static void reader(Harness.Options o, Lines lines) throws IOException {
+        var file = new FileReader(o.file().toFile(), StandardCharsets.UTF_8);
+        try (var in = o.bufferSize() > 0 ? new BufferedReader(file, o.bufferSize()) : new BufferedReader(file)) {
+            for (String line; (line = in.readLine()) != null; ) lines.add(line);
+        }
+    }
+
+    static void ownReader(Harness.Options o, Lines lines) throws IOException {
+        try (var in = new LineReader(o.bufferSize() > 0 ? o.bufferSize() : 8192)) {
+            in.open(o.file());
+            for (String line; (line = in.readLine()) != null; ) lines.add(line);
+        }
+    }
+
+    /**
+     * Our own reader: bytes from the file into one reusable buffer, each line decoded straight from it
+     * into its String (one copy, where BufferedReader copies bytes to chars, then chars to the String).
+     * open() reuses the buffer for the next file. UTF-8's multi-byte characters never contain \n or \r
+     * bytes, so lines can be found in the bytes before decoding.
+     */
+    static final class LineReader implements AutoCloseable {
+        private byte[] buffer;
+        private int start, end;  // the unread bytes are buffer[start, end)
+        private boolean skipLineFeed;  // the last line ended with \r: a \n right after it belongs to it
+        private InputStream in;
+
+        LineReader(int size) {
+            buffer = new byte[size];
+        }
+
+        void open(Path file) throws IOException {
+            close();
+            in = new FileInputStream(file.toFile());
+            start = end = 0;
+            skipLineFeed = false;
+        }
+
+        String readLine() throws IOException {
+            int scanned = 0;  // bytes of this line looked at so far, counted from start
+            while (true) {
+                if (start + scanned == end && !fill()) {  // end of file: a last line without an ending, or none
+                    if (start == end) return null;
+                    String last = new String(buffer, start, end - start, StandardCharsets.UTF_8);
+                    start = end;
+                    return last;
+                }
+                if (skipLineFeed) {
+                    skipLineFeed = false;
+                    if (buffer[start] == '\n') {
+                        start++;
+                        continue;
+                    }
+                }
+                for (; start + scanned < end; scanned++) {
+                    byte b = buffer[start + scanned];
+                    if (b == '\n' || b == '\r') {
+                        String line = new String(buffer, start, scanned, StandardCharsets.UTF_8);
+                        skipLineFeed = b == '\r';
+                        start += scanned + 1;
+                        return line;
+                    }
+                }
+            }
+        }
+
+        /** Keeps the unread bytes, moved to the front (the buffer doubles if one line fills it); false at the end. */
+        private boolean fill() throws IOException {
+            if (start > 0) {
+                System.arraycopy(buffer, start, buffer, 0, end - start);
+                end -= start;
+                start = 0;
+            } else if (end == buffer.length) {
+                buffer = java.util.Arrays.copyOf(buffer, 2 * buffer.length);
+            }
+            int n = in.read(buffer, end, buffer.length - end);
+            if (n <= 0) return false;
+            end += n;
+            return true;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (in != null) in.close();
+        }
+    }
+
+    /** No String at all: scan a char[] for line ends, summing characters as they pass. */
+    static void chars(Harness.Options o, Lines lines) throws IOException {
+        char[] buffer = new char[o.bufferSize() > 0 ? o.bufferSize() : 8192];
+        boolean inLine = false, afterCarriageReturn = false;
+        try (Reader in = new InputStreamReader(new FileInputStream(o.file().toFile()), StandardCharsets.UTF_8)) {
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                for (int i = 0; i < n; i++) {
+                    char c = buffer[i];
+                    if (c == '\n' && afterCarriageReturn) {  // the \n of a \r\n: that line was counted at the \r
+                        afterCarriageReturn = false;
+                        continue;
+                    }
+                    afterCarriageReturn = c == '\r';
+                    if (c == '\n' || c == '\r') {
+                        lines.count++;
+                        inLine = false;
+                    } else {
+                        lines.sum += c;
+                        inLine = true;
+                    }
+                }
+            }
+        }
+        if (inLine) lines.count++;  // a last line without an ending
+    }
+}
