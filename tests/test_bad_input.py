@@ -73,6 +73,31 @@ def test_typed_arrays_bad_flags(commands, tmp_path, flags, language, expected):
     check_failed(result, expected, tmp_path, "typed_arrays")
 
 
+TEXT_BAD_FLAGS = [  # (flags, language, text the error must contain)
+    (["--op", "write"], None, "--op write: text_lines only reads (allowed: read)"),
+    (["--pattern", "rand"], None, "--pattern rand: lines are read in order (allowed: seq)"),
+    (["--text", "ebcdic"], None, "--text ebcdic: must be one of lf, crlf, cr, mixed, utf8"),
+    (["--strategy", "files-lines", "--buffer-size", "8k"], "java", "--buffer-size is not used by --strategy files-lines"),
+    (["--strategy", "scanf"], "c", "--strategy scanf: must be one of fgets, getline"),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,only,expected", TEXT_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in TEXT_BAD_FLAGS])
+def test_text_lines_bad_flags(commands, tmp_path, language, flags, only, expected):
+    if only and only != language:
+        pytest.skip(f"{only} only")
+    result = run_snippet(commands("text_lines", language), ["--file", str(tmp_path / "x.txt")] + flags)
+    assert result.returncode == 2
+    check_failed(result, expected, tmp_path, "text_lines")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_text_is_only_for_text_snippets(commands, tmp_path, language):
+    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat"), "--text", "lf"])
+    check_failed(result, "--text is not used by raw_io", tmp_path)
+
+
 def check_failed(result, expected_text, folder, snippet="raw_io"):
     assert result.returncode != 0
     assert result.stdout == "", "no result row may be printed"

@@ -148,3 +148,48 @@ def test_typed_arrays_files_match_their_twins(commands, tmp_path, file_size, op_
     raw = run_snippet(commands("raw_io", "c"), ["--op", "read", "--file-size", file_size, "--op-size", "4", "--repeat", "1",
                       "--warmup", "0", "--file", str(tmp_path / "raw.dat")])
     assert read("java", "bytes") == rows(raw.stdout)[0]["checksum"], "bytes sums the bytes, as raw_io does"
+
+
+JAVA_TEXT = ["datainput", "datainput-buffered", "reader", "own-reader", "chars", "files-lines", "files-readalllines",
+             "files-reader", "files-readstring"]
+
+
+def text_run(commands, language, strategy, kind, size, folder, extra=()):
+    out = run_snippet(commands("text_lines", language), ["--strategy", strategy, "--text", kind, "--file-size", size,
+                      "--repeat", "1", "--warmup", "0", "--file", str(folder / f"{language}-{strategy}.txt")] + list(extra))
+    assert out.returncode == 0, out.stderr
+    row = rows(out.stdout)[0]
+    return row["ops"], row["checksum"]
+
+
+@pytest.mark.parametrize("kind", ["lf", "crlf", "cr", "mixed", "utf8"])
+@pytest.mark.parametrize("size", ["1", "2", "121", "10001", "64k"])
+def test_text_lines_every_reader_counts_alike(commands, tmp_path, kind, size):
+    """Same lines and characters in every strategy and language, for every ending, cut anywhere; only
+    DataInputStream.readLine gets non-ASCII text wrong (it turns each byte into a char)."""
+    expected = text_run(commands, "c", "getline", kind, size, tmp_path)
+    assert text_run(commands, "c", "fgets", kind, size, tmp_path) == expected
+    assert text_run(commands, "c", "fgets", kind, size, tmp_path, ["--buffer-size", "7"]) == expected
+    for strategy in JAVA_TEXT:
+        got = text_run(commands, "java", strategy, kind, size, tmp_path)
+        if strategy.startswith("datainput") and kind == "utf8":
+            assert got[0] == expected[0], "readLine counts lines right"
+            if size in ("10001", "64k"):
+                assert got[1] != expected[1], "but turns each byte of a non-ASCII character into a char"
+        else:
+            assert got == expected, strategy
+    for strategy in ("own-reader", "chars", "reader"):  # tiny buffers: lines and \r\n pairs cross every refill
+        assert text_run(commands, "java", strategy, kind, size, tmp_path, ["--buffer-size", "3"]) == expected, strategy
+
+
+def test_text_files_are_the_same_in_both_languages(commands, tmp_path):
+    for kind in ("mixed", "utf8"):
+        for language in ("java", "c"):
+            out = run_snippet(commands("text_lines", language), ["--text", kind, "--file-size", "100001", "--repeat", "1",
+                              "--warmup", "0", "--file", str(tmp_path / f"{language}.txt"), "--keep"])
+            assert out.returncode == 0, out.stderr
+        assert sha256(tmp_path / "java.txt") == sha256(tmp_path / "c.txt"), kind
+        text = (tmp_path / "java.txt").read_bytes().decode("utf-8")  # never cut inside a character
+        assert len(text.encode()) == 100001
+        (tmp_path / "java.txt").unlink()
+        (tmp_path / "c.txt").unlink()

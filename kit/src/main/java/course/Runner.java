@@ -244,17 +244,21 @@ public final class Runner {
     }
 
     /** SIGTERM first, so the harness removes its own file; SIGKILL if it does not stop in time. */
+    /** SIGTERM, then SIGKILL after 3 s; waits for the child to be gone, even when the cell was interrupted. */
     private static void stop(Process child) {
-        if (child.isAlive()) {
-            child.destroy();
-            try {
+        boolean interrupted = Thread.interrupted();  // an interrupted thread could not wait below
+        try {
+            if (child.isAlive()) {
+                child.destroy();
                 if (!child.waitFor(3, TimeUnit.SECONDS)) child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                child.destroyForcibly();
-                Thread.currentThread().interrupt();
             }
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            interrupted = true;
+        } finally {
+            LIVE.remove(child);
+            if (interrupted) Thread.currentThread().interrupt();
         }
-        LIVE.remove(child);
     }
 
     /** Runs a build step to completion and returns its stdout; a failure carries its output. */
