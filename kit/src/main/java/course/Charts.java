@@ -225,12 +225,20 @@ public final class Charts {
 
     /** A published reference mark for ratioBars, with its citation. */
     public static Map<String, Object> reference(String label, Published.Claim claim) {
-        return new LinkedHashMap<>(Map.of("label", label, "value", claim.asRatio(), "citation", claim.source() + " " + claim.where()));
+        return mark(label, claim.asRatio(), claim.source() + " " + claim.where());
+    }
+
+    /**
+     * A reference mark computed from published figures (one table value over another, say); the
+     * citation must name where both come from.
+     */
+    public static Map<String, Object> mark(String label, double value, String citation) {
+        return new LinkedHashMap<>(Map.of("label", label, "value", value, "citation", citation));
     }
 
     /** A published cut (in %) as a reference mark for cutBars, with its citation. */
     public static Map<String, Object> cutReference(String label, Published.Claim claim) {
-        return new LinkedHashMap<>(Map.of("label", label, "value", claim.value(), "citation", claim.source() + " " + claim.where()));
+        return mark(label, claim.value(), claim.source() + " " + claim.where());
     }
 
     static Map<String, Object> spec(String title, List<Map<String, Object>> values, List<Map<String, Object>> layers) {

@@ -9,20 +9,32 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A file of the course's data pattern for exercises that do their own I/O in the notebook, written by
- * the C snippet raw_io (so its bytes are exactly the harnesses'), with the checksum raw_io reported.
- * Use it in try-with-resources: closing removes the file.
+ * A file for exercises that do their own I/O in the notebook, written by a C snippet (so its bytes
+ * are exactly the harnesses'), with what that snippet reported: the checksum and, for text, the
+ * number of lines (-1 for binary data). Use it in try-with-resources: closing removes the file.
  */
-public record DataFile(Path path, long size, long checksum) implements AutoCloseable {
+public record DataFile(Path path, long size, long checksum, long lines) implements AutoCloseable {
+    /** The course's binary data, written by raw_io. */
     static DataFile create(Lab lab, long size) {
+        return write(lab, "raw_io", List.of("--op", "write", "--file-size", String.valueOf(size),
+                "--op-size", String.valueOf(Math.min(size, 1 << 20))), false);
+    }
+
+    /** The course's text of a kind (lf, crlf, cr, mixed, utf8), written and read once by text_lines. */
+    static DataFile text(Lab lab, long size, String kind) {
+        return write(lab, "text_lines", List.of("--op", "read", "--text", kind, "--file-size", String.valueOf(size)), true);
+    }
+
+    private static DataFile write(Lab lab, String snippet, List<String> flags, boolean text) {
         Runner.createDirectories(lab.scratch());
         Path path = lab.scratch().resolve("exercise-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".dat");
-        List<String> cmd = new ArrayList<>(lab.runner().command("raw_io", "c"));
-        cmd.addAll(List.of("--op", "write", "--file-size", String.valueOf(size), "--op-size", String.valueOf(Math.min(size, 1 << 20)),
-                "--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));
+        List<String> cmd = new ArrayList<>(lab.runner().command(snippet, "c"));
+        cmd.addAll(flags);
+        cmd.addAll(List.of("--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));
         try {
-            String out = Runner.exec(cmd, "writing the exercise file");
-            return new DataFile(path, size, JsonParser.parseString(out.strip()).getAsJsonObject().get("checksum").getAsLong());
+            var row = JsonParser.parseString(Runner.exec(cmd, "writing the exercise file").strip()).getAsJsonObject();
+            return new DataFile(path, row.get("file_size").getAsLong(), row.get("checksum").getAsLong(),
+                    text ? row.get("ops").getAsLong() : -1);
         } catch (RuntimeException e) {
             path.toFile().delete();  // --keep keeps the file even when the run fails: never leave half of one
             throw e;

@@ -121,6 +121,11 @@ public final class Lab {
         return DataFile.create(this, size);
     }
 
+    /** A text file of the course's text (kind: lf, crlf, cr, mixed, utf8), with its line count and checksum. */
+    public DataFile textFile(long size, String kind) {
+        return DataFile.text(this, size, kind);
+    }
+
     /** Counts each invocation's system calls with strace -c (never timed: strace slows I/O down). */
     public void syscalls(Sweep sweep) {
         Profile.syscalls(this, sweep);
@@ -141,8 +146,8 @@ public final class Lab {
 
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
     public void code(String snippet, String javaMethod, String cFunction) {
-        String java = extract(runner.javaSource(snippet), "static long " + javaMethod + "(");
-        String c = extract(runner.cSource(snippet), "static uint64_t " + cFunction + "(");
+        String java = extract(runner.javaSource(snippet), javaMethod);
+        String c = extract(runner.cSource(snippet), cFunction);
         String html = "<div style='display:flex;gap:1em'>" + codeBox(runner.javaSource(snippet).getFileName() + " · " + javaMethod, java)
                 + codeBox(runner.cSource(snippet).getFileName() + " · " + cFunction, c) + "</div>";
         Notebook.html(html, java + "\n" + c);
@@ -153,8 +158,9 @@ public final class Lab {
                 + Notebook.escape(code) + "</pre></div>";
     }
 
-    /** From the line holding `signature` to the closing brace at its indentation. */
-    static String extract(Path file, String signature) {
+    /** A static method or function's source: from the line that declares it to the closing brace at its indentation. */
+    static String extract(Path file, String name) {
+        java.util.regex.Pattern declaration = java.util.regex.Pattern.compile("\\s*static\\b.*[\\s*]" + java.util.regex.Pattern.quote(name) + "\\(.*");
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
@@ -163,7 +169,7 @@ public final class Lab {
         }
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
-            if (!line.contains(signature)) continue;
+            if (!declaration.matcher(line).matches() || line.strip().endsWith(";")) continue;  // not a prototype
             String indent = line.substring(0, line.indexOf(line.strip()));
             StringBuilder out = new StringBuilder();
             for (int j = i; j < lines.size(); j++) {
@@ -171,7 +177,7 @@ public final class Lab {
                 if (j > i && lines.get(j).equals(indent + "}")) return out.toString();
             }
         }
-        throw new IllegalArgumentException(signature + " not found in " + file);
+        throw new IllegalArgumentException("static " + name + "(...) not found in " + file);
     }
 
     /**

@@ -67,6 +67,12 @@ public final class Published {
         return c;
     }
 
+    /** The figure of one series at one x (a table cell, say: series "bufferedreader-1024", x "250"); null if there is none. */
+    public Claim find(String source, String experiment, String series, String x) {
+        return claims.values().stream().filter(c -> c.source().equals(source) && c.experiment().equals(experiment)
+                && c.series().equals(series) && c.x().equals(x)).findFirst().orElse(null);
+    }
+
     public List<Claim> experiment(String source, String experiment) {
         return claims.values().stream().filter(c -> c.source().equals(source) && c.experiment().equals(experiment)).toList();
     }

@@ -21,6 +21,7 @@ public final class Sweep {
     private List<Long> opSizes = List.of(1L);
     private List<Long> bufferSizes = null;
     private List<String> strategies = null;
+    private List<String> texts = null;
     private long operations = 0, maxFileSize = 0;
     private List<String> jdks = java.util.Collections.singletonList(null);
     private String cache = "warm";
@@ -56,6 +57,8 @@ public final class Sweep {
     public Sweep bufferSizes(List<Long> values) { bufferSizes = List.copyOf(values); return this; }
     public Sweep bufferSize(long value) { bufferSizes = List.of(value); return this; }
     public Sweep strategies(String... values) { strategies = List.of(values); return this; }
+    /** Kinds of text file for snippets that read text (--text: lf, crlf, cr, mixed, utf8). */
+    public Sweep texts(String... values) { texts = List.of(values); return this; }
 
     /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
     public Sweep alsoOn(List<String> javaHomes) {
@@ -73,9 +76,11 @@ public final class Sweep {
         List<Runner.Invocation> out = new ArrayList<>();
         List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
         List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
+        List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
         for (String pattern : patterns)
             for (long opSize : opSizes)
                 for (long fileSize : operations > 0 ? List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))) : fileSizes)
+                for (String text : textChoices)
                     for (long bufferSize : bufferChoices)
                         for (String strategy : strategyChoices)
                             for (String op : ops)
@@ -86,6 +91,7 @@ public final class Sweep {
                                     flags.addAll(List.of("--op", op, "--pattern", pattern, "--file-size", Course.formatSize(fileSize),
                                             "--op-size", Course.formatSize(opSize)));
                                     if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
+                                    if (text != null) flags.addAll(List.of("--text", text));
                                     flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
                                     out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
                                 }

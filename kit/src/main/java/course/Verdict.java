@@ -52,6 +52,19 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                 outcome.equals("holds") ? "" : whyIfNot);
     }
 
+    /**
+     * A "the time changed by N%" claim as the white paper's tables state it (−91% is 91% less time);
+     * the same rules as a cut.
+     */
+    public static Verdict change(Published.Claim claim, double measuredChangePercent, String whyIfNot) {
+        if (Double.isNaN(measuredChangePercent)) return unmeasured(claim, NOT_MEASURED);
+        double published = claim.value();
+        String outcome = Math.abs(measuredChangePercent - published) <= SHARE_POINTS ? "holds"
+                : (published < 0) != (measuredChangePercent < 0) ? "reversed" : "changed";
+        return new Verdict(claim, String.format(Locale.ROOT, "%+.1f%%", measuredChangePercent), outcome,
+                outcome.equals("holds") ? "" : whyIfNot);
+    }
+
     /** A claim this run could not check, with the reason (a tool that is not installed, say). */
     public static Verdict unmeasured(Published.Claim claim, String why) {
         return new Verdict(claim, "n/a", "not measured", why);

@@ -17,7 +17,7 @@ class LabTest {
 
     @Test
     void extractsAJavaMethod() {
-        String code = Lab.extract(JAVA, "static long seqWrite(");
+        String code = Lab.extract(JAVA, "seqWrite");
         String[] lines = code.split("\n");
         assertTrue(lines[0].startsWith("static long seqWrite(Harness.Options o)"), lines[0]);
         assertEquals("}", lines[lines.length - 1], "ends at the method's own closing brace");
@@ -30,7 +30,7 @@ class LabTest {
     @Test
     void extractsEachJavaMethodSeparately() {
         for (String name : new String[] {"seqWrite", "seqRead", "randWrite", "randRead"}) {
-            String code = Lab.extract(JAVA, "static long " + name + "(");
+            String code = Lab.extract(JAVA, name);
             assertTrue(code.startsWith("static long " + name + "("), code);
             assertEquals(1, code.split("static long ", -1).length - 1, name + " alone: " + code);
             assertTrue(code.contains("return sum;"), code);
@@ -39,7 +39,7 @@ class LabTest {
 
     @Test
     void extractsACFunction() {
-        String code = Lab.extract(C, "static uint64_t seq_write(");
+        String code = Lab.extract(C, "seq_write");
         String[] lines = code.split("\n");
         assertTrue(lines[0].startsWith("static uint64_t seq_write(const struct options *o)"), lines[0]);
         assertEquals("}", lines[lines.length - 1]);
@@ -51,7 +51,7 @@ class LabTest {
 
     @Test
     void extractsTheRandomCFunctions() {
-        String code = Lab.extract(C, "static uint64_t rand_write(");
+        String code = Lab.extract(C, "rand_write");
         assertTrue(code.contains("lseek("), code);
         assertTrue(code.contains("prng_below("), code);
         assertFalse(code.contains("rand_read"), code);
@@ -60,7 +60,7 @@ class LabTest {
     @Test
     void missingSignatureIsNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Lab.extract(JAVA, "static long noSuchMethod("));
+                () -> Lab.extract(JAVA, "noSuchMethod"));
         assertTrue(e.getMessage().contains("noSuchMethod"), e.getMessage());
         assertTrue(e.getMessage().contains("RawIo.java"), e.getMessage());
     }
@@ -82,7 +82,16 @@ class LabTest {
                 "    }",
                 "}", ""));
         assertEquals("static long a() {\n    if (true) {\n        return 1;\n    }\n\n    return 2;\n}\n",
-                Lab.extract(file, "static long a("));
-        assertEquals("static long b() {\n    return 3;\n}\n", Lab.extract(file, "static long b("));
+                Lab.extract(file, "a"));
+        assertEquals("static long b() {\n    return 3;\n}\n", Lab.extract(file, "b"));
+    }
+
+    @Test
+    void findsStaticMethodsOfAnyReturnType() {
+        Path text = Course.home().resolve("java-snippets/TextLines.java");
+        assertTrue(Lab.extract(text, "chars").startsWith("static void chars(Harness.Options o, Lines lines)"));
+        Path c = Course.home().resolve("c-snippets/text_lines.c");
+        assertTrue(Lab.extract(c, "open_text").startsWith("static FILE *open_text("));
+        assertTrue(Lab.extract(c, "consume").startsWith("static void consume("));
     }
 }

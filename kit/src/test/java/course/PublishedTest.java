@@ -158,4 +158,11 @@ class PublishedTest {
     static Published.Claim claim(double value, String unit) {
         return new Published.Claim("t", "S", "W", "e", "s", "", "", value, unit, "ratio", "st");
     }
+
+    @Test
+    void findsATableCell() {
+        Published p = Published.load();
+        assertEquals(940.0, p.find("Lord & Reddy", "text-readline", "bufferedreader-8192", "250").value());
+        assertEquals(null, p.find("Lord & Reddy", "text-readline", "bufferedreader-8192", "251"));
+    }
 }

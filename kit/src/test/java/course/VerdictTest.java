@@ -108,4 +108,11 @@ class VerdictTest {
         assertEquals("not measured", Verdict.ratio(claim(3, "x", "ratio"), Double.NaN, "w").outcome());
         assertEquals("not measured", Verdict.cut(claim(25, "%", "percent"), Double.NaN, "w").outcome());
     }
+
+    @ParameterizedTest
+    @CsvSource({"-91.1, -97.0, holds", "-13.9, -30, changed", "-37.3, 12, reversed", "-5.9, -1, holds"})
+    void changesCompareSignedPercentages(double published, double measured, String outcome) {
+        Verdict v = Verdict.change(claim(published, "%", "table"), measured, "w");
+        assertEquals(outcome, v.outcome());
+    }
 }
