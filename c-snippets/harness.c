@@ -205,8 +205,10 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     static const char *const caches[] = {"warm", "cold", NULL};
     static char name[PATH_MAX]; /* the flag half of a --flag=value; the value stays in argv */
     static const char *const texts[] = {"lf", "crlf", "cr", "mixed", "utf8", NULL};
+    static const char *const types[] = {"int", "double", NULL};
     *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, "warm",
-                          contains(extra_flags, "--text") ? "lf" : NULL, NULL, 42, 0};
+                          contains(extra_flags, "--text") ? "lf" : NULL, contains(extra_flags, "--type") ? "int" : NULL,
+                          NULL, 42, 0};
     const char *error = NULL;
     for (int i = 1; i < argc && !error; i++) {
         const char *flag = argv[i], *value = NULL;
@@ -241,7 +243,13 @@ const char *parse_options(const char *snippet, const char *const *strategies,
         else if (strcmp(flag, "--seed") == 0) {
             if (!(error = count(flag, value, 0, INT64_MAX, &seed))) o->seed = (uint64_t)seed;
         } else if (strcmp(flag, "--file") == 0) o->file = value;
-        else if (strcmp(flag, "--text") == 0) {
+        else if (strcmp(flag, "--type") == 0) {
+            if (!contains(extra_flags, flag)) {
+                snprintf(message, sizeof message, "--type is not used by %s", snippet);
+                return message;
+            }
+            error = one_of(flag, value, types, &o->type);
+        } else if (strcmp(flag, "--text") == 0) {
             if (!contains(extra_flags, flag)) {
                 snprintf(message, sizeof message, "--text is not used by %s", snippet);
                 return message;
@@ -357,8 +365,9 @@ static void on_signal(int sig) {
 
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum) {
-    char misses[24] = "null", text[32] = "";
+    char misses[24] = "null", text[64] = "";
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
+    if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","

@@ -12,7 +12,7 @@
 struct options {
     const char *snippet, *strategy, *op, *pattern;
     int64_t file_size, op_size, buffer_size, repeat, warmup;
-    const char *cache, *text, *file; /* text: the --text kind, NULL for snippets without it */
+    const char *cache, *text, *type, *file; /* text, type: --text and --type, NULL for snippets without them */
     uint64_t seed;
     int keep;
 };

@@ -1,29 +1,34 @@
-/* typed_arrays: getting an int array to disk and back (Bonachea, Dickens & Thakur §3-4).
- * The program holds an array of --op-size bytes of int32_t and writes it block after block until
- * --file-size bytes are on disk, then reads the blocks back into the array. C can hand the array's
- * memory to write() as it is; Java's data streams want big-endian bytes. The strategies:
- *   big     convert each element to big-endian (htonl: a byte swap on little-endian machines) into a
- *           byte buffer, then one write per block: the same file as every big-endian Java strategy
+/* typed_arrays: getting an int array (or, with --type double, a double array) to disk and back
+ * (Bonachea, Dickens & Thakur §3-4). The program holds an array of --op-size bytes and writes it block
+ * after block until --file-size bytes are on disk, then reads the blocks back into the array. C can
+ * hand the array's memory to write() as it is; Java's data streams want big-endian bytes. The strategies:
+ *   big     convert each element to big-endian (a byte swap on little-endian machines) into a byte
+ *           buffer, then one write per block: the same file as every big-endian Java strategy
  *   native  write the array's memory as it is, in the machine's order: the same file as Java's
  *           `native` (a direct ByteBuffer in the machine's order)
- * The checksum is the sum of the elements moved, each as an unsigned 32-bit value.
+ * The checksum is the sum of the elements' bit patterns (unsigned, wrapping at 64 bits).
  * Twin: java-snippets/TypedArrays.java.
  *
  * What you will see: a swap costs a fraction of a nanosecond per element, far less than the I/O. */
+#define _DEFAULT_SOURCE
 #include "harness.h"
 
-#include <arpa/inet.h>
+#include <endian.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+static size_t width(const struct options *o) {
+    return strcmp(o->type, "int") == 0 ? 4 : 8;
+}
+
 static const char *check(const struct options *o) {
     static char message[160];
-    if (o->op_size % 4 != 0 || o->file_size % 4 != 0) {
-        snprintf(message, sizeof message, "--op-size %lld and --file-size %lld must be multiples of 4 (whole ints)",
-                 (long long)o->op_size, (long long)o->file_size);
+    if (o->op_size % (int64_t)width(o) != 0 || o->file_size % (int64_t)width(o) != 0) {
+        snprintf(message, sizeof message, "--op-size %lld and --file-size %lld must be multiples of %zu (whole %ss)",
+                 (long long)o->op_size, (long long)o->file_size, width(o), o->type);
         return message;
     }
     if (strcmp(o->pattern, "rand") == 0) return "--pattern rand: typed_arrays moves its blocks in order (allowed: seq)";
@@ -31,34 +36,57 @@ static const char *check(const struct options *o) {
     return NULL;
 }
 
-/* The program's array: element i is a fixed function of i, the same in Java (array). */
-static int32_t *array(const struct options *o) {
-    int32_t *values = malloc((size_t)o->op_size);
+/* The program's array: int32_t or double, element i a fixed function of i, the same in Java (Elements). */
+static void *array(const struct options *o) {
+    void *values = malloc((size_t)o->op_size);
     if (!values) io_fail(o);
-    for (int64_t i = 0; i < o->op_size / 4; i++) values[i] = (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+    for (int64_t i = 0; i < o->op_size / (int64_t)width(o); i++) {
+        int32_t v = (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+        if (width(o) == 4) ((int32_t *)values)[i] = v;
+        else ((double *)values)[i] = v / 1024.0; /* exact: the same bits in Java */
+    }
     return values;
 }
 
 /* Elements in the block that starts at byte pos (the last block may be short). */
 static size_t count(const struct options *o, int64_t pos) {
-    return (size_t)((o->file_size - pos < o->op_size ? o->file_size - pos : o->op_size) / 4);
+    return (size_t)((o->file_size - pos < o->op_size ? o->file_size - pos : o->op_size) / (int64_t)width(o));
 }
 
-static uint64_t sum(const int32_t *values, size_t n) {
+/* The checksum of the first n elements: their bit patterns, summed as unsigned numbers. */
+static uint64_t sum(const struct options *o, const void *values, size_t n) {
     uint64_t s = 0;
-    for (size_t i = 0; i < n; i++) s += (uint32_t)values[i];
+    for (size_t i = 0; i < n; i++) {
+        if (width(o) == 4) {
+            s += (uint32_t)((const int32_t *)values)[i];
+        } else {
+            uint64_t bits;
+            memcpy(&bits, (const double *)values + i, sizeof bits);
+            s += bits;
+        }
+    }
     return s;
 }
 
 static uint64_t big_write(const struct options *o, int fd) {
-    int32_t *values = array(o);
-    uint32_t *block = malloc((size_t)o->op_size);
+    void *values = array(o);
+    unsigned char *block = malloc((size_t)o->op_size);
     uint64_t total = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        for (size_t i = 0; i < n; i++) block[i] = htonl((uint32_t)values[i]);
-        write_fully(o, fd, (unsigned char *)block, 4 * n);
-        total += sum(values, n);
+        for (size_t i = 0; i < n; i++) {
+            if (width(o) == 4) {
+                uint32_t v = htobe32((uint32_t)((int32_t *)values)[i]);
+                memcpy(block + 4 * i, &v, 4);
+            } else {
+                uint64_t bits;
+                memcpy(&bits, (double *)values + i, 8);
+                bits = htobe64(bits);
+                memcpy(block + 8 * i, &bits, 8);
+            }
+        }
+        write_fully(o, fd, block, n * width(o));
+        total += sum(o, values, n);
     }
     free(block);
     free(values);
@@ -66,14 +94,25 @@ static uint64_t big_write(const struct options *o, int fd) {
 }
 
 static uint64_t big_read(const struct options *o, int fd) {
-    int32_t *values = malloc((size_t)o->op_size);
-    uint32_t *block = malloc((size_t)o->op_size);
+    void *values = malloc((size_t)o->op_size);
+    unsigned char *block = malloc((size_t)o->op_size);
     uint64_t total = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        if (read_fully(o, fd, (unsigned char *)block, 4 * n) < 4 * n) io_fail_because(o, "file ended early");
-        for (size_t i = 0; i < n; i++) values[i] = (int32_t)ntohl(block[i]);
-        total += sum(values, n);
+        if (read_fully(o, fd, block, n * width(o)) < n * width(o)) io_fail_because(o, "file ended early");
+        for (size_t i = 0; i < n; i++) {
+            if (width(o) == 4) {
+                uint32_t v;
+                memcpy(&v, block + 4 * i, 4);
+                ((int32_t *)values)[i] = (int32_t)be32toh(v);
+            } else {
+                uint64_t bits;
+                memcpy(&bits, block + 8 * i, 8);
+                bits = be64toh(bits);
+                memcpy((double *)values + i, &bits, 8);
+            }
+        }
+        total += sum(o, values, n);
     }
     free(block);
     free(values);
@@ -82,24 +121,24 @@ static uint64_t big_read(const struct options *o, int fd) {
 
 /* The array's own memory goes to the file: no conversion at all. */
 static uint64_t native_write(const struct options *o, int fd) {
-    int32_t *values = array(o);
+    void *values = array(o);
     uint64_t total = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        write_fully(o, fd, (unsigned char *)values, 4 * n);
-        total += sum(values, n);
+        write_fully(o, fd, values, n * width(o));
+        total += sum(o, values, n);
     }
     free(values);
     return total;
 }
 
 static uint64_t native_read(const struct options *o, int fd) {
-    int32_t *values = malloc((size_t)o->op_size);
+    void *values = malloc((size_t)o->op_size);
     uint64_t total = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        if (read_fully(o, fd, (unsigned char *)values, 4 * n) < 4 * n) io_fail_because(o, "file ended early");
-        total += sum(values, n);
+        if (read_fully(o, fd, values, n * width(o)) < n * width(o)) io_fail_because(o, "file ended early");
+        total += sum(o, values, n);
     }
     free(values);
     return total;
@@ -116,6 +155,6 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"big", "native", NULL};
-    static const char *const extra_flags[] = {"--buffer-size", NULL};
+    static const char *const extra_flags[] = {"--buffer-size", "--type", NULL};
     return harness_run("typed_arrays", strategies, extra_flags, argc, argv, check, measure);
 }

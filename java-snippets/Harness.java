@@ -46,9 +46,12 @@ final class Harness {
     /** The kinds of text file --text asks for: their line endings, or non-ASCII characters (see Text). */
     static final List<String> TEXTS = List.of("lf", "crlf", "cr", "mixed", "utf8");
 
+    /** The element types --type offers to snippets that move typed arrays. */
+    static final List<String> TYPES = List.of("int", "double");
+
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
-                   int bufferSize, int repeat, int warmup, String cache, String text, Path file, long seed, boolean keep) {
+                   int bufferSize, int repeat, int warmup, String cache, String text, String type, Path file, long seed, boolean keep) {
         /** Sequential runs cover the file (the last operation may be short); random runs pick whole slots. */
         long operations() {
             return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
@@ -139,7 +142,7 @@ final class Harness {
             throws UsageError {
         String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
         long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, seed = 42;
-        String file = null, text = extraFlags.contains("--text") ? "lf" : null;
+        String file = null, text = extraFlags.contains("--text") ? "lf" : null, type = extraFlags.contains("--type") ? "int" : null;
         boolean keep = false;
         List<String> rest = splitEquals(args);
         for (int i = 0; i < rest.size(); i++) {
@@ -162,6 +165,10 @@ final class Harness {
                 case "--warmup" -> warmup = count(flag, value, 0, 100);
                 case "--seed" -> seed = count(flag, value, 0, Long.MAX_VALUE);
                 case "--file" -> file = value;
+                case "--type" -> {
+                    if (!extraFlags.contains(flag)) throw new UsageError("--type is not used by " + snippet);
+                    type = oneOf(flag, value, TYPES);
+                }
                 case "--text" -> {
                     if (!extraFlags.contains(flag)) throw new UsageError("--text is not used by " + snippet);
                     text = oneOf(flag, value, TEXTS);
@@ -181,7 +188,7 @@ final class Harness {
         }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
-                (int) repeat, (int) warmup, cache, text, Path.of(file), seed, keep);
+                (int) repeat, (int) warmup, cache, text, type, Path.of(file), seed, keep);
     }
 
     /** For snippets whose operations are served from their own buffer: each must fit, and never straddle two fills. */
@@ -319,10 +326,11 @@ final class Harness {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"runtime\":\"java %s\",\"strategy\":\"%s\",\"op\":\"%s\","
                         + "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
                         + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
-                        + "\"checksum\":%d,\"seed\":%d}%n",
+                        + "\"checksum\":%s,\"seed\":%d}%n",
                 o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
-                o.text() == null ? "" : "\"text\":\"" + o.text() + "\",", o.fileSize(), o.opSize(), o.bufferSize(),
-                run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, checksum, o.seed());
+                (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\","),
+                o.fileSize(), o.opSize(), o.bufferSize(),
+                run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, Long.toUnsignedString(checksum), o.seed());  // unsigned, as C prints it
         System.out.flush();
     }
 

@@ -1,22 +1,22 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //SOURCES Harness.java
 //JAVAC_OPTIONS --release 17
-// typed_arrays: getting an int[] to disk and back (Bonachea, Dickens & Thakur §3-4; today's JDK).
-// The program holds an int[] of --op-size bytes and writes it block after block until --file-size
-// bytes are on disk (as each of the study's processes wrote its array again and again), then reads
-// the blocks back into the array. The file is big-endian, as Java's data streams write it, except
-// for `native`. The strategies:
-//   data               RandomAccessFile.writeInt / readInt, one element per call
+// typed_arrays: getting an int[] (or, with --type double, a double[]) to disk and back (Bonachea,
+// Dickens & Thakur §3-4; today's JDK). The program holds an array of --op-size bytes and writes it
+// block after block until --file-size bytes are on disk (as each of the study's processes wrote its
+// array again and again), then reads the blocks back into the array. The file is big-endian, as
+// Java's data streams write it, except for `native`. The strategies:
+//   data               RandomAccessFile.writeInt / readInt (writeDouble / readDouble), one element per call
 //   data-buffered      DataOutputStream over BufferedOutputStream over the file's descriptor (getFD);
 //                      --buffer-size sets the buffer (default: the JDK's 8 KB)
 //   data-bytearray     DataOutputStream over a ByteArrayOutputStream, then one write per block
-//   encode             shifting each int into a byte[] by hand, then one write per block
+//   encode             shifting each element's bytes into a byte[] by hand, then one write per block
 //   bytes              the data already in bytes: one write of a byte[] per block, no conversion
-//   bytebuffer         a heap ByteBuffer's asIntBuffer() view, written through a FileChannel
+//   bytebuffer         a heap ByteBuffer's asIntBuffer() (asDoubleBuffer()) view, through a FileChannel
 //   bytebuffer-direct  the same with a direct (off-heap) ByteBuffer
-//   varhandle          a VarHandle that views the byte[] as big-endian ints
+//   varhandle          a VarHandle that views the byte[] as big-endian ints (doubles)
 //   native             a direct ByteBuffer in the machine's own byte order (little-endian on x86)
-// The checksum is the sum of the elements moved (each as an unsigned 32-bit value), except for
+// The checksum is the sum of the elements' bit patterns (unsigned, wrapping at 64 bits), except for
 // `bytes`, which moves bytes and sums them. Twin: c-snippets/typed_arrays.c (`big`, `native`).
 //
 // What you will see: one call per element costs hundreds of times more than one call per block;
@@ -41,9 +41,10 @@ public class TypedArrays {
     static final List<String> STRATEGIES = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes",
             "bytebuffer", "bytebuffer-direct", "varhandle", "native");
     static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
     public static void main(String[] args) {
-        Harness.run("typed_arrays", STRATEGIES, List.of("--buffer-size"), args, TypedArrays::check, o -> {
+        Harness.run("typed_arrays", STRATEGIES, List.of("--buffer-size", "--type"), args, TypedArrays::check, o -> {
             boolean write = o.op().equals("write");
             try (var file = new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
                 return switch (o.strategy()) {
@@ -60,9 +61,10 @@ public class TypedArrays {
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
-        if (o.opSize() % 4 != 0 || o.fileSize() % 4 != 0) {
+        int width = width(o);
+        if (o.opSize() % width != 0 || o.fileSize() % width != 0) {
             throw new Harness.UsageError("--op-size " + o.opSize() + " and --file-size " + o.fileSize()
-                    + " must be multiples of 4 (whole ints)");
+                    + " must be multiples of " + width + " (whole " + o.type() + "s)");
         }
         if (o.pattern().equals("rand")) throw new Harness.UsageError("--pattern rand: typed_arrays moves its blocks in order (allowed: seq)");
         if (o.bufferSize() > 0 && !o.strategy().equals("data-buffered")) {
@@ -70,139 +72,172 @@ public class TypedArrays {
         }
     }
 
-    /** The program's array: element i is a fixed function of i, the same in C (value). */
-    static int[] array(Harness.Options o) {
-        int[] values = new int[o.opSize() / 4];
-        for (int i = 0; i < values.length; i++) values[i] = (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
-        return values;
+    static int width(Harness.Options o) {
+        return o.type().equals("int") ? 4 : 8;
+    }
+
+    /** The program's array: ints or doubles, element i a fixed function of i, the same in C (array). */
+    record Elements(int[] ints, double[] doubles) {
+        static Elements empty(Harness.Options o) {
+            int n = o.opSize() / width(o);
+            return o.type().equals("int") ? new Elements(new int[n], null) : new Elements(null, new double[n]);
+        }
+
+        static Elements of(Harness.Options o) {
+            Elements e = empty(o);
+            for (int i = 0; i < o.opSize() / width(o); i++) {
+                int v = (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
+                if (e.ints != null) e.ints[i] = v;
+                else e.doubles[i] = v / 1024.0;  // exact: the same bits in C
+            }
+            return e;
+        }
+
+        /** The checksum of the first n elements: their bit patterns, summed as unsigned numbers. */
+        long sum(int n) {
+            long sum = 0;
+            for (int i = 0; i < n; i++) sum += ints != null ? ints[i] & 0xFFFFFFFFL : Double.doubleToRawLongBits(doubles[i]);
+            return sum;
+        }
     }
 
     /** Elements in the block that starts at byte pos (the last block may be short). */
     static int count(Harness.Options o, long pos) {
-        return (int) (Math.min(o.opSize(), o.fileSize() - pos) / 4);
-    }
-
-    static long sum(int[] values, int count) {
-        long sum = 0;
-        for (int i = 0; i < count; i++) sum += values[i] & 0xFFFFFFFFL;
-        return sum;
+        return (int) (Math.min(o.opSize(), o.fileSize() - pos) / width(o));
     }
 
     static long dataWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = array(o);
+        Elements e = Elements.of(o);
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            for (int i = 0; i < n; i++) file.writeInt(values[i]);
-            sum += sum(values, n);
+            if (e.ints() != null) for (int i = 0; i < n; i++) file.writeInt(e.ints()[i]);
+            else for (int i = 0; i < n; i++) file.writeDouble(e.doubles()[i]);
+            sum += e.sum(n);
         }
         return sum;
     }
 
     static long dataRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = new int[o.opSize() / 4];
+        Elements e = Elements.empty(o);
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            for (int i = 0; i < n; i++) values[i] = file.readInt();
-            sum += sum(values, n);
+            if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = file.readInt();
+            else for (int i = 0; i < n; i++) e.doubles()[i] = file.readDouble();
+            sum += e.sum(n);
         }
         return sum;
     }
 
     /** The study's chain: RandomAccessFile → its FileDescriptor → FileOutputStream → buffer → data stream. */
     static long dataBufferedWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = array(o);
+        Elements e = Elements.of(o);
         long sum = 0;
         var buffered = o.bufferSize() > 0 ? new BufferedOutputStream(new FileOutputStream(file.getFD()), o.bufferSize())
                 : new BufferedOutputStream(new FileOutputStream(file.getFD()));
         var out = new DataOutputStream(buffered);
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            for (int i = 0; i < n; i++) out.writeInt(values[i]);
-            sum += sum(values, n);
+            if (e.ints() != null) for (int i = 0; i < n; i++) out.writeInt(e.ints()[i]);
+            else for (int i = 0; i < n; i++) out.writeDouble(e.doubles()[i]);
+            sum += e.sum(n);
         }
         out.flush();  // not close(): the RandomAccessFile owns the descriptor
         return sum;
     }
 
     static long dataBufferedRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = new int[o.opSize() / 4];
+        Elements e = Elements.empty(o);
         long sum = 0;
         var buffered = o.bufferSize() > 0 ? new BufferedInputStream(new FileInputStream(file.getFD()), o.bufferSize())
                 : new BufferedInputStream(new FileInputStream(file.getFD()));
         var in = new DataInputStream(buffered);
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            for (int i = 0; i < n; i++) values[i] = in.readInt();
-            sum += sum(values, n);
+            if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = in.readInt();
+            else for (int i = 0; i < n; i++) e.doubles()[i] = in.readDouble();
+            sum += e.sum(n);
         }
         return sum;
     }
 
     /** Each block goes through a DataOutputStream into memory, then to the file in one call. */
     static long dataByteArrayWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = array(o);
+        Elements e = Elements.of(o);
         long sum = 0;
         var bytes = new ByteArrayOutputStream(o.opSize());  // sized up front: no regrowing
         var out = new DataOutputStream(bytes);
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             bytes.reset();
-            for (int i = 0; i < n; i++) out.writeInt(values[i]);
+            if (e.ints() != null) for (int i = 0; i < n; i++) out.writeInt(e.ints()[i]);
+            else for (int i = 0; i < n; i++) out.writeDouble(e.doubles()[i]);
             file.write(bytes.toByteArray());  // toByteArray copies the block once more
-            sum += sum(values, n);
+            sum += e.sum(n);
         }
         return sum;
     }
 
     static long dataByteArrayRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = new int[o.opSize() / 4];
+        Elements e = Elements.empty(o);
         byte[] block = new byte[o.opSize()];
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            file.readFully(block, 0, 4 * n);
-            var in = new DataInputStream(new ByteArrayInputStream(block, 0, 4 * n));
-            for (int i = 0; i < n; i++) values[i] = in.readInt();
-            sum += sum(values, n);
+            file.readFully(block, 0, n * width(o));
+            var in = new DataInputStream(new ByteArrayInputStream(block, 0, n * width(o)));
+            if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = in.readInt();
+            else for (int i = 0; i < n; i++) e.doubles()[i] = in.readDouble();
+            sum += e.sum(n);
         }
         return sum;
     }
 
-    /** Encode by hand: shift each int's four bytes into place, most significant first. */
+    /** Encode by hand: shift each element's bytes into place, most significant first (a double's via its bits). */
     static long encodeWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = array(o);
+        Elements e = Elements.of(o);
         byte[] block = new byte[o.opSize()];
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             for (int i = 0; i < n; i++) {
-                int v = values[i];
-                block[4 * i] = (byte) (v >>> 24);
-                block[4 * i + 1] = (byte) (v >>> 16);
-                block[4 * i + 2] = (byte) (v >>> 8);
-                block[4 * i + 3] = (byte) v;
+                if (e.ints() != null) {
+                    int v = e.ints()[i];
+                    block[4 * i] = (byte) (v >>> 24);
+                    block[4 * i + 1] = (byte) (v >>> 16);
+                    block[4 * i + 2] = (byte) (v >>> 8);
+                    block[4 * i + 3] = (byte) v;
+                } else {
+                    long bits = Double.doubleToRawLongBits(e.doubles()[i]);
+                    for (int k = 0; k < 8; k++) block[8 * i + k] = (byte) (bits >>> (56 - 8 * k));
+                }
             }
-            file.write(block, 0, 4 * n);
-            sum += sum(values, n);
+            file.write(block, 0, n * width(o));
+            sum += e.sum(n);
         }
         return sum;
     }
 
     /** Decode by hand: & 0xFF undoes the sign extension of each byte before it is shifted into place. */
     static long encodeRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = new int[o.opSize() / 4];
+        Elements e = Elements.empty(o);
         byte[] block = new byte[o.opSize()];
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            file.readFully(block, 0, 4 * n);
+            file.readFully(block, 0, n * width(o));
             for (int i = 0; i < n; i++) {
-                values[i] = (block[4 * i] & 0xFF) << 24 | (block[4 * i + 1] & 0xFF) << 16
-                        | (block[4 * i + 2] & 0xFF) << 8 | (block[4 * i + 3] & 0xFF);
+                if (e.ints() != null) {
+                    e.ints()[i] = (block[4 * i] & 0xFF) << 24 | (block[4 * i + 1] & 0xFF) << 16
+                            | (block[4 * i + 2] & 0xFF) << 8 | (block[4 * i + 3] & 0xFF);
+                } else {
+                    long bits = 0;
+                    for (int k = 0; k < 8; k++) bits = bits << 8 | (block[8 * i + k] & 0xFF);
+                    e.doubles()[i] = Double.longBitsToDouble(bits);
+                }
             }
-            sum += sum(values, n);
+            sum += e.sum(n);
         }
         return sum;
     }
@@ -214,15 +249,16 @@ public class TypedArrays {
     static long bytesWrite(Harness.Options o, RandomAccessFile file) throws IOException {
         if (encoded == null) {
             ByteBuffer bytes = ByteBuffer.allocate(o.opSize());
-            bytes.asIntBuffer().put(array(o));
+            Elements e = Elements.of(o);
+            if (e.ints() != null) bytes.asIntBuffer().put(e.ints());
+            else bytes.asDoubleBuffer().put(e.doubles());
             encoded = bytes.array();
         }
-        byte[] block = encoded;
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
-            int length = 4 * count(o, pos);
-            file.write(block, 0, length);
-            sum += Data.sum(block, 0, length);
+            int length = count(o, pos) * width(o);
+            file.write(encoded, 0, length);
+            sum += Data.sum(encoded, 0, length);
         }
         return sum;
     }
@@ -231,7 +267,7 @@ public class TypedArrays {
         byte[] block = new byte[o.opSize()];
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
-            int length = 4 * count(o, pos);
+            int length = count(o, pos) * width(o);
             file.readFully(block, 0, length);
             sum += Data.sum(block, 0, length);
         }
@@ -239,27 +275,29 @@ public class TypedArrays {
     }
 
     static long varHandleWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = array(o);
+        Elements e = Elements.of(o);
         byte[] block = new byte[o.opSize()];
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            for (int i = 0; i < n; i++) BIG_ENDIAN_INT.set(block, 4 * i, values[i]);
-            file.write(block, 0, 4 * n);
-            sum += sum(values, n);
+            if (e.ints() != null) for (int i = 0; i < n; i++) BIG_ENDIAN_INT.set(block, 4 * i, e.ints()[i]);
+            else for (int i = 0; i < n; i++) BIG_ENDIAN_DOUBLE.set(block, 8 * i, e.doubles()[i]);
+            file.write(block, 0, n * width(o));
+            sum += e.sum(n);
         }
         return sum;
     }
 
     static long varHandleRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        int[] values = new int[o.opSize() / 4];
+        Elements e = Elements.empty(o);
         byte[] block = new byte[o.opSize()];
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            file.readFully(block, 0, 4 * n);
-            for (int i = 0; i < n; i++) values[i] = (int) BIG_ENDIAN_INT.get(block, 4 * i);
-            sum += sum(values, n);
+            file.readFully(block, 0, n * width(o));
+            if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = (int) BIG_ENDIAN_INT.get(block, 4 * i);
+            else for (int i = 0; i < n; i++) e.doubles()[i] = (double) BIG_ENDIAN_DOUBLE.get(block, 8 * i);
+            sum += e.sum(n);
         }
         return sum;
     }
@@ -273,33 +311,36 @@ public class TypedArrays {
         };
     }
 
-    /** The int view puts the whole array into the buffer in one call; the channel writes the buffer. */
+    /** The typed view puts the whole array into the buffer in one call; the channel writes the buffer. */
     static long bufferWrite(Harness.Options o, RandomAccessFile file, ByteBuffer buffer) throws IOException {
-        int[] values = array(o);
+        Elements e = Elements.of(o);
         var channel = file.getChannel();
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            buffer.clear().limit(4 * n);
-            buffer.asIntBuffer().put(values, 0, n);
+            buffer.clear().limit(n * width(o));
+            if (e.ints() != null) buffer.asIntBuffer().put(e.ints(), 0, n);
+            else buffer.asDoubleBuffer().put(e.doubles(), 0, n);
             while (buffer.hasRemaining()) channel.write(buffer);
-            sum += sum(values, n);
+            sum += e.sum(n);
         }
         return sum;
     }
 
     static long bufferRead(Harness.Options o, RandomAccessFile file, ByteBuffer buffer) throws IOException {
-        int[] values = new int[o.opSize() / 4];
+        Elements e = Elements.empty(o);
         var channel = file.getChannel();
         long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
-            buffer.clear().limit(4 * n);
+            buffer.clear().limit(n * width(o));
             while (buffer.hasRemaining()) {
                 if (channel.read(buffer) < 0) throw new IOException("file ended early");
             }
-            buffer.flip().asIntBuffer().get(values, 0, n);
-            sum += sum(values, n);
+            buffer.flip();
+            if (e.ints() != null) buffer.asIntBuffer().get(e.ints(), 0, n);
+            else buffer.asDoubleBuffer().get(e.doubles(), 0, n);
+            sum += e.sum(n);
         }
         return sum;
     }

@@ -63,6 +63,11 @@ TYPED_BAD_FLAGS = [  # (flags, language or None for both, text the error must co
     (["--strategy", "big", "--op-size", "4k", "--buffer-size", "8k"], "c", "--buffer-size is used only by Java's --strategy data-buffered"),
     (["--strategy", "big", "--op-size", "4k"], "java", "--strategy big: must be one of data, data-buffered, data-bytearray, encode"),
     (["--strategy", "varhandle", "--op-size", "4k"], "c", "--strategy varhandle: must be one of big, native"),
+    (["--strategy", "encode", "--op-size", "4k", "--type", "float"], "java", "--type float: must be one of int, double"),
+    (["--strategy", "big", "--op-size", "4k", "--type", "float"], "c", "--type float: must be one of int, double"),
+    (["--strategy", "encode", "--op-size", "12", "--type", "double"], "java", "must be multiples of 8 (whole doubles)"),
+    (["--strategy", "big", "--op-size", "12", "--type", "double"], "c", "must be multiples of 8 (whole doubles)"),
+    (["--strategy", "encode", "--op-size", "4k", "--file-size", "0"], "java", "--file-size 0: must be between 1 and 64g"),
 ]
 
 
@@ -93,9 +98,10 @@ def test_text_lines_bad_flags(commands, tmp_path, language, flags, only, expecte
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_text_is_only_for_text_snippets(commands, tmp_path, language):
-    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat"), "--text", "lf"])
-    check_failed(result, "--text is not used by raw_io", tmp_path)
+@pytest.mark.parametrize("flag,value", [("--text", "lf"), ("--type", "int")])
+def test_text_and_type_only_where_used(commands, tmp_path, language, flag, value):
+    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat"), flag, value])
+    check_failed(result, f"{flag} is not used by raw_io", tmp_path)
 
 
 def check_failed(result, expected_text, folder, snippet="raw_io"):

@@ -117,19 +117,22 @@ JAVA_TYPED = ["data", "data-buffered", "data-bytearray", "encode", "bytes", "byt
               "varhandle", "native"]
 
 
-@pytest.mark.parametrize("file_size,op_size", [("4", "4"), ("4100", "1k"), ("1m", "64k")])
-def test_typed_arrays_files_match_their_twins(commands, tmp_path, file_size, op_size):
+@pytest.mark.parametrize("element_type", ["int", "double"])
+@pytest.mark.parametrize("file_size,op_size", [("8", "8"), ("4104", "1k"), ("1m", "64k")])
+def test_typed_arrays_files_match_their_twins(commands, tmp_path, element_type, file_size, op_size):
     """Every big-endian Java strategy writes C's `big` file; Java's `native` writes C's `native` file."""
     def write(language, strategy):
         target = tmp_path / f"{language}-{strategy}.dat"
         out = run_snippet(commands("typed_arrays", language), ["--strategy", strategy, "--op", "write", "--file-size", file_size,
-                          "--op-size", op_size, "--repeat", "1", "--warmup", "0", "--file", str(target), "--keep"])
+                          "--op-size", op_size, "--type", element_type, "--repeat", "1", "--warmup", "0", "--file", str(target),
+                          "--keep"])
         assert out.returncode == 0, out.stderr
         return sha256(target), rows(out.stdout)[0]["checksum"]
 
     def read(language, strategy):
         out = run_snippet(commands("typed_arrays", language), ["--strategy", strategy, "--op", "read", "--file-size", file_size,
-                          "--op-size", op_size, "--repeat", "1", "--warmup", "1", "--file", str(tmp_path / "r.dat")])
+                          "--op-size", op_size, "--type", element_type, "--repeat", "1", "--warmup", "1",
+                          "--file", str(tmp_path / "r.dat")])
         assert out.returncode == 0, out.stderr
         return rows(out.stdout)[0]["checksum"]
 

@@ -31,7 +31,7 @@ class HarnessTest {
     }
 
     static Harness.Options options(String op, String pattern, long fileSize, int opSize, Path file, long seed) {
-        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, "warm", null, file, seed, false);
+        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, "warm", null, null, file, seed, false);
     }
 
     // ---- flags ------------------------------------------------------------------------------

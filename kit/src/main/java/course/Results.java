@@ -14,9 +14,9 @@ import java.util.function.Predicate;
 public final class Results {
     /** The fields that name a case; runs of one case differ only in run index and timings. */
     static final List<String> CASE = List.of("language", "runtime", "snippet", "strategy", "op", "pattern", "cache",
-            "text", "file_size", "op_size", "buffer_size");
+            "text", "type", "file_size", "op_size", "buffer_size");
     /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer, JDK or compiler). */
-    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "file_size", "op_size");
+    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "file_size", "op_size");
 
     private final List<JsonObject> runs;
 
@@ -190,7 +190,7 @@ public final class Results {
     }
 
     /** The columns that name a case, in the order the tables show them. */
-    static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "file_size", "op_size");
+    static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
             "sys_share_pct", "hit_ratio_pct");
 

@@ -43,7 +43,7 @@ public final class Runner {
         /** What sets this case apart, e.g. "java stream 1k read seq": language, strategy and buffer if given, op, pattern. */
         public String caseName() {
             StringBuilder name = new StringBuilder(language);
-            for (String f : List.of("--strategy", "--buffer-size", "--text", "--op", "--pattern")) {
+            for (String f : List.of("--strategy", "--buffer-size", "--text", "--type", "--op", "--pattern")) {
                 if (flags.contains(f)) name.append(' ').append(flag(f));
             }
             if (javaHome != null) name.append(" on ").append(Path.of(javaHome).getFileName());

@@ -22,6 +22,7 @@ public final class Sweep {
     private List<Long> bufferSizes = null;
     private List<String> strategies = null;
     private List<String> texts = null;
+    private List<String> types = null;
     private long operations = 0, maxFileSize = 0;
     private List<String> jdks = java.util.Collections.singletonList(null);
     private String cache = "warm";
@@ -59,6 +60,8 @@ public final class Sweep {
     public Sweep strategies(String... values) { strategies = List.of(values); return this; }
     /** Kinds of text file for snippets that read text (--text: lf, crlf, cr, mixed, utf8). */
     public Sweep texts(String... values) { texts = List.of(values); return this; }
+    /** Element types for snippets that move typed arrays (--type: int, double). */
+    public Sweep types(String... values) { types = List.of(values); return this; }
 
     /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
     public Sweep alsoOn(List<String> javaHomes) {
@@ -77,10 +80,12 @@ public final class Sweep {
         List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
         List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
         List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
+        List<String> typeChoices = types == null ? java.util.Collections.singletonList(null) : types;
         for (String pattern : patterns)
             for (long opSize : opSizes)
                 for (long fileSize : operations > 0 ? List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))) : fileSizes)
                 for (String text : textChoices)
+                for (String type : typeChoices)
                     for (long bufferSize : bufferChoices)
                         for (String strategy : strategyChoices)
                             for (String op : ops)
@@ -92,6 +97,7 @@ public final class Sweep {
                                             "--op-size", Course.formatSize(opSize)));
                                     if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
                                     if (text != null) flags.addAll(List.of("--text", text));
+                                    if (type != null) flags.addAll(List.of("--type", type));
                                     flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
                                     out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
                                 }
