@@ -338,11 +338,12 @@ final class Harness {
         if (e instanceof UncheckedIOException u) return describe(u.getCause());
         if (e instanceof NoSuchFileException) return "no such file";
         if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof java.io.EOFException) return "file ended early";  // as C says it (io_fail_because)
         if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().contains("(")) {
             String m = e.getMessage();
             return m.substring(m.lastIndexOf('(') + 1, m.length() - 1);
         }
-        return String.valueOf(e.getMessage());
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     static void fail(String snippet, String message, int status) {

@@ -214,3 +214,19 @@ def test_interrupt_removes_file(commands, tmp_path, language, sig):
     assert proc.returncode != 0
     assert rows(proc.stdout.read().decode()) == []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_cut_short_under_a_reader(commands, tmp_path):
+    """Another program truncates the file while readInt is reading it: one line, the file removed."""
+    target = tmp_path / "x.dat"
+    proc = subprocess.Popen(commands("typed_arrays", "java") + ["--strategy", "data", "--op", "read", "--file-size", "4m",
+                            "--op-size", "64k", "--repeat", "3", "--warmup", "0", "--file", str(target)],
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not (target.exists() and target.stat().st_size == 4 << 20) and time.time() < deadline:
+        time.sleep(0.01)
+    os.truncate(target, 1000)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1
+    assert err.strip().splitlines()[-1] == f"typed_arrays: I/O error on {target}: file ended early"
+    assert list(tmp_path.iterdir()) == []
