@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES Harness.java BulkRandomAccessFile.java
 //JAVAC_OPTIONS --release 17
 // typed_arrays: getting an int[] (or, with --type double, a double[]) to disk and back (Bonachea,
 // Dickens & Thakur §3-4; today's JDK). The program holds an array of --op-size bytes and writes it
@@ -16,6 +16,8 @@
 //   bytebuffer-direct  the same with a direct (off-heap) ByteBuffer
 //   varhandle          a VarHandle that views the byte[] as big-endian ints (doubles)
 //   native             a direct ByteBuffer in the machine's own byte order (little-endian on x86)
+//   jni-critical       BulkRandomAccessFile (lab 06): one native call per block, the array reached with
+//                      GetPrimitiveArrayCritical; jni-elements: with Get<Type>ArrayElements
 // The checksum is the sum of the elements' bit patterns (unsigned, wrapping at 64 bits), except for
 // `bytes`, which moves bytes and sums them. Twin: c-snippets/typed_arrays.c (`big`, `native`).
 //
@@ -39,15 +41,18 @@ import java.util.List;
 
 public class TypedArrays {
     static final List<String> STRATEGIES = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes",
-            "bytebuffer", "bytebuffer-direct", "varhandle", "native");
+            "bytebuffer", "bytebuffer-direct", "varhandle", "native", "jni-critical", "jni-elements");
     static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
     public static void main(String[] args) {
         Harness.run("typed_arrays", STRATEGIES, List.of("--buffer-size", "--type"), args, TypedArrays::check, o -> {
             boolean write = o.op().equals("write");
-            try (var file = new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
+            boolean jni = o.strategy().startsWith("jni");
+            try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")
+                    : new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
                 return switch (o.strategy()) {
+                    case "jni-critical", "jni-elements" -> write ? jniWrite(o, (BulkRandomAccessFile) file) : jniRead(o, (BulkRandomAccessFile) file);
                     case "data" -> write ? dataWrite(o, file) : dataRead(o, file);
                     case "data-buffered" -> write ? dataBufferedWrite(o, file) : dataBufferedRead(o, file);
                     case "data-bytearray" -> write ? dataByteArrayWrite(o, file) : dataByteArrayRead(o, file);
@@ -340,6 +345,33 @@ public class TypedArrays {
             buffer.flip();
             if (e.ints() != null) buffer.asIntBuffer().get(e.ints(), 0, n);
             else buffer.asDoubleBuffer().get(e.doubles(), 0, n);
+            sum += e.sum(n);
+        }
+        return sum;
+    }
+
+    /** One native call per block: BulkRandomAccessFile moves the array range itself (c-snippets/jni/bulkraf.c). */
+    static long jniWrite(Harness.Options o, BulkRandomAccessFile file) throws IOException {
+        Elements e = Elements.of(o);
+        file.critical(o.strategy().equals("jni-critical"));
+        long sum = 0;
+        for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
+            int n = count(o, pos);
+            if (e.ints() != null) file.writeArray(e.ints(), 0, n);
+            else file.writeArray(e.doubles(), 0, n);
+            sum += e.sum(n);
+        }
+        return sum;
+    }
+
+    static long jniRead(Harness.Options o, BulkRandomAccessFile file) throws IOException {
+        Elements e = Elements.empty(o);
+        file.critical(o.strategy().equals("jni-critical"));
+        long sum = 0;
+        for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
+            int n = count(o, pos);
+            if (e.ints() != null) file.readArray(e.ints(), 0, n);
+            else file.readArray(e.doubles(), 0, n);
             sum += e.sum(n);
         }
         return sum;

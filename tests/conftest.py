@@ -54,10 +54,29 @@ def commands(tmp_path_factory):
             info = subprocess.run([jbang, "info", "tools", str(source)], check=True, env=ENV,
                                   capture_output=True, text=True).stdout
             info = json.loads(info[info.index("{"):])
-            cache[key] = [f"{ENV['JAVA_HOME']}/bin/java", "-cp", info["applicationJar"], info["mainClass"]]
+            cache[key] = [f"{ENV['JAVA_HOME']}/bin/java"] + [f"-Djava.library.path={native(name)}"
+                                                            for name in libraries(source)] + [
+                "-cp", info["applicationJar"], info["mainClass"]]
         return cache[key]
 
+    def native(name):
+        """c-snippets/jni/NAME.c built as the kit builds it; returns the folder that holds libNAME.so."""
+        folder = out / f"native-{name}"
+        if not folder.exists():
+            folder.mkdir()
+            include = Path(ENV["JAVA_HOME"]) / "include"
+            subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{include}", f"-I{include / 'linux'}",
+                            "-o", str(folder / f"lib{name}.so"), str(HOME / "c-snippets/jni" / f"{name}.c")], check=True)
+        return folder
+
     return build
+
+
+def libraries(source):
+    """The native libraries a Java snippet and its //SOURCES load (System.loadLibrary)."""
+    files = [source] + [source.parent / name for line in source.read_text().splitlines() if line.startswith("//SOURCES ")
+                        for name in line.split()[1:]]
+    return sorted({m for f in files for m in re.findall(r'System\.loadLibrary\("(\w+)"\)', f.read_text())})
 
 
 @pytest.fixture(scope="session")

@@ -116,6 +116,19 @@ public final class Lab {
         }
     }
 
+    /**
+     * Compiles the native half of a JNI class (c-snippets/jni/NAME.c) with gcc and this JDK's headers,
+     * showing the command, unless that exact source is built already; returns the library's path.
+     */
+    public Path buildNative(String name) {
+        Path source = Course.home().resolve("c-snippets/jni").resolve(name + ".c");
+        Path library = runner.nativeLibrary(name);
+        String cmd = String.join(" ", Runner.nativeCommand(source, library, Runner.javaHome().resolve("include")));
+        Notebook.html("<p>Native library <code>" + Notebook.escape(library.toString()) + "</code>, built with:</p><pre>"
+                + Notebook.escape(cmd) + "</pre>", library + "\n" + cmd);
+        return library;
+    }
+
     /** A file of the course's data (and its checksum) for an exercise; close it to remove it. */
     public DataFile dataFile(long size) {
         return DataFile.create(this, size);

@@ -94,6 +94,11 @@ public final class Runner {
                 System.out.println("precompiled " + snippet);
             }
         }
+        try (Stream<Path> files = Files.list(runner.home.resolve("c-snippets/jni"))) {
+            for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
+                System.out.println("precompiled " + runner.nativeLibrary(c.getFileName().toString().replace(".c", "")));
+            }
+        }
     }
 
     /** The command line that runs a snippet, compiling it first when its sources changed. */
@@ -135,10 +140,15 @@ public final class Runner {
         return cBinary("evict", "evict.c", "harness.c", "harness.h");
     }
 
-    /** jbang compiles and caches the snippet; its `info tools` says which jar and class to run. */
+    /**
+     * jbang compiles and caches the snippet; its `info tools` says which jar and class to run. A
+     * snippet whose sources call System.loadLibrary("x") gets c-snippets/jni/x.c built and put on its
+     * java.library.path.
+     */
     private List<String> javaCommand(String snippet) {
         Path source = javaSource(snippet);
-        String key = hash(List.of(source, source.resolveSibling("Harness.java")), javaHome().toString());
+        List<Path> sources = javaSources(source);
+        String key = hash(sources, javaHome().toString());
         return javaCommands.computeIfAbsent(key, k -> {
             Path jbang = build.resolve("tools/jbang/jbang");
             if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
@@ -147,9 +157,69 @@ public final class Runner {
             JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
             List<String> classpath = new ArrayList<>(List.of(info.get("applicationJar").getAsString()));
             info.getAsJsonArray("resolvedDependencies").forEach(d -> classpath.add(d.getAsString()));
-            return List.of(javaHome().resolve("bin/java").toString(), "-cp", String.join(":", classpath),
-                    info.get("mainClass").getAsString());
+            List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
+            for (String library : nativeLibraries(sources)) {
+                cmd.add("-Djava.library.path=" + nativeLibrary(library).getParent());
+            }
+            cmd.addAll(List.of("-cp", String.join(":", classpath), info.get("mainClass").getAsString()));
+            return List.copyOf(cmd);
         });
+    }
+
+    /** The snippet and the files its //SOURCES lines name. */
+    static List<Path> javaSources(Path source) {
+        List<Path> all = new ArrayList<>(List.of(source));
+        try {
+            for (String line : Files.readAllLines(source)) {
+                if (line.startsWith("//SOURCES ")) {
+                    for (String name : line.substring("//SOURCES ".length()).trim().split("\\s+")) all.add(source.resolveSibling(name));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return all;
+    }
+
+    static final java.util.regex.Pattern LOAD_LIBRARY = java.util.regex.Pattern.compile("System\\.loadLibrary\\(\"(\\w+)\"\\)");
+
+    static List<String> nativeLibraries(List<Path> sources) {
+        List<String> names = new ArrayList<>();
+        for (Path source : sources) {
+            try {
+                var m = LOAD_LIBRARY.matcher(Files.readString(source));
+                while (m.find()) if (!names.contains(m.group(1))) names.add(m.group(1));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Builds c-snippets/jni/NAME.c into build/native/NAME-HASH/libNAME.so with gcc and the running
+     * JDK's JNI headers, unless that exact source was built already (the hash covers the source and
+     * the JDK); returns the library.
+     */
+    public Path nativeLibrary(String name) {
+        return nativeLibrary(name, home.resolve("c-snippets/jni").resolve(name + ".c"));
+    }
+
+    Path nativeLibrary(String name, Path source) {
+        Path dir = build.resolve("native").resolve(name + "-" + hash(List.of(source), javaHome().toString()));
+        Path library = dir.resolve("lib" + name + ".so");
+        if (!Files.exists(library)) {
+            createDirectories(dir);
+            Path include = javaHome().resolve("include");
+            exec(nativeCommand(source, library, include), "compiling " + source.getFileName());
+        }
+        return library;
+    }
+
+    /** The gcc command line that builds a JNI library (shown in the notebook, so it can be rerun by hand). */
+    static List<String> nativeCommand(Path source, Path library, Path include) {
+        return List.of("gcc", "-O2", "-Wall", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
+                "-o", library.toString(), source.toString());
     }
 
     static Path javaHome() {

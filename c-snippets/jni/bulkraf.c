@@ -1,0 +1,129 @@
+/* The native half of BulkRandomAccessFile (java-snippets/BulkRandomAccessFile.java): one call moves a
+ * whole range of a primitive array between the Java heap and the file, at the file's own position.
+ * The array is reached either with GetPrimitiveArrayCritical (usually the array itself: no copy, but
+ * the garbage collector may have to wait until we release it) or with Get<Type>ArrayElements (the JVM
+ * may hand over a copy, which Release copies back). Elements are swapped to the file's byte order when
+ * the machine's differs. Built by the kit: gcc -O2 -shared -fPIC with the running JDK's JNI headers. */
+#include <jni.h>
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+static size_t width_of(jchar type) {
+    switch (type) {
+        case 'Z': case 'B': return 1;
+        case 'C': case 'S': return 2;
+        case 'I': case 'F': return 4;
+        default: return 8; /* 'J', 'D' */
+    }
+}
+
+/* The int inside the RandomAccessFile's FileDescriptor (private fields, which JNI may read). */
+static int fd_of(JNIEnv *env, jobject self) {
+    jclass file = (*env)->FindClass(env, "java/io/RandomAccessFile");
+    jclass descriptor = (*env)->FindClass(env, "java/io/FileDescriptor");
+    jobject fd = (*env)->GetObjectField(env, self, (*env)->GetFieldID(env, file, "fd", "Ljava/io/FileDescriptor;"));
+    return (*env)->GetIntField(env, fd, (*env)->GetFieldID(env, descriptor, "fd", "I"));
+}
+
+/* Reverses the bytes of each element: big-endian <-> little-endian. */
+static void swap(unsigned char *to, const unsigned char *from, size_t bytes, size_t width) {
+    for (size_t i = 0; i < bytes; i += width) {
+        for (size_t k = 0; k < width / 2; k++) {
+            unsigned char t = from[i + k];
+            to[i + k] = from[i + width - 1 - k];
+            to[i + width - 1 - k] = t;
+        }
+    }
+}
+
+static void *elements(JNIEnv *env, jobject array, jchar type) {
+    switch (type) {
+        case 'Z': return (*env)->GetBooleanArrayElements(env, array, NULL);
+        case 'B': return (*env)->GetByteArrayElements(env, array, NULL);
+        case 'C': return (*env)->GetCharArrayElements(env, array, NULL);
+        case 'S': return (*env)->GetShortArrayElements(env, array, NULL);
+        case 'I': return (*env)->GetIntArrayElements(env, array, NULL);
+        case 'J': return (*env)->GetLongArrayElements(env, array, NULL);
+        case 'F': return (*env)->GetFloatArrayElements(env, array, NULL);
+        default: return (*env)->GetDoubleArrayElements(env, array, NULL);
+    }
+}
+
+static void release_elements(JNIEnv *env, jobject array, jchar type, void *base, jint mode) {
+    switch (type) {
+        case 'Z': (*env)->ReleaseBooleanArrayElements(env, array, base, mode); break;
+        case 'B': (*env)->ReleaseByteArrayElements(env, array, base, mode); break;
+        case 'C': (*env)->ReleaseCharArrayElements(env, array, base, mode); break;
+        case 'S': (*env)->ReleaseShortArrayElements(env, array, base, mode); break;
+        case 'I': (*env)->ReleaseIntArrayElements(env, array, base, mode); break;
+        case 'J': (*env)->ReleaseLongArrayElements(env, array, base, mode); break;
+        case 'F': (*env)->ReleaseFloatArrayElements(env, array, base, mode); break;
+        default: (*env)->ReleaseDoubleArrayElements(env, array, base, mode); break;
+    }
+}
+
+/* Writes all bytes, a swapped chunk at a time when asked to swap; 0 or the errno of the failure. */
+static int write_all(int fd, const unsigned char *data, size_t bytes, size_t width, int swapping) {
+    unsigned char chunk[1 << 16];
+    for (size_t done = 0; done < bytes;) {
+        size_t n = bytes - done;
+        const unsigned char *from = data + done;
+        if (swapping) {
+            n = n < sizeof chunk ? n : sizeof chunk; /* a multiple of every width */
+            swap(chunk, from, n, width);
+            from = chunk;
+        }
+        for (size_t put = 0; put < n;) {
+            ssize_t w = write(fd, from + put, n - put);
+            if (w < 0 && errno == EINTR) continue;
+            if (w < 0) return errno;
+            put += (size_t)w;
+        }
+        done += n;
+    }
+    return 0;
+}
+
+/* Reads until all bytes arrived or the file ended; the bytes read, or -1 with errno set. */
+static ssize_t read_all(int fd, unsigned char *data, size_t bytes) {
+    size_t done = 0;
+    while (done < bytes) {
+        ssize_t got = read(fd, data + done, bytes - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -1;
+        if (got == 0) break;
+        done += (size_t)got;
+    }
+    return (ssize_t)done;
+}
+
+JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer(JNIEnv *env, jobject self, jobject array, jint offset, jint count,
+                                                          jchar type, jboolean write, jboolean swapping, jboolean critical) {
+    size_t width = width_of(type), bytes = (size_t)count * width;
+    int fd = fd_of(env, self);
+    if ((*env)->ExceptionCheck(env)) return 0;
+    void *base = critical ? (*env)->GetPrimitiveArrayCritical(env, array, NULL) : elements(env, array, type);
+    if (!base) return 0; /* the JVM has thrown OutOfMemoryError */
+    unsigned char *data = (unsigned char *)base + (size_t)offset * width;
+    int error = 0;
+    size_t done = bytes;
+    if (write) {
+        error = write_all(fd, data, bytes, width, swapping && width > 1);
+    } else {
+        ssize_t got = read_all(fd, data, bytes);
+        if (got < 0) error = errno;
+        done = got < 0 ? 0 : (size_t)got;
+        if (swapping && width > 1) swap(data, data, done - done % width, width);
+    }
+    /* a write leaves the array as it was (JNI_ABORT: nothing to copy back); a read keeps what it read */
+    jint mode = write ? JNI_ABORT : 0;
+    if (critical) (*env)->ReleasePrimitiveArrayCritical(env, array, base, mode);
+    else release_elements(env, array, type, base, mode);
+    if (error) {
+        (*env)->ThrowNew(env, (*env)->FindClass(env, "java/io/IOException"), strerror(error));
+        return 0;
+    }
+    return (jint)(done / width);
+}

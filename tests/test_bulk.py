@@ -1,0 +1,26 @@
+"""BulkRandomAccessFile (lab 06): every primitive type, both byte orders, both ways of reaching the
+array, sub-ranges and errors, checked against java.nio.ByteBuffer by tests/java/BulkCheck.java; and the
+kit rebuilds the native library when its source changes."""
+import subprocess
+
+from conftest import ENV, HOME
+
+
+def test_bulk_random_access_file(tmp_path):
+    classes = tmp_path / "classes"
+    javac = f"{ENV['JAVA_HOME']}/bin/javac"
+    subprocess.run([javac, "--release", "17", "-d", str(classes), str(HOME / "java-snippets/BulkRandomAccessFile.java"),
+                    str(HOME / "tests/java/BulkCheck.java")], check=True, env=ENV)
+    library = tmp_path / "native"
+    library.mkdir()
+    include = f"{ENV['JAVA_HOME']}/include"
+    subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{include}", f"-I{include}/linux",
+                    "-o", str(library / "libbulkraf.so"), str(HOME / "c-snippets/jni/bulkraf.c")], check=True)
+    data = tmp_path / "data"
+    data.mkdir()
+    out = subprocess.run([f"{ENV['JAVA_HOME']}/bin/java", f"-Djava.library.path={library}", "-cp", str(classes), "BulkCheck",
+                          str(data)], env=ENV, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok "), out.stdout
+    assert int(out.stdout.split()[1]) > 100
+    assert list(data.iterdir()) == []
