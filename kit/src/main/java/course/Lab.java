@@ -171,9 +171,17 @@ public final class Lab {
                 + Notebook.escape(code) + "</pre></div>";
     }
 
+    /** One function or method of any course file (say "c-snippets/jni/bulkraf.c"), shown as lab.code shows snippets. */
+    public void show(String file, String name) {
+        Path path = Course.home().resolve(file);
+        String code = extract(path, name);
+        Notebook.html(codeBox(file + " · " + name, code), code);
+    }
+
     /** A static method or function's source: from the line that declares it to the closing brace at its indentation. */
     static String extract(Path file, String name) {
-        java.util.regex.Pattern declaration = java.util.regex.Pattern.compile("\\s*static\\b.*[\\s*]" + java.util.regex.Pattern.quote(name) + "\\(.*");
+        java.util.regex.Pattern declaration = java.util.regex.Pattern.compile("\\s*(static|JNIEXPORT|public|private)\\b[^(=]*[\\s*]"
+                + java.util.regex.Pattern.quote(name) + "\\(.*");
         List<String> lines;
         try {
             lines = Files.readAllLines(file);

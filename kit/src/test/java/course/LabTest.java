@@ -94,4 +94,13 @@ class LabTest {
         assertTrue(Lab.extract(c, "open_text").startsWith("static FILE *open_text("));
         assertTrue(Lab.extract(c, "consume").startsWith("static void consume("));
     }
+
+    @Test
+    void findsJniFunctionsAndPublicMethods() {
+        Path jni = Course.home().resolve("c-snippets/jni/bulkraf.c");
+        assertTrue(Lab.extract(jni, "Java_BulkRandomAccessFile_transfer").startsWith("JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer("));
+        Path bulk = Course.home().resolve("java-snippets/BulkRandomAccessFile.java");
+        assertTrue(Lab.extract(bulk, "order").startsWith("public BulkRandomAccessFile order(ByteOrder order) {"));
+        assertTrue(Lab.extract(bulk, "read").startsWith("private void read(Object array"), "not a one-liner that calls read(");
+    }
 }
