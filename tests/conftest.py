@@ -54,8 +54,9 @@ def commands(tmp_path_factory):
             info = subprocess.run([jbang, "info", "tools", str(source)], check=True, env=ENV,
                                   capture_output=True, text=True).stdout
             info = json.loads(info[info.index("{"):])
+            native_access = ["--enable-native-access=ALL-UNNAMED"] if libraries(source) else []
             cache[key] = [f"{ENV['JAVA_HOME']}/bin/java"] + [f"-Djava.library.path={native(name)}"
-                                                            for name in libraries(source)] + [
+                                                            for name in libraries(source)] + native_access + [
                 "-cp", info["applicationJar"], info["mainClass"]]
         return cache[key]
 

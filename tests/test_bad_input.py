@@ -104,6 +104,23 @@ def test_text_and_type_only_where_used(commands, tmp_path, language, flag, value
     check_failed(result, f"{flag} is not used by raw_io", tmp_path)
 
 
+JNI_OPS_BAD_FLAGS = [
+    ([], "jni_ops needs --buffer-size (the study used 4k)"),
+    (["--buffer-size", "1k", "--op-size", "4k"], "--op-size 4096 is larger than --buffer-size 1024"),
+    (["--buffer-size", "4k", "--op-size", "3"], "--buffer-size 4096 is not a multiple of --op-size 3"),
+    (["--buffer-size", "4k", "--pattern", "rand"], "--pattern rand: jni_ops moves its operations in order"),
+    (["--buffer-size", "0"], "--buffer-size 0: must be between 1 and 1g"),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,expected", JNI_OPS_BAD_FLAGS, ids=[" ".join(f) or "no buffer" for f, _ in JNI_OPS_BAD_FLAGS])
+def test_jni_ops_bad_flags(commands, tmp_path, language, flags, expected):
+    result = run_snippet(commands("jni_ops", language), ["--file", str(tmp_path / "x.dat")] + flags)
+    assert result.returncode == 2
+    check_failed(result, expected, tmp_path, "jni_ops")
+
+
 def check_failed(result, expected_text, folder, snippet="raw_io"):
     assert result.returncode != 0
     assert result.stdout == "", "no result row may be printed"

@@ -196,3 +196,27 @@ def test_text_files_are_the_same_in_both_languages(commands, tmp_path):
         assert len(text.encode()) == 100001
         (tmp_path / "java.txt").unlink()
         (tmp_path / "c.txt").unlink()
+
+
+@pytest.mark.parametrize("file_size,op_size,buffer_size", [("1", "1", "4k"), ("10001", "1", "4k"), ("10001", "7", "3584"),
+                                                           ("100000", "64", "4k"), ("1m", "1k", "4k")])
+def test_jni_ops_twins_agree(commands, tmp_path, file_size, op_size, buffer_size):
+    """Java's own buffer, a JNI call per operation, and C: the same files and the same checksums."""
+    files, sums = {}, {}
+    for language, strategy in (("java", "direct"), ("java", "jni"), ("c", "direct")):
+        flags = ["--strategy", strategy, "--file-size", file_size, "--op-size", op_size, "--buffer-size", buffer_size]
+        target = tmp_path / f"{language}-{strategy}.dat"
+        write = run_snippet(commands("jni_ops", language), flags + ["--op", "write", "--repeat", "1", "--warmup", "0",
+                            "--file", str(target), "--keep"])
+        assert write.returncode == 0, write.stderr
+        assert write.stderr == "", "no warnings (native access is enabled for JNI)"
+        read = run_snippet(commands("jni_ops", language), flags + ["--op", "read", "--repeat", "1", "--warmup", "1",
+                           "--file", str(tmp_path / "r.dat")])
+        assert read.returncode == 0, read.stderr
+        files[(language, strategy)] = sha256(target)
+        sums[(language, strategy)] = (rows(write.stdout)[0]["checksum"], rows(read.stdout)[0]["checksum"])
+    assert len(set(files.values())) == 1
+    assert len(set(sums.values())) == 1
+    raw = run_snippet(commands("raw_io", "c"), ["--op", "write", "--file-size", file_size, "--repeat", "1", "--warmup", "0",
+                      "--file", str(tmp_path / "raw.dat"), "--keep"])
+    assert sha256(tmp_path / "raw.dat") == files[("c", "direct")], "the course's data, whatever the operation size"

@@ -158,9 +158,9 @@ public final class Runner {
             List<String> classpath = new ArrayList<>(List.of(info.get("applicationJar").getAsString()));
             info.getAsJsonArray("resolvedDependencies").forEach(d -> classpath.add(d.getAsString()));
             List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
-            for (String library : nativeLibraries(sources)) {
-                cmd.add("-Djava.library.path=" + nativeLibrary(library).getParent());
-            }
+            List<String> libraries = nativeLibraries(sources);
+            for (String library : libraries) cmd.add("-Djava.library.path=" + nativeLibrary(library).getParent());
+            if (!libraries.isEmpty()) cmd.add("--enable-native-access=ALL-UNNAMED");  // JDK 24+ warns on JNI without it
             cmd.addAll(List.of("-cp", String.join(":", classpath), info.get("mainClass").getAsString()));
             return List.copyOf(cmd);
         });

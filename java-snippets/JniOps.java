@@ -1,0 +1,122 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//SOURCES Harness.java
+//JAVAC_OPTIONS --release 17
+// jni_ops: what one native call per operation costs (Xu & Guo §4.6, Fig 4.15). The program moves
+// --op-size bytes per operation through a --buffer-size buffer (the study: 4 KB), sequentially:
+//   direct  Java keeps the buffer: each operation copies its bytes out of (into) a byte[], and only an
+//           empty (full) buffer costs a read (write) system call
+//   jni     the buffer lives in C (c-snippets/jni/jniops.c): each operation is one native call that
+//           copies its bytes between the buffer and the Java array
+// Twin: c-snippets/jni_ops.c (`direct`, the same loop in C).
+//
+// What you will see: with 1-byte operations the native call costs more than the work it does; with a
+// few dozen bytes per operation it fades, and JNI runs like C.
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.util.List;
+
+public class JniOps {
+    public static void main(String[] args) {
+        Harness.run("jni_ops", List.of("direct", "jni"), List.of("--buffer-size"), args, JniOps::check, o -> {
+            boolean write = o.op().equals("write");
+            if (o.strategy().equals("jni")) return write ? jniWrite(o) : jniRead(o);
+            return write ? directWrite(o) : directRead(o);
+        });
+    }
+
+    static void check(Harness.Options o) throws Harness.UsageError {
+        if (o.bufferSize() == 0) throw new Harness.UsageError("jni_ops needs --buffer-size (the study used 4k)");
+        Harness.checkOperationFitsBuffer(o);
+        if (!o.pattern().equals("seq")) throw new Harness.UsageError("--pattern " + o.pattern() + ": jni_ops moves its operations in order (allowed: seq)");
+    }
+
+    static long directWrite(Harness.Options o) throws IOException {
+        byte[] buffer = new byte[o.bufferSize()], op = new byte[o.opSize()];
+        int used = 0;
+        long sum = 0;
+        try (var out = new FileOutputStream(o.file().toFile())) {
+            for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
+                int n = (int) Math.min(o.opSize(), o.fileSize() - pos);
+                Data.fill(op, n, pos);
+                if (used == buffer.length) {  // full: one system call
+                    out.write(buffer, 0, used);
+                    used = 0;
+                }
+                System.arraycopy(op, 0, buffer, used, n);
+                used += n;
+                sum += Data.sum(op, 0, n);
+            }
+            out.write(buffer, 0, used);
+        }
+        return sum;
+    }
+
+    static long directRead(Harness.Options o) throws IOException {
+        byte[] buffer = new byte[o.bufferSize()], op = new byte[o.opSize()];
+        int next = 0, filled = 0;
+        long sum = 0;
+        try (var in = new FileInputStream(o.file().toFile())) {
+            for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
+                int n = (int) Math.min(o.opSize(), o.fileSize() - pos);
+                if (next == filled) {  // empty: one system call refills it
+                    filled = in.readNBytes(buffer, 0, buffer.length);
+                    next = 0;
+                }
+                System.arraycopy(buffer, next, op, 0, n);
+                next += n;
+                sum += Data.sum(op, 0, n);
+            }
+        }
+        return sum;
+    }
+
+    static long jniWrite(Harness.Options o) throws IOException {
+        byte[] op = new byte[o.opSize()];
+        long sum = 0;
+        NativeBuffer.open(o.file().toString(), true, o.bufferSize());
+        try {
+            for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
+                int n = (int) Math.min(o.opSize(), o.fileSize() - pos);
+                Data.fill(op, n, pos);
+                NativeBuffer.write(op, n);  // one native call per operation
+                sum += Data.sum(op, 0, n);
+            }
+        } finally {
+            NativeBuffer.close();
+        }
+        return sum;
+    }
+
+    static long jniRead(Harness.Options o) throws IOException {
+        byte[] op = new byte[o.opSize()];
+        long sum = 0;
+        NativeBuffer.open(o.file().toString(), false, o.bufferSize());
+        try {
+            for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
+                int n = NativeBuffer.read(op, (int) Math.min(o.opSize(), o.fileSize() - pos));
+                sum += Data.sum(op, 0, n);
+            }
+        } finally {
+            NativeBuffer.close();
+        }
+        return sum;
+    }
+
+    /** The C half's buffer and file, one at a time: the study's two native methods, plus open and close. */
+    static final class NativeBuffer {
+        static {
+            System.loadLibrary("jniops");
+        }
+
+        static native void open(String path, boolean write, int bufferSize) throws IOException;
+
+        /** Copies the next n bytes into op, refilling the buffer with one read(2) when it is empty. */
+        static native int read(byte[] op, int n) throws IOException;
+
+        /** Copies n bytes of op into the buffer, flushing it with one write(2) when it is full. */
+        static native void write(byte[] op, int n) throws IOException;
+
+        static native void close() throws IOException;
+    }
+}
