@@ -34,6 +34,11 @@ public final class Charts {
      * logY suits values spanning orders of magnitude (a buffer of 1 B against one of 1 MB).
      */
     public static Map<String, Object> lines(Results results, String sizeField, String column, boolean logY, String title) {
+        return lines(results, false, sizeField, column, logY, title);
+    }
+
+    /** The same, one line per language and way of doing it (strategy and buffer) when byMethod is true. */
+    public static Map<String, Object> lines(Results results, boolean byMethod, String sizeField, String column, boolean logY, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
             Map<String, Object> v = new LinkedHashMap<>(row);
@@ -45,14 +50,16 @@ public final class Charts {
             v.put("y_low", value * (time ? (Double) row.get("min_ms") / median : median / (Double) row.get("max_ms")));
             v.put("y_high", value * (time ? (Double) row.get("max_ms") / median : median / (Double) row.get("min_ms")));
             v.put("size", row.get(sizeField));
-            v.put("series", row.get("language") + " " + row.get("op"));
+            v.put("who", byMethod ? row.get("language") + " " + row.get("method") : row.get("language"));
+            v.put("series", v.get("who") + " " + row.get("op"));
             values.add(v);
         }
         String yTitle = TITLES.getOrDefault(column, column) + (logY ? ", log scale" : "");
         Map<String, Object> x = Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
                 "axis", Map.of("labelExpr", SIZE_LABELS, "tickCount", 8), "title", TITLES.getOrDefault(sizeField, sizeField) + " (log scale)");
         Map<String, Object> yScale = logY ? Map.of("type", "log") : Map.of("zero", true);
-        Map<String, Object> color = Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");
+        Map<String, Object> color = byMethod ? Map.of("field", "who", "type", "nominal", "title", "language and way")
+                : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");
         Map<String, Object> dash = Map.of("field", "op", "type", "nominal", "title", "operation");
         Map<String, Object> line = Map.of("mark", Map.of("type", "line", "point", true),
                 "encoding", Map.of("x", x, "y", Map.of("field", "y", "type", "quantitative", "title", yTitle, "scale", yScale),
