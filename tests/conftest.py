@@ -54,7 +54,8 @@ def commands(tmp_path_factory):
             info = subprocess.run([jbang, "info", "tools", str(source)], check=True, env=ENV,
                                   capture_output=True, text=True).stdout
             info = json.loads(info[info.index("{"):])
-            native_access = ["--enable-native-access=ALL-UNNAMED"] if libraries(source) else []
+            uses_native = libraries(source) or "java.lang.foreign" in source.read_text()
+            native_access = ["--enable-native-access=ALL-UNNAMED"] if uses_native else []
             cache[key] = [f"{ENV['JAVA_HOME']}/bin/java"] + [f"-Djava.library.path={native(name)}"
                                                             for name in libraries(source)] + native_access + [
                 "-cp", info["applicationJar"], info["mainClass"]]

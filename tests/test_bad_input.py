@@ -71,6 +71,18 @@ TYPED_BAD_FLAGS = [  # (flags, language or None for both, text the error must co
 ]
 
 
+@pytest.mark.parametrize("flags,expected", [
+    (["--op-size", "6"], "--op-size 6 and --file-size 1048576 must be multiples of 4 (whole ints)"),
+    (["--op-size", "4k", "--pattern", "rand"], "--pattern rand: typed_ffm moves its blocks in order"),
+    (["--op-size", "4k", "--type", "float"], "--type float: must be one of int, double"),
+    (["--op-size", "4k", "--strategy", "jni"], "--strategy jni: must be one of ffm, ffm-heap"),
+])
+def test_typed_ffm_bad_flags(commands, tmp_path, flags, expected):
+    result = run_snippet(commands("typed_ffm", "java"), ["--file", str(tmp_path / "x.dat")] + flags)
+    assert result.returncode == 2
+    check_failed(result, expected, tmp_path, "typed_ffm")
+
+
 @pytest.mark.parametrize("flags,language,expected", TYPED_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in TYPED_BAD_FLAGS])
 def test_typed_arrays_bad_flags(commands, tmp_path, flags, language, expected):
     result = run_snippet(commands("typed_arrays", language), ["--file", str(tmp_path / "x.dat")] + flags)

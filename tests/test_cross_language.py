@@ -220,3 +220,21 @@ def test_jni_ops_twins_agree(commands, tmp_path, file_size, op_size, buffer_size
     raw = run_snippet(commands("raw_io", "c"), ["--op", "write", "--file-size", file_size, "--repeat", "1", "--warmup", "0",
                       "--file", str(tmp_path / "raw.dat"), "--keep"])
     assert sha256(tmp_path / "raw.dat") == files[("c", "direct")], "the course's data, whatever the operation size"
+
+
+@pytest.mark.parametrize("element_type", ["int", "double"])
+def test_ffm_files_match_the_c_twins(commands, tmp_path, element_type):
+    """typed_ffm has no C file of its own: its files are typed_arrays' C files, byte for byte."""
+    flags = ["--type", element_type, "--file-size", "4104", "--op-size", "1k", "--repeat", "1", "--warmup", "0"]
+    for ffm, c in (("ffm", "big"), ("ffm-heap", "native")):
+        java = run_snippet(commands("typed_ffm", "java"), flags + ["--strategy", ffm, "--op", "write", "--file", str(tmp_path / "j.dat"), "--keep"])
+        assert java.returncode == 0 and java.stderr == "", java.stderr
+        twin = run_snippet(commands("typed_arrays", "c"), flags + ["--strategy", c, "--op", "write", "--file", str(tmp_path / "c.dat"), "--keep"])
+        assert twin.returncode == 0, twin.stderr
+        assert sha256(tmp_path / "j.dat") == sha256(tmp_path / "c.dat"), ffm
+        assert rows(java.stdout)[0]["checksum"] == rows(twin.stdout)[0]["checksum"]
+        reads = [run_snippet(cmd, flags + ["--strategy", s, "--op", "read", "--file", str(tmp_path / "r.dat")])
+                 for cmd, s in ((commands("typed_ffm", "java"), ffm), (commands("typed_arrays", "c"), c))]
+        assert rows(reads[0].stdout)[0]["checksum"] == rows(reads[1].stdout)[0]["checksum"], ffm
+        (tmp_path / "j.dat").unlink()
+        (tmp_path / "c.dat").unlink()

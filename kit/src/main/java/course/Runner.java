@@ -94,6 +94,18 @@ public final class Runner {
                 System.out.println("precompiled " + snippet);
             }
         }
+        try (Stream<Path> files = Files.list(runner.home.resolve("java-snippets"))) {  // Java-only snippets (typed_ffm)
+            for (Path java : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String snippet = snakeCase(java.getFileName().toString().replace(".java", ""));
+                if (Files.exists(runner.cSource(snippet)) || !Files.readString(java).contains("Harness.run(")) continue;
+                try {
+                    runner.command(snippet, "java");
+                    System.out.println("precompiled " + snippet);
+                } catch (RunFailed e) {
+                    System.out.println("skipped " + snippet + " (it needs a newer JDK than " + Runtime.version().feature() + ")");
+                }
+            }
+        }
         try (Stream<Path> files = Files.list(runner.home.resolve("c-snippets/jni"))) {
             for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
                 System.out.println("precompiled " + runner.nativeLibrary(c.getFileName().toString().replace(".c", "")));
@@ -104,10 +116,21 @@ public final class Runner {
     /** The command line that runs a snippet, compiling it first when its sources changed. */
     public List<String> command(String snippet, String language) {
         return switch (language) {
-            case "c" -> List.of(cBinary(snippet, snippet + ".c", "harness.c", "harness.h").toString());
+            case "c" -> {
+                if (!Files.exists(cSource(snippet))) {
+                    throw new IllegalArgumentException(snippet + " has no C twin of its own (" + javaSource(snippet).getFileName()
+                            + " says which C snippet writes the same files): run it with .languages(\"java\")");
+                }
+                yield List.of(cBinary(snippet, snippet + ".c", "harness.c", "harness.h").toString());
+            }
             case "java" -> javaCommand(snippet);
             default -> throw new IllegalArgumentException("language " + language + ": must be java or c");
         };
+    }
+
+    /** TypedFfm → typed_ffm: the snippet name of a Java file. */
+    static String snakeCase(String className) {
+        return className.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     /** raw_io is RawIo.java in java-snippets/ and raw_io.c in c-snippets/. */
@@ -160,10 +183,19 @@ public final class Runner {
             List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
             List<String> libraries = nativeLibraries(sources);
             for (String library : libraries) cmd.add("-Djava.library.path=" + nativeLibrary(library).getParent());
-            if (!libraries.isEmpty()) cmd.add("--enable-native-access=ALL-UNNAMED");  // JDK 24+ warns on JNI without it
+            boolean foreign = sources.stream().anyMatch(f -> read(f).contains("java.lang.foreign"));
+            if (!libraries.isEmpty() || foreign) cmd.add("--enable-native-access=ALL-UNNAMED");  // JDK 24+ warns without it
             cmd.addAll(List.of("-cp", String.join(":", classpath), info.get("mainClass").getAsString()));
             return List.copyOf(cmd);
         });
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The snippet and the files its //SOURCES lines name. */
