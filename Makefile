@@ -5,7 +5,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test report clean
+.PHONY: setup lab test report assignments autograde clean
 
 setup:
 	@$(SETUP)
@@ -22,6 +22,14 @@ test: setup
 
 report: setup
 	@$(ENV) && python tools/report.py
+
+# The student versions of every lab (solutions and hidden tests removed): build/classroom/release/<lab>/.
+assignments: setup
+	@$(ENV) && python tools/classroom.py release
+
+# Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
+autograde: setup
+	@$(ENV) && python tools/classroom.py autograde $(LAB) && python tools/classroom.py scores $(LAB)
 
 clean:
 	rm -rf build scratch labs/flamegraphs kit/target

@@ -112,7 +112,8 @@ spec = {
     "display_name": f"Java {feature} (course)",
     "language": "java",
     "interrupt_mode": "message",
-    "env": {"JAVA_HOME": jdk, "COURSE_HOME": home,
+    # the kit is on every notebook's classpath, wherever the notebook sits (labs/, an nbgrader release folder)
+    "env": {"JAVA_HOME": jdk, "COURSE_HOME": home, "JJAVA_CLASSPATH": f"{home}/kit/target/course-kit.jar",
             "PATH": f"{jdk}/bin:{os.environ['PATH']}"},
     "metadata": {"debugger": False},
 }

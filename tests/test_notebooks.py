@@ -51,7 +51,7 @@ def test_interrupt_kills_child_and_removes_files(tmp_path):
     with kernel_environment(kernel_env(tmp_path)):
         km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
     try:
-        reply = kc.execute_interactive('%classpath ../kit/target/course-kit.jar\nimport course.*;\nvar lab = Lab.open("01-raw-io");',
+        reply = kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");',
                                        timeout=120)
         assert reply["content"]["status"] == "ok"
         long_run = 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(5).run();'

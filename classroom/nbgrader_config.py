@@ -1,0 +1,12 @@
+"""nbgrader's configuration for the course. The labs are the source notebooks: tools/classroom.py
+copies them into an nbgrader course folder (build/classroom by default) and releases them from there,
+so there is no second copy of a lab to keep in sync."""
+c = get_config()  # noqa: F821 (nbgrader provides it)
+
+c.CourseDirectory.course_id = "java-file-io"
+# an unanswered exercise must fail when it runs, not compile to something that passes
+c.ClearSolutions.code_stub = {"java": '// YOUR CODE HERE\nthrow new UnsupportedOperationException("not implemented");'}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+# every lab runs its measurements before its exercises: give the smoke preset room on a slow machine
+c.ExecutePreprocessor.timeout = 900
+c.Execute.timeout = 900
