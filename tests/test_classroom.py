@@ -1,7 +1,7 @@
 """nbgrader with the Java kernel, for real: the labs released as assignments, then autograded. The
 source version earns full marks, the untouched release version zero on every autograded cell (and no
 crash), and a wrong answer zero on its own cell only."""
-import os
+import json
 import shutil
 import subprocess
 import sys
@@ -13,14 +13,14 @@ from conftest import ENV, HOME
 LAB = "03-operation-size"  # pure-function exercises: the marks cannot depend on the machine
 
 
-def classroom(root, *args, env=None):
+def classroom(*args, env=None):
     return subprocess.run([sys.executable, str(HOME / "tools/classroom.py"), *args], env=env, cwd=HOME,
                           capture_output=True, text=True, timeout=900)
 
 
 def test_release_removes_solutions_and_keeps_tests(tmp_path):
     env = dict(ENV, COURSE_CLASSROOM=str(tmp_path))
-    out = classroom(tmp_path, "release", env=env)
+    out = classroom("release", env=env)
     assert out.returncode == 0, out.stderr
     for lab in sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
         nb = nbformat.read(tmp_path / "release" / lab / f"{lab}.ipynb", as_version=4)
@@ -29,14 +29,14 @@ def test_release_removes_solutions_and_keeps_tests(tmp_path):
         assert len(graded) >= 1 and len(solutions) >= 1, lab
         for cell in solutions:
             assert "BEGIN SOLUTION" not in cell.source and "UnsupportedOperationException" in cell.source, lab
-    assert classroom(tmp_path, "release", "99-no-such-lab", env=env).stderr.strip() == \
+    assert classroom("release", "99-no-such-lab", env=env).stderr.strip() == \
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
 def test_autograde_source_release_and_a_wrong_answer(tmp_path):
     env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "course"), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
     (tmp_path / "scratch").mkdir()
-    assert classroom(tmp_path, "release", LAB, env=env).returncode == 0
+    assert classroom("release", LAB, env=env).returncode == 0
     course = tmp_path / "course"
     released = course / "release" / LAB / f"{LAB}.ipynb"
     source = HOME / "labs" / f"{LAB}.ipynb"
@@ -55,12 +55,12 @@ def test_autograde_source_release_and_a_wrong_answer(tmp_path):
             cell.source = answers[grade_id]
     nbformat.write(wrong, course / "submitted/wrong" / LAB / f"{LAB}.ipynb")
 
-    out = classroom(tmp_path, "autograde", LAB, env=env)
+    out = classroom("autograde", LAB, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
-    scores = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(HOME / 'tools')!r}); "
-                             f"import classroom; print(classroom.scores({LAB!r}))"], env=env, capture_output=True, text=True)
+    scores = subprocess.run([sys.executable, "-c", f"import json, sys; sys.path.insert(0, {str(HOME / 'tools')!r}); "
+                             f"import classroom; print(json.dumps(classroom.scores({LAB!r})))"], env=env, capture_output=True, text=True)
     assert scores.returncode == 0, scores.stderr
-    got = eval(scores.stdout)  # a dict literal printed by the line above
+    got = json.loads(scores.stdout)
     assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}
     assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0}
     assert got["wrong"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}
