@@ -1,10 +1,12 @@
 """`make report`: runs every lab headlessly (quick preset unless COURSE_PRESET says otherwise) and writes
-one self-contained HTML file, build/report.html: each lab's narrative, tables, verdicts, and its charts
-as static SVG rendered offline by vl-convert."""
+one self-contained HTML file, build/report.html (COURSE_REPORT overrides it): each lab's narrative,
+tables, verdicts, and its charts as static SVG rendered offline by vl-convert. A cell that fails is kept
+in the report, and the run ends with a non-zero status naming it."""
 import html
 import os
 import sys
 import time
+from pathlib import Path
 
 import vl_convert
 from nbconvert import HTMLExporter
@@ -28,18 +30,20 @@ def static_charts(nb):
 def main():
     preset = os.environ.get("COURSE_PRESET", "quick")
     exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True)
-    sections, nav = [], []
+    sections, nav, failed = [], [], []
     for path in lab_paths():
         started = time.time()
         print(f"report: running {path.name} ({preset})", flush=True)
         nb = execute(path, preset, allow_errors=True)
+        failed += [f"{path.stem}: {out.get('ename')}: {out.get('evalue')}" for cell in nb.cells for out in cell.get("outputs", [])
+                   if out.get("output_type") == "error"]
         static_charts(nb)
         body, _ = exporter.from_notebook_node(nb)
         anchor = path.stem
         nav.append(f'<a href="#{anchor}">{html.escape(path.stem)}</a>')
         sections.append(f'<section class="lab" id="{anchor}">{body}</section>')
         print(f"report: {path.name} took {time.time() - started:.0f} s", flush=True)
-    out = HOME / "build/report.html"
+    out = Path(os.environ.get("COURSE_REPORT", HOME / "build/report.html"))
     out.parent.mkdir(exist_ok=True)
     page = (f"<!doctype html><html><head><meta charset='utf-8'><title>Java file I/O course: report</title>"
             f"<style>{STYLE}</style></head><body><h1>Java file I/O course: report ({preset} preset)</h1>"
@@ -48,6 +52,10 @@ def main():
     tmp.write_text(page)
     tmp.replace(out)
     print(f"report: wrote {out}")
+    if failed:
+        print("report: cells failed:\n  " + "\n  ".join(failed), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
