@@ -5,7 +5,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test report assignments autograde clean
+.PHONY: setup lab test report assignments autograde handin clean
 
 setup:
 	@$(SETUP)
@@ -30,6 +30,10 @@ assignments: setup
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
 autograde: setup
 	@$(ENV) && python tools/classroom.py autograde $(LAB) && python tools/classroom.py scores $(LAB)
+
+# A learner's results (data/results/*.json, checked) in one zip under build/handin/, to hand in.
+handin: setup
+	@$(ENV) && python tools/classroom.py handin
 
 clean:
 	rm -rf build scratch labs/flamegraphs kit/target

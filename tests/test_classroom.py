@@ -5,6 +5,7 @@ import json
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import nbformat
 
@@ -65,3 +66,24 @@ def test_autograde_source_release_and_a_wrong_answer(tmp_path):
     assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0}
     assert got["wrong"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}
     assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
+    results, out = tmp_path / "results", tmp_path / "out"
+    results.mkdir()
+    doc = {"lab": "01-raw-io", "preset": "smoke", "started": "x", "machine": {"cores": "2"}, "runs": [], "verdicts": []}
+    (results / "01-raw-io-smoke-1.json").write_text(json.dumps(doc))
+    (results / "00-start-here-smoke-1.json").write_text(json.dumps(dict(doc, lab="00-start-here")))
+    env = dict(ENV, COURSE_HANDIN=str(out))
+    ok = classroom("handin", str(results), env=env)
+    assert ok.returncode == 0, ok.stderr
+    [archive] = out.glob("results-*.zip")
+    assert sorted(zipfile.ZipFile(archive).namelist()) == ["00-start-here-smoke-1.json", "01-raw-io-smoke-1.json"]
+    archive.unlink()
+    (results / "notes.json").write_text("[1, 2]")
+    bad = classroom("handin", str(results), env=env)
+    assert bad.returncode != 0
+    assert bad.stderr.strip() == f"classroom: {results / 'notes.json'} is not a lab's results (expected the JSON a lab saves: lab, preset, machine, runs, verdicts)"
+    assert list(out.iterdir()) == [], "no zip when a file is refused"
+    empty = classroom("handin", str(tmp_path / "nothing"), env=env)
+    assert empty.returncode != 0 and "no results in" in empty.stderr

@@ -3,13 +3,18 @@
     python tools/classroom.py release [LAB ...]   # build/classroom/release/<lab>/<lab>.ipynb for students
     python tools/classroom.py autograde LAB        # grade build/classroom/submitted/*/<lab>/
     python tools/classroom.py scores LAB           # {student: {grade cell: points}} from the gradebook
+    python tools/classroom.py handin [FOLDER]      # a learner's results (data/results) in one zip to hand in
 
 The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_config.py comes from
 classroom/. A lab's id is its file name without .ipynb (02-buffering)."""
+import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import zipfile
 from pathlib import Path
 
 from labs import HOME, lab_paths
@@ -56,7 +61,35 @@ def scores(lab):
         return out
 
 
+def handin(folder):
+    """Checks every results file a lab saved and zips them into build/handin/ (COURSE_HANDIN overrides it);
+    a file that is not a lab's results stops it with a one-line error, and no zip is left behind."""
+    files = sorted(Path(folder).glob("*.json"))
+    if not files:
+        sys.exit(f"classroom: no results in {folder} (run a lab first; each saves its results there)")
+    for f in files:
+        try:
+            doc = json.loads(f.read_text())
+            ok = isinstance(doc, dict) and {"lab", "preset", "machine", "runs", "verdicts"} <= doc.keys()
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            sys.exit(f"classroom: {f} is not a lab's results (expected the JSON a lab saves: lab, preset, machine, runs, verdicts)")
+    out_dir = Path(os.environ.get("COURSE_HANDIN", HOME / "build/handin"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"results-{socket.gethostname()}-{time.strftime('%Y%m%d-%H%M%S')}.zip"
+    partial = target.with_suffix(".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in files:
+            z.write(f, f.name)
+    partial.replace(target)
+    print(f"hand in this file: {target} ({len(files)} results)")
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "handin":
+        handin(sys.argv[2] if len(sys.argv) > 2 else HOME / "data/results")
+        sys.exit(0)
     command, names = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("release", [])
     ids = names or [p.stem for p in lab_paths()]
     known = {p.stem for p in lab_paths()}
@@ -72,4 +105,4 @@ if __name__ == "__main__":
         for name in ids:
             print(name, scores(name))
     else:
-        sys.exit(f"classroom: unknown command {command} (allowed: release, autograde, scores)")
+        sys.exit(f"classroom: unknown command {command} (allowed: release, autograde, scores, handin)")
