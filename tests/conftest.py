@@ -32,7 +32,24 @@ def snippet_class(snippet):
 
 
 @pytest.fixture(scope="session")
-def commands(tmp_path_factory):
+def native_library(tmp_path_factory):
+    """native_library(name) -> the folder holding libNAME.so, c-snippets/jni/NAME.c built as the kit builds it."""
+    out = tmp_path_factory.mktemp("native")
+
+    def build(name):
+        folder = out / name
+        if not folder.exists():
+            folder.mkdir()
+            include = Path(ENV["JAVA_HOME"]) / "include"
+            subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{include}", f"-I{include / 'linux'}",
+                            "-o", str(folder / f"lib{name}.so"), str(HOME / "c-snippets/jni" / f"{name}.c")], check=True)
+        return folder
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def commands(tmp_path_factory, native_library):
     """commands(snippet, language) -> argv prefix; Java through jbang, C through gcc -O2."""
     out = tmp_path_factory.mktemp("bin")
     cache = {}
@@ -56,20 +73,10 @@ def commands(tmp_path_factory):
             info = json.loads(info[info.index("{"):])
             uses_native = libraries(source) or "java.lang.foreign" in source.read_text()
             native_access = ["--enable-native-access=ALL-UNNAMED"] if uses_native else []
-            cache[key] = [f"{ENV['JAVA_HOME']}/bin/java"] + [f"-Djava.library.path={native(name)}"
+            cache[key] = [f"{ENV['JAVA_HOME']}/bin/java"] + [f"-Djava.library.path={native_library(name)}"
                                                             for name in libraries(source)] + native_access + [
                 "-cp", info["applicationJar"], info["mainClass"]]
         return cache[key]
-
-    def native(name):
-        """c-snippets/jni/NAME.c built as the kit builds it; returns the folder that holds libNAME.so."""
-        folder = out / f"native-{name}"
-        if not folder.exists():
-            folder.mkdir()
-            include = Path(ENV["JAVA_HOME"]) / "include"
-            subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{include}", f"-I{include / 'linux'}",
-                            "-o", str(folder / f"lib{name}.so"), str(HOME / "c-snippets/jni" / f"{name}.c")], check=True)
-        return folder
 
     return build
 

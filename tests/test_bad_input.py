@@ -78,16 +78,12 @@ TYPED_BAD_FLAGS = [  # (flags, language or None for both, text the error must co
     (["--op-size", "4k", "--strategy", "jni"], "--strategy jni: must be one of ffm, ffm-heap"),
 ])
 def test_typed_ffm_bad_flags(commands, tmp_path, flags, expected):
-    result = run_snippet(commands("typed_ffm", "java"), ["--file", str(tmp_path / "x.dat")] + flags)
-    assert result.returncode == 2
-    check_failed(result, expected, tmp_path, "typed_ffm")
+    check_usage_error(commands, "typed_ffm", "java", tmp_path / "x.dat", flags, expected)
 
 
 @pytest.mark.parametrize("flags,language,expected", TYPED_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in TYPED_BAD_FLAGS])
 def test_typed_arrays_bad_flags(commands, tmp_path, flags, language, expected):
-    result = run_snippet(commands("typed_arrays", language), ["--file", str(tmp_path / "x.dat")] + flags)
-    assert result.returncode == 2
-    check_failed(result, expected, tmp_path, "typed_arrays")
+    check_usage_error(commands, "typed_arrays", language, tmp_path / "x.dat", flags, expected)
 
 
 TEXT_BAD_FLAGS = [  # (flags, language, text the error must contain)
@@ -104,9 +100,7 @@ TEXT_BAD_FLAGS = [  # (flags, language, text the error must contain)
 def test_text_lines_bad_flags(commands, tmp_path, language, flags, only, expected):
     if only and only != language:
         pytest.skip(f"{only} only")
-    result = run_snippet(commands("text_lines", language), ["--file", str(tmp_path / "x.txt")] + flags)
-    assert result.returncode == 2
-    check_failed(result, expected, tmp_path, "text_lines")
+    check_usage_error(commands, "text_lines", language, tmp_path / "x.txt", flags, expected)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -128,9 +122,14 @@ JNI_OPS_BAD_FLAGS = [
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("flags,expected", JNI_OPS_BAD_FLAGS, ids=[" ".join(f) or "no buffer" for f, _ in JNI_OPS_BAD_FLAGS])
 def test_jni_ops_bad_flags(commands, tmp_path, language, flags, expected):
-    result = run_snippet(commands("jni_ops", language), ["--file", str(tmp_path / "x.dat")] + flags)
+    check_usage_error(commands, "jni_ops", language, tmp_path / "x.dat", flags, expected)
+
+
+def check_usage_error(commands, snippet, language, file, flags, expected):
+    """A bad flag: status 2, then everything check_failed asks of a failed run."""
+    result = run_snippet(commands(snippet, language), ["--file", str(file)] + flags)
     assert result.returncode == 2
-    check_failed(result, expected, tmp_path, "jni_ops")
+    check_failed(result, expected, file.parent, snippet)
 
 
 def check_failed(result, expected_text, folder, snippet="raw_io"):
@@ -146,17 +145,13 @@ def check_failed(result, expected_text, folder, snippet="raw_io"):
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("flags,expected", BAD_FLAGS, ids=[" ".join(f) for f, _ in BAD_FLAGS])
 def test_bad_flags(commands, tmp_path, language, flags, expected):
-    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat")] + flags)
-    assert result.returncode == 2
-    check_failed(result, expected, tmp_path)
+    check_usage_error(commands, "raw_io", language, tmp_path / "x.dat", flags, expected)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("flags,expected", BUFFERING_BAD_FLAGS, ids=[" ".join(f) for f, _ in BUFFERING_BAD_FLAGS])
 def test_buffering_bad_flags(commands, tmp_path, language, flags, expected):
-    result = run_snippet(commands("buffering", language), ["--file", str(tmp_path / "x.dat")] + flags)
-    assert result.returncode == 2
-    check_failed(result, expected, tmp_path, "buffering")
+    check_usage_error(commands, "buffering", language, tmp_path / "x.dat", flags, expected)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

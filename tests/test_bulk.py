@@ -6,16 +6,12 @@ import subprocess
 from conftest import ENV, HOME
 
 
-def test_bulk_random_access_file(tmp_path):
+def test_bulk_random_access_file(tmp_path, native_library):
     classes = tmp_path / "classes"
     javac = f"{ENV['JAVA_HOME']}/bin/javac"
     subprocess.run([javac, "--release", "17", "-d", str(classes), str(HOME / "java-snippets/BulkRandomAccessFile.java"),
                     str(HOME / "tests/java/BulkCheck.java")], check=True, env=ENV)
-    library = tmp_path / "native"
-    library.mkdir()
-    include = f"{ENV['JAVA_HOME']}/include"
-    subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{include}", f"-I{include}/linux",
-                    "-o", str(library / "libbulkraf.so"), str(HOME / "c-snippets/jni/bulkraf.c")], check=True)
+    library = native_library("bulkraf")
     data = tmp_path / "data"
     data.mkdir()
     out = subprocess.run([f"{ENV['JAVA_HOME']}/bin/java", f"-Djava.library.path={library}", "-cp", str(classes), "BulkCheck",

@@ -218,12 +218,8 @@ public final class Runner {
     static List<String> nativeLibraries(List<Path> sources) {
         List<String> names = new ArrayList<>();
         for (Path source : sources) {
-            try {
-                var m = LOAD_LIBRARY.matcher(Files.readString(source));
-                while (m.find()) if (!names.contains(m.group(1))) names.add(m.group(1));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            var m = LOAD_LIBRARY.matcher(read(source));
+            while (m.find()) if (!names.contains(m.group(1))) names.add(m.group(1));
         }
         return names;
     }
