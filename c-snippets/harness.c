@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,17 @@
 #define MAX_BUFFER_SIZE (INT64_C(1) << 30)
 #define DEFAULT_MARGIN (INT64_C(256) << 20)
 #define MAX_MARGIN (INT64_C(1) << 50)
+#define MAX_THREADS 256
 
 int64_t harness_misses = -1;
 int64_t harness_operations = -1;
+
+/* Each thread's own time in the current run of a threaded strategy (ns), and the span from the first
+ * start to the last end; CPU time the worker threads used, added to the measuring thread's own. */
+static int64_t thread_ns[MAX_THREADS];
+static int64_t threads_timed; /* 0: the strategy ran no threads */
+static int64_t span_ns = -1;
+static int64_t worker_user_ns, worker_sys_ns;
 
 /* The compiler that built this program: the C side's "runtime" in the JSON line. */
 #ifdef __clang__
@@ -91,15 +100,71 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         getrusage(RUSAGE_THREAD, &before);
         harness_misses = -1;
         harness_operations = -1;
+        threads_timed = 0;
+        span_ns = -1;
+        worker_user_ns = worker_sys_ns = 0;
         int64_t start = now_ns();
         uint64_t checksum = strategy(&o);
         int64_t elapsed = now_ns() - start;
         getrusage(RUSAGE_THREAD, &after);
-        int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime);
-        int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime);
+        int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime) + worker_user_ns;
+        int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime) + worker_sys_ns;
         if (run >= 0) emit(&o, run, elapsed, user, sys, checksum);
     }
     return 0;
+}
+
+/* ---- threads ------------------------------------------------------------------------------- */
+
+struct worker {
+    pthread_t id;
+    const struct options *o;
+    part_fn part;
+    int64_t thread, start, end, user_ns, sys_ns;
+};
+
+static pthread_barrier_t gate;
+
+static void *work(void *arg) {
+    struct worker *w = arg;
+    pthread_barrier_wait(&gate);
+    struct rusage before, after;
+    getrusage(RUSAGE_THREAD, &before);
+    w->start = now_ns();
+    w->part(w->o, w->thread);
+    w->end = now_ns();
+    getrusage(RUSAGE_THREAD, &after);
+    w->user_ns = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime);
+    w->sys_ns = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime);
+    return NULL;
+}
+
+void harness_in_threads(const struct options *o, part_fn part) {
+    static struct worker workers[MAX_THREADS];
+    pthread_barrier_init(&gate, NULL, (unsigned)o->threads);
+    for (int64_t t = 0; t < o->threads; t++) {
+        workers[t] = (struct worker){.o = o, .part = part, .thread = t};
+        if ((errno = pthread_create(&workers[t].id, NULL, work, &workers[t])) != 0) io_fail_because(o, strerror(errno));
+    }
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (int64_t t = 0; t < o->threads; t++) {
+        pthread_join(workers[t].id, NULL);
+        thread_ns[t] = workers[t].end - workers[t].start;
+        worker_user_ns += workers[t].user_ns;
+        worker_sys_ns += workers[t].sys_ns;
+        if (workers[t].start < first) first = workers[t].start;
+        if (workers[t].end > last) last = workers[t].end;
+    }
+    pthread_barrier_destroy(&gate);
+    threads_timed = o->threads;
+    span_ns = last - first;
+}
+
+void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to) {
+    int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
+    *from = blocks * i / o->threads * o->op_size;
+    *to = blocks * (i + 1) / o->threads * o->op_size;
+    if (*to > o->file_size) *to = o->file_size;
 }
 
 /* ---- flags ---------------------------------------------------------------------------------- */
@@ -206,9 +271,10 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     static char name[PATH_MAX]; /* the flag half of a --flag=value; the value stays in argv */
     static const char *const texts[] = {"lf", "crlf", "cr", "mixed", "utf8", NULL};
     static const char *const types[] = {"int", "double", NULL};
-    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, "warm",
+    static const char *const locks[] = {"none", "region", NULL};
+    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, 1, "warm",
                           contains(extra_flags, "--text") ? "lf" : NULL, contains(extra_flags, "--type") ? "int" : NULL,
-                          NULL, 42, 0};
+                          contains(extra_flags, "--lock") ? "none" : NULL, NULL, 42, 0};
     const char *error = NULL;
     for (int i = 1; i < argc && !error; i++) {
         const char *flag = argv[i], *value = NULL;
@@ -261,6 +327,18 @@ const char *parse_options(const char *snippet, const char *const *strategies,
                 return message;
             }
             error = parse_size(flag, value, 1, MAX_BUFFER_SIZE, &o->buffer_size);
+        } else if (strcmp(flag, "--threads") == 0) {
+            if (!contains(extra_flags, flag)) {
+                snprintf(message, sizeof message, "--threads is not used by %s", snippet);
+                return message;
+            }
+            error = count(flag, value, 1, MAX_THREADS, &o->threads);
+        } else if (strcmp(flag, "--lock") == 0) {
+            if (!contains(extra_flags, flag)) {
+                snprintf(message, sizeof message, "--lock is not used by %s", snippet);
+                return message;
+            }
+            error = one_of(flag, value, locks, &o->lock);
         } else {
             size_t n = append(0, "unknown flag %s (allowed: --strategy --op --pattern --cache --file-size --op-size "
                               "--repeat --warmup --seed --file --keep", flag);
@@ -275,6 +353,13 @@ const char *parse_options(const char *snippet, const char *const *strategies,
                  " (an operation must fit in the file)", o->op_size, o->file_size);
         return message;
     }
+    int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
+    if (o->threads > blocks) {
+        char size[32];
+        snprintf(message, sizeof message, "--threads %" PRId64 " is more than the file's %" PRId64 " blocks of --op-size %s"
+                 " (each thread needs at least one block of its own)", o->threads, blocks, human(o->op_size, size, sizeof size));
+        return message;
+    }
     if (!o->file) {
         snprintf(default_file, sizeof default_file, "%s/%s-%d.dat", default_scratch(), snippet, (int)getpid());
         o->file = default_file;
@@ -284,14 +369,31 @@ const char *parse_options(const char *snippet, const char *const *strategies,
 
 /* ---- memory and scratch space -------------------------------------------------------------------------- */
 
-/* A buffer may take at most half of a quarter of RAM (the JVM's default heap limit; Java checks half
- * of its heap), and half of the address space `ulimit -v` allows. */
-static const char *check_memory(const struct options *o) {
+/* Half of a quarter of RAM (the JVM's default heap limit; Java takes half of its heap), and half of the
+ * address space `ulimit -v` allows. */
+int64_t harness_memory_limit(void) {
     int64_t limit = (int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE) / 4;
     struct rlimit as;
     if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (int64_t)as.rlim_cur < limit)
         limit = (int64_t)as.rlim_cur;
-    limit /= 2;
+    return limit / 2;
+}
+
+int64_t harness_available_memory(void) {
+    FILE *meminfo = fopen("/proc/meminfo", "r");
+    char line[256];
+    long long kb;
+    int64_t available = INT64_MAX;
+    while (meminfo && fgets(line, sizeof line, meminfo)) {
+        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) available = (int64_t)kb << 10;
+    }
+    if (meminfo) fclose(meminfo);
+    return available;
+}
+
+/* A buffer may take at most harness_memory_limit(). */
+static const char *check_memory(const struct options *o) {
+    int64_t limit = harness_memory_limit();
     if (o->buffer_size > limit) {
         char size[32];
         snprintf(message, sizeof message, "--buffer-size %s: larger than memory allows here (at most %" PRId64
@@ -365,16 +467,22 @@ static void on_signal(int sig) {
 
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum) {
-    char misses[24] = "null", text[64] = "";
+    char misses[24] = "null", text[96] = "", times[24 * MAX_THREADS + 64] = "";
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
+    if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",\"lock\":\"%s\",", o->threads, o->lock);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
+    if (threads_timed > 0) {
+        size_t n = (size_t)snprintf(times, sizeof times, "\"thread_ns\":[");
+        for (int64_t t = 0; t < threads_timed; t++) n += (size_t)snprintf(times + n, sizeof times - n, t ? ",%" PRId64 : "%" PRId64, thread_ns[t]);
+        snprintf(times + n, sizeof times - n, "],\"span_ns\":%" PRId64 ",", span_ns);
+    }
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
-           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ","
+           "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ",%s"
            "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
            o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, text, o->file_size, o->op_size, o->buffer_size,
-           run, bytes_moved(o), harness_operations >= 0 ? harness_operations : operations(o), misses, elapsed_ns, user_ns, sys_ns, checksum, o->seed);
+           run, bytes_moved(o), harness_operations >= 0 ? harness_operations : operations(o), misses, elapsed_ns, user_ns, sys_ns, times, checksum, o->seed);
     fflush(stdout);
 }
 

@@ -11,8 +11,8 @@
 /* The parsed command line; the same fields, in the same order, as the Java record Options. */
 struct options {
     const char *snippet, *strategy, *op, *pattern;
-    int64_t file_size, op_size, buffer_size, repeat, warmup;
-    const char *cache, *text, *type, *file; /* text, type: --text and --type, NULL for snippets without them */
+    int64_t file_size, op_size, buffer_size, repeat, warmup, threads;
+    const char *cache, *text, *type, *lock, *file; /* text, type, lock: NULL for snippets without those flags */
     uint64_t seed;
     int keep;
 };
@@ -31,6 +31,23 @@ extern int64_t harness_misses;
 /* Operations in the current run, when the strategy counts them itself (lines of text, say); -1:
  * file size ÷ op size. */
 extern int64_t harness_operations;
+
+/* One thread's part of a threaded strategy (see harness_in_threads): thread is its index, 0 … threads − 1. */
+typedef void (*part_fn)(const struct options *o, int64_t thread);
+
+/* Runs part(0) … part(threads − 1), each in a thread of its own; they start together (a barrier).
+ * Records each thread's time and CPU time, and the span from the first start to the last end. An I/O
+ * error in any thread ends the program (io_fail). */
+void harness_in_threads(const struct options *o, part_fn part);
+
+/* The bytes [from, to) that thread (or process) i of o->threads moves: whole --op-size blocks, shared
+ * out as evenly as they go, in order, so the shares are disjoint and cover the file. */
+void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to);
+
+/* The most a snippet may hold in memory: half of a quarter of RAM or of `ulimit -v` (Java: half of
+ * its heap limit); and the memory the system could give now (MemAvailable; INT64_MAX if unknown). */
+int64_t harness_memory_limit(void);
+int64_t harness_available_memory(void);
 
 /* Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run.
  * strategies and extra_flags are NULL-terminated lists; check may be NULL. Returns the exit status. */

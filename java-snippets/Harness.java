@@ -15,6 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 final class Harness {
     static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -23,6 +27,7 @@ final class Harness {
     static final long MAX_BUFFER_SIZE = 1L << 30;
     static final long DEFAULT_MARGIN = 256L << 20;
     static final long MAX_MARGIN = 1L << 50;
+    static final int MAX_THREADS = 256;
 
     /** The I/O a snippet measures: moves the bytes and returns the sum of the bytes it moved. */
     interface Strategy {
@@ -49,9 +54,25 @@ final class Harness {
     /** The element types --type offers to snippets that move typed arrays. */
     static final List<String> TYPES = List.of("int", "double");
 
+    /** What --lock offers to snippets that run threads: none, or a lock on each thread's own region of the file. */
+    static final List<String> LOCKS = List.of("none", "region");
+
+    /** One thread's part of a threaded strategy (see inThreads): thread is its index, 0 … threads − 1. */
+    interface Part {
+        void run(int thread) throws IOException;
+    }
+
+    /** Each thread's own time in the current run of a threaded strategy (ns), and the span from the first start to the last end. */
+    static long[] threadNs = null;
+    static long spanNs = -1;
+
+    /** CPU time the worker threads of the current run used, added to the measuring thread's own. */
+    static final AtomicLong workerUserNs = new AtomicLong(), workerSysNs = new AtomicLong();
+
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
-                   int bufferSize, int repeat, int warmup, String cache, String text, String type, Path file, long seed, boolean keep) {
+                   int bufferSize, int repeat, int warmup, int threads, String cache, String text, String type, String lock,
+                   Path file, long seed, boolean keep) {
         /** Sequential runs cover the file (the last operation may be short); random runs pick whole slots. */
         long operations() {
             return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
@@ -98,14 +119,15 @@ final class Harness {
                 long[] cpuStart = cpuTimes();
                 misses = -1;
                 operationsDone = -1;
+                threadNs = null;
+                spanNs = -1;
+                workerUserNs.set(0);
+                workerSysNs.set(0);
                 long start = System.nanoTime();
                 long checksum = strategy.run(o);
                 long elapsed = System.nanoTime() - start;
-                long[] cpuEnd = cpuTimes();
-                long total = cpuEnd[0] - cpuStart[0], userPart = cpuEnd[1] - cpuStart[1], sysPart = cpuEnd[2] - cpuStart[2];
-                long user = userPart + sysPart == 0 ? 0 : total * userPart / (userPart + sysPart);
-                long sys = userPart + sysPart == 0 ? 0 : total - user;
-                if (run >= 0) emit(o, run, elapsed, user, sys, checksum);
+                long[] cpu = cpuSplit(cpuStart, cpuTimes());
+                if (run >= 0) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), checksum);
             }
         } catch (IOException | UncheckedIOException e) {
             fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
@@ -136,13 +158,88 @@ final class Harness {
         }
     }
 
+    /** {user ns, system ns} between two cpuTimes() readings of one thread. */
+    static long[] cpuSplit(long[] start, long[] end) {
+        long total = end[0] - start[0], userPart = end[1] - start[1], sysPart = end[2] - start[2];
+        long user = userPart + sysPart == 0 ? 0 : total * userPart / (userPart + sysPart);
+        return new long[] {user, userPart + sysPart == 0 ? 0 : total - user};
+    }
+
+    // ---- threads ----------------------------------------------------------------------------
+
+    /**
+     * Runs part(0) … part(threads − 1), each in a thread of its own; they start together (a barrier,
+     * so no thread has the disk to itself while the others are still being created). Records each
+     * thread's time and CPU time, and the span from the first start to the last end. The first error
+     * in any thread ends the run once every thread has stopped.
+     */
+    static void inThreads(Options o, Part part) throws IOException {
+        int n = o.threads();
+        long[] starts = new long[n], ends = new long[n];
+        CyclicBarrier gate = new CyclicBarrier(n);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            int thread = t;
+            workers.add(new Thread(() -> {
+                try {
+                    gate.await();
+                    long[] cpuStart = cpuTimes();
+                    starts[thread] = System.nanoTime();
+                    part.run(thread);
+                    ends[thread] = System.nanoTime();
+                    long[] cpu = cpuSplit(cpuStart, cpuTimes());
+                    workerUserNs.addAndGet(cpu[0]);
+                    workerSysNs.addAndGet(cpu[1]);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, o.snippet() + "-" + t));
+        }
+        workers.forEach(Thread::start);
+        for (Thread w : workers) {
+            while (w.isAlive()) {
+                try {
+                    w.join();
+                } catch (InterruptedException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }
+        }
+        Throwable e = failure.get();
+        if (e instanceof IOException io) throw io;
+        if (e instanceof RuntimeException r) throw r;
+        if (e instanceof BrokenBarrierException || e instanceof InterruptedException) throw new IOException("interrupted");
+        if (e instanceof Error error) throw error;
+        threadNs = new long[n];
+        long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
+        for (int t = 0; t < n; t++) {
+            threadNs[t] = ends[t] - starts[t];
+            first = Math.min(first, starts[t]);
+            last = Math.max(last, ends[t]);
+        }
+        spanNs = last - first;
+    }
+
+    /**
+     * The bytes [from, to) that thread (or process) i of o.threads() moves: whole --op-size blocks,
+     * shared out as evenly as they go, in order, so the shares are disjoint and cover the file.
+     */
+    static long[] share(Options o, int i) {
+        long blocks = (o.fileSize() + o.opSize() - 1) / o.opSize();
+        long from = blocks * i / o.threads() * o.opSize();
+        long to = Math.min(o.fileSize(), blocks * (i + 1) / o.threads() * o.opSize());
+        return new long[] {from, to};
+    }
+
     // ---- flags ------------------------------------------------------------------------------
 
     static Options parse(String snippet, List<String> strategies, List<String> extraFlags, String[] args)
             throws UsageError {
         String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
-        long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, seed = 42;
+        long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, threads = 1, seed = 42;
         String file = null, text = extraFlags.contains("--text") ? "lf" : null, type = extraFlags.contains("--type") ? "int" : null;
+        String lock = extraFlags.contains("--lock") ? "none" : null;
         boolean keep = false;
         List<String> rest = splitEquals(args);
         for (int i = 0; i < rest.size(); i++) {
@@ -177,6 +274,14 @@ final class Harness {
                     if (!extraFlags.contains(flag)) throw new UsageError("--buffer-size is not used by " + snippet);
                     bufferSize = size(flag, value, 1, MAX_BUFFER_SIZE);
                 }
+                case "--threads" -> {
+                    if (!extraFlags.contains(flag)) throw new UsageError("--threads is not used by " + snippet);
+                    threads = count(flag, value, 1, MAX_THREADS);
+                }
+                case "--lock" -> {
+                    if (!extraFlags.contains(flag)) throw new UsageError("--lock is not used by " + snippet);
+                    lock = oneOf(flag, value, LOCKS);
+                }
                 default -> throw new UsageError("unknown flag " + flag + " (allowed: --strategy --op --pattern "
                         + "--cache --file-size --op-size --repeat --warmup --seed --file --keep"
                         + (extraFlags.isEmpty() ? "" : " " + String.join(" ", extraFlags)) + ")");
@@ -186,9 +291,14 @@ final class Harness {
             throw new UsageError("--op-size " + opSize + " is larger than --file-size " + fileSize
                     + " (an operation must fit in the file)");
         }
+        long blocks = (fileSize + opSize - 1) / opSize;
+        if (threads > blocks) {
+            throw new UsageError("--threads " + threads + " is more than the file's " + blocks + " blocks of --op-size "
+                    + human(opSize) + " (each thread needs at least one block of its own)");
+        }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
-                (int) repeat, (int) warmup, cache, text, type, Path.of(file), seed, keep);
+                (int) repeat, (int) warmup, (int) threads, cache, text, type, lock, Path.of(file), seed, keep);
     }
 
     /** For snippets whose operations are served from their own buffer: each must fit, and never straddle two fills. */
@@ -266,9 +376,26 @@ final class Harness {
         return dir == null || dir.isEmpty() ? "." : dir;
     }
 
-    /** A buffer may take at most half of the heap this JVM may grow to (C: half of a quarter of RAM, the JVM's default). */
+    /** The most a snippet may hold in memory: half of the heap this JVM may grow to (C: half of a quarter of RAM, the JVM's default). */
+    static long memoryLimit() {
+        return Runtime.getRuntime().maxMemory() / 2;
+    }
+
+    /** Memory the system could give now without swapping (MemAvailable in /proc/meminfo); unknown: Long.MAX_VALUE. */
+    static long availableMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemAvailable:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) << 10;
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            // no such file outside Linux: no bound
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /** A buffer may take at most memoryLimit(). */
     static void checkMemory(Options o) throws UsageError {
-        long limit = Runtime.getRuntime().maxMemory() / 2;
+        long limit = memoryLimit();
         if (o.bufferSize() > limit) {
             throw new UsageError("--buffer-size " + human(o.bufferSize()) + ": larger than memory allows here (at most "
                     + (limit >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
@@ -325,12 +452,15 @@ final class Harness {
     static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, long checksum) {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"runtime\":\"java %s\",\"strategy\":\"%s\",\"op\":\"%s\","
                         + "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
-                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,"
+                        + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,%s"
                         + "\"checksum\":%s,\"seed\":%d}%n",
                 o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
-                (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\","),
+                (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
+                        + (o.lock() == null ? "" : "\"threads\":" + o.threads() + ",\"lock\":\"" + o.lock() + "\","),
                 o.fileSize(), o.opSize(), o.bufferSize(),
-                run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs, Long.toUnsignedString(checksum), o.seed());  // unsigned, as C prints it
+                run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,
+                threadNs == null ? "" : "\"thread_ns\":" + java.util.Arrays.toString(threadNs).replace(" ", "") + ",\"span_ns\":" + spanNs + ",",
+                Long.toUnsignedString(checksum), o.seed());  // unsigned, as C prints it
         System.out.flush();
     }
 

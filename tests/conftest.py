@@ -60,7 +60,7 @@ def commands(tmp_path_factory, native_library):
             return cache[key]
         if language == "c":
             binary = out / snippet
-            subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(binary),
+            subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-o", str(binary),
                             str(HOME / "c-snippets" / f"{snippet}.c"), str(HOME / "c-snippets" / "harness.c")],
                            check=True)
             cache[key] = [str(binary)]
@@ -91,7 +91,7 @@ def libraries(source):
 @pytest.fixture(scope="session")
 def evict_helper(tmp_path_factory):
     binary = tmp_path_factory.mktemp("evict") / "evict"
-    subprocess.run(["gcc", "-O2", "-o", str(binary), str(HOME / "c-snippets/evict.c"),
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", str(binary), str(HOME / "c-snippets/evict.c"),
                     str(HOME / "c-snippets/harness.c")], check=True)
     return str(binary)
 

@@ -18,8 +18,9 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export COURSE_SCRATCH_MARGIN=1m
 
 CC="${CC:-gcc}"
-plain_flags=(-O2 -Wall -Wextra -Werror)
-asan_flags=(-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wall -Wextra -Werror)
+plain_flags=(-O2 -Wall -Wextra -Werror -pthread)
+asan_flags=(-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wall -Wextra -Werror -pthread)
+tsan_flags=(-O1 -g -fsanitize=thread -Wall -Wextra -Werror -pthread)
 
 status=0
 fail() {
@@ -110,6 +111,26 @@ if [ -x "$tmp/raw_io_asan" ]; then
     run_raw_io "rand read" 4095 585 --op read --pattern rand --file-size 4096 --op-size 7 --file "$tmp/y.dat" --repeat 1 --warmup 0
 else
     fail "raw_io was not built, so it could not be run"
+fi
+
+# ---- shared_file's threads under ThreadSanitizer: no data race, with and without region locks --------
+echo "== shared_file under TSan"
+if build shared_file_tsan "${tsan_flags[@]}" -- "$src/shared_file.c" "$src/harness.c"; then
+    for strategy in pwrite mmap; do
+        for op in write read; do
+            for lock in none region; do
+                label="$strategy $op --lock $lock"
+                if ! (cd "$tmp" && "$tmp/shared_file_tsan" --strategy "$strategy" --op "$op" --lock "$lock" --threads 4 \
+                        --file-size 256k --op-size 4k --repeat 2 --warmup 0) >"$tmp/tsan.out" 2>&1 \
+                        || grep -q "ThreadSanitizer" "$tmp/tsan.out" || [ "$(grep -c '"thread_ns":\[[0-9]*,[0-9]*,[0-9]*,[0-9]*\]' "$tmp/tsan.out")" -ne 2 ]; then
+                    cat "$tmp/tsan.out"
+                    fail "shared_file $label under TSan"
+                else
+                    echo "shared_file $label: ok"
+                fi
+            done
+        done
+    done
 fi
 
 if [ $status -eq 0 ]; then echo "== all C tests passed"; else echo "== C tests FAILED"; fi

@@ -478,6 +478,42 @@ static void test_files(void) {
     CHECK_EQ(evict_file("/nonexistent-dir/x.dat"), (uint64_t)-1);
 }
 
+/* ---- threads ------------------------------------------------------------------------------- */
+
+static void test_threads(void) {
+    static const char *const threaded[] = {"--threads", "--lock", NULL};
+    struct options o;
+    CHECK_OK(PARSE(&o, threaded, "--file-size", "10k"));
+    CHECK_EQ(o.threads, 1);
+    CHECK_STR(o.lock, "none");
+    CHECK_OK(PARSE(&o, no_extra, "--file-size", "10k"));
+    CHECK(o.lock == NULL); /* a snippet without threads says nothing about them */
+    CHECK_OK(PARSE(&o, threaded, "--threads", "3", "--lock", "region", "--file-size", "10k", "--op-size", "1k"));
+    CHECK_EQ(o.threads, 3);
+    CHECK_STR(o.lock, "region");
+    CHECK_ERR(PARSE(&o, threaded, "--threads", "0"), "--threads 0", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, threaded, "--threads", "-2"), "--threads -2", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, threaded, "--lock", "all"), "--lock all", "none, region");
+    CHECK_ERR(PARSE(&o, no_extra, "--threads", "2"), "--threads is not used by test");
+    CHECK_ERR(PARSE(&o, threaded, "--threads", "11", "--file-size", "10k", "--op-size", "1k"),
+              "--threads 11 is more than the file's 10 blocks of --op-size 1k");
+
+    /* The shares are whole blocks, disjoint, in order, and cover the file (the last block may be short). */
+    for (int64_t threads = 1; threads <= 11; threads++) {
+        CHECK_OK(PARSE(&o, threaded, "--file-size", "10001", "--op-size", "1000"));
+        o.threads = threads;
+        int64_t expected_from = 0, from, to;
+        for (int64_t t = 0; t < threads; t++) {
+            harness_share(&o, t, &from, &to);
+            CHECK_EQ(from, expected_from);
+            CHECK(to > from);
+            CHECK(to == o.file_size || to % o.op_size == 0);
+            expected_from = to;
+        }
+        CHECK_EQ(expected_from, o.file_size);
+    }
+}
+
 int main(void) {
     test_parse_size();
     test_parse_defaults();
@@ -488,6 +524,7 @@ int main(void) {
     test_data();
     test_counts();
     test_files();
+    test_threads();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

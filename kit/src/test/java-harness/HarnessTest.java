@@ -31,7 +31,64 @@ class HarnessTest {
     }
 
     static Harness.Options options(String op, String pattern, long fileSize, int opSize, Path file, long seed) {
-        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, "warm", null, null, file, seed, false);
+        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, 1, "warm", null, null, null, file, seed, false);
+    }
+
+    // ---- threads ----------------------------------------------------------------------------
+
+    @Nested
+    class Threads {
+        static final List<String> THREADED = List.of("--threads", "--lock");
+
+        Harness.Options threaded(String... args) throws Harness.UsageError {
+            return Harness.parse("shared_file", STRATEGIES, THREADED, args);
+        }
+
+        @Test
+        void flags() throws Exception {
+            assertEquals(1, threaded().threads());
+            assertEquals("none", threaded().lock());
+            assertEquals(null, parse().lock(), "a snippet without threads says nothing about them");
+            Harness.Options o = threaded("--threads", "3", "--lock", "region", "--file-size", "10k", "--op-size", "1k");
+            assertEquals(3, o.threads());
+            assertEquals("region", o.lock());
+            assertTrue(assertThrows(Harness.UsageError.class, () -> threaded("--threads", "0")).getMessage().contains("--threads 0: must be a whole number between 1 and 256"));
+            assertTrue(assertThrows(Harness.UsageError.class, () -> threaded("--lock", "all")).getMessage().contains("--lock all: must be one of none, region"));
+            assertTrue(rejected("--threads", "2").contains("--threads is not used by raw_io"));
+            assertTrue(assertThrows(Harness.UsageError.class, () -> threaded("--threads", "11", "--file-size", "10k", "--op-size", "1k"))
+                    .getMessage().contains("--threads 11 is more than the file's 10 blocks of --op-size 1k"));
+        }
+
+        @Test
+        void sharesAreWholeBlocksDisjointAndCoverTheFile() throws Exception {
+            for (int threads = 1; threads <= 11; threads++) {
+                Harness.Options o = threaded("--threads", String.valueOf(threads), "--file-size", "10001", "--op-size", "1000");
+                long expectedFrom = 0;
+                for (int t = 0; t < threads; t++) {
+                    long[] share = Harness.share(o, t);
+                    assertEquals(expectedFrom, share[0]);
+                    assertTrue(share[1] > share[0]);
+                    assertTrue(share[1] == o.fileSize() || share[1] % o.opSize() == 0);
+                    expectedFrom = share[1];
+                }
+                assertEquals(o.fileSize(), expectedFrom);
+            }
+        }
+
+        @Test
+        void inThreadsTimesEveryThreadAndPassesOnTheFirstError() throws Exception {
+            Harness.Options o = threaded("--threads", "4", "--file-size", "4k", "--op-size", "1k");
+            Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            Harness.inThreads(o, seen::add);
+            assertEquals(Set.of(0, 1, 2, 3), seen);
+            assertEquals(4, Harness.threadNs.length);
+            long longest = java.util.Arrays.stream(Harness.threadNs).max().orElseThrow();
+            assertTrue(Harness.spanNs >= longest, "the span covers every thread");
+            IOException e = assertThrows(IOException.class, () -> Harness.inThreads(o, t -> {
+                if (t == 2) throw new IOException("disk on fire");
+            }));
+            assertEquals("disk on fire", e.getMessage());
+        }
     }
 
     // ---- flags ------------------------------------------------------------------------------

@@ -148,9 +148,9 @@ public final class Runner {
         return cBinaries.computeIfAbsent(name, n -> {
             Path dir = home.resolve("c-snippets");
             List<Path> files = Stream.of(sources).map(dir::resolve).toList();
-            Path binary = build.resolve("c").resolve(name + "-" + hash(files, "gcc -O2"));
+            Path binary = build.resolve("c").resolve(name + "-" + hash(files, "gcc -O2 -pthread"));
             if (!Files.exists(binary)) {
-                List<String> cmd = new ArrayList<>(List.of("gcc", "-O2", "-Wall", "-o", binary.toString()));
+                List<String> cmd = new ArrayList<>(List.of("gcc", "-O2", "-Wall", "-pthread", "-o", binary.toString()));
                 files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
                 createDirectories(binary.getParent());
                 exec(cmd, "compiling " + name);

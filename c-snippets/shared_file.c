@@ -1,0 +1,150 @@
+/* shared_file: threads writing and reading one shared file (Awan, Ayub, Shafi & Lee §IV-V, Figs 5-6).
+ * The program holds one int32_t array as large as --file-size. --threads threads each move their own
+ * share of it (whole --op-size blocks, disjoint, see harness_share) to the same place in one file, or
+ * in a read run back from it. The file is big-endian, as Java's data streams write it. The main thread
+ * creates the file; each thread then opens it itself, and every write ends by forcing the thread's data
+ * to the disk. The strategies:
+ *   pwrite  convert each block to big-endian into a buffer, then one pwrite at the block's offset (read:
+ *           pread, then convert): the twin of Java's view-heap and view-direct
+ *   mmap    map each block, store the big-endian ints straight into it, msync: the twin of `mapped`
+ * With --lock region each thread holds an fcntl lock on its share while it moves it (write lock to
+ * write, read lock to read), as Java's FileLock does. The checksum is the sum of the array's ints as
+ * unsigned numbers, taken after the threads have finished. Twin: java-snippets/SharedFile.java.
+ *
+ * What you will see: the same curves as Java's, a little higher where Java copies once more. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <endian.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The shared array: made once (in the first run) and kept. */
+static int32_t *shared;
+
+static const char *check(const struct options *o) {
+    static char message[200];
+    if (o->op_size % 4 != 0 || o->file_size % 4 != 0) {
+        snprintf(message, sizeof message, "--op-size %lld and --file-size %lld must be multiples of 4 (whole ints)",
+                 (long long)o->op_size, (long long)o->file_size);
+        return message;
+    }
+    if (strcmp(o->pattern, "rand") == 0) return "--pattern rand: each thread moves its share in order (allowed: seq)";
+    if (strcmp(o->strategy, "mmap") == 0 && o->file_size > harness_available_memory() / 2) {
+        snprintf(message, sizeof message, "--file-size %lld: too large to map here (at most %lldm, half of the memory free now;"
+                 " use a smaller file or a strategy that does not map)", (long long)o->file_size,
+                 (long long)(harness_available_memory() / 2 >> 20));
+        return message;
+    }
+    if (o->file_size > harness_memory_limit()) {
+        snprintf(message, sizeof message, "--file-size %lld: the shared array would not fit (at most %lldm, half of a"
+                 " quarter of RAM or of ulimit -v)", (long long)o->file_size, (long long)(harness_memory_limit() >> 20));
+        return message;
+    }
+    return NULL;
+}
+
+/* Element i of the shared array: the same function of i as typed_arrays' arrays, and as Java's. */
+static int32_t *values(const struct options *o) {
+    int32_t *v = malloc((size_t)o->file_size);
+    if (!v) io_fail(o);
+    for (int64_t i = 0; i < o->file_size / 4; i++) v[i] = (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+    return v;
+}
+
+/* Takes (or, with F_UNLCK, gives back) the lock on the share [from, to) when --lock region asks for one. */
+static void lock(const struct options *o, int fd, int64_t from, int64_t to, short type) {
+    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
+    if (strcmp(o->lock, "region") == 0 && fcntl(fd, F_SETLKW, &region) != 0) io_fail(o);
+}
+
+/* The twin of Java's view strategies: swap into a buffer, then one positional call per block. */
+static void positional(const struct options *o, int64_t from, int64_t to, int write) {
+    uint32_t *buffer = malloc((size_t)o->op_size);
+    int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
+    if (!buffer || fd < 0) io_fail(o);
+    lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    for (int64_t pos = from; pos < to; pos += o->op_size) {
+        int32_t *ints = shared + pos / 4;
+        size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
+        if (write) {
+            for (size_t i = 0; i < n; i++) buffer[i] = htobe32((uint32_t)ints[i]);
+            for (size_t done = 0; done < 4 * n;) {
+                ssize_t put = pwrite(fd, (char *)buffer + done, 4 * n - done, pos + (int64_t)done);
+                if (put < 0) io_fail(o);
+                done += (size_t)put;
+            }
+        } else {
+            for (size_t done = 0; done < 4 * n;) {
+                ssize_t got = pread(fd, (char *)buffer + done, 4 * n - done, pos + (int64_t)done);
+                if (got < 0) io_fail(o);
+                if (got == 0) io_fail_because(o, "file ended early");
+                done += (size_t)got;
+            }
+            for (size_t i = 0; i < n; i++) ints[i] = (int32_t)be32toh(buffer[i]);
+        }
+    }
+    if (write && fsync(fd) != 0) io_fail(o);
+    lock(o, fd, from, to, F_UNLCK);
+    if (close(fd) != 0) io_fail(o);
+    free(buffer);
+}
+
+/* The twin of Java's mapped strategy: each block mapped, the ints stored into it (swapped), msync. */
+static void mapped(const struct options *o, int64_t from, int64_t to, int write) {
+    int fd = open(o->file, write ? O_RDWR : O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) io_fail(o);
+    lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    for (int64_t pos = from; pos < to; pos += o->op_size) {
+        int32_t *ints = shared + pos / 4;
+        size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
+        if (pos + 4 * (int64_t)n > st.st_size) io_fail_because(o, "file ended early"); /* past the end a mapping faults */
+        uint32_t *block = mmap(NULL, 4 * n, write ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, pos);
+        if (block == MAP_FAILED) io_fail(o);
+        if (write) {
+            for (size_t i = 0; i < n; i++) block[i] = htobe32((uint32_t)ints[i]);
+            if (msync(block, 4 * n, MS_SYNC) != 0) io_fail(o);
+        } else {
+            for (size_t i = 0; i < n; i++) ints[i] = (int32_t)be32toh(block[i]);
+        }
+        if (munmap(block, 4 * n) != 0) io_fail(o);
+    }
+    lock(o, fd, from, to, F_UNLCK);
+    if (close(fd) != 0) io_fail(o);
+}
+
+static void part(const struct options *o, int64_t thread) {
+    int64_t from, to;
+    harness_share(o, thread, &from, &to);
+    int write = strcmp(o->op, "write") == 0;
+    if (strcmp(o->strategy, "mmap") == 0) mapped(o, from, to, write);
+    else positional(o, from, to, write);
+}
+
+static uint64_t measure(const struct options *o) {
+    int write = strcmp(o->op, "write") == 0;
+    if (!shared) shared = write ? values(o) : malloc((size_t)o->file_size);
+    if (!shared) io_fail(o);
+    if (write) {
+        int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) io_fail(o);
+        if (strcmp(o->strategy, "mmap") == 0 && ftruncate(fd, o->file_size) != 0) io_fail(o);
+        if (close(fd) != 0) io_fail(o);
+    }
+    harness_in_threads(o, part);
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < o->file_size / 4; i++) sum += (uint32_t)shared[i];
+    return sum;
+}
+
+int main(int argc, char **argv) {
+    static const char *const strategies[] = {"pwrite", "mmap", NULL};
+    static const char *const extra_flags[] = {"--threads", "--lock", NULL};
+    return harness_run("shared_file", strategies, extra_flags, argc, argv, check, measure);
+}

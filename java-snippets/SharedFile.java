@@ -1,0 +1,155 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//SOURCES Harness.java BulkRandomAccessFile.java
+//JAVAC_OPTIONS --release 17
+// shared_file: threads writing and reading one shared file (Awan, Ayub, Shafi & Lee §IV-V, Figs 5-6).
+// The program holds one int[] as large as --file-size. --threads threads each move their own share of
+// it (whole --op-size blocks, disjoint, see Harness.share) to the same place in one file, or in a read
+// run back from it. The file is big-endian, as Java's data streams write it. The main thread creates
+// the file; each thread then opens it itself, as each of the study's processes did, and every write
+// ends by forcing the thread's data to the disk, as the study's did. The strategies:
+//   view-heap    FileChannel, a heap ByteBuffer and its asIntBuffer() view: a bulk put, then a positional write, per block
+//   view-direct  the same with a direct (off-heap) ByteBuffer
+//   mapped       a MappedByteBuffer per block and its asIntBuffer() view: no write call at all, force() instead
+//   bulk         BulkRandomAccessFile (lab 06): seek to the share, then writeArray / readArray per block
+//   raf          RandomAccessFile.writeInt / readInt, one int per call: the study's "extremely inefficient" reference
+// With --lock region each thread holds a FileLock on its share while it moves it (exclusive to write,
+// shared to read). The checksum is the sum of the array's ints as unsigned numbers, taken after the
+// threads have finished. Twin: c-snippets/shared_file.c (pwrite, mmap).
+//
+// What you will see: reads from the page cache scale with threads until the cores run out; writes
+// forced to disk do not, whatever the API.
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.util.List;
+
+import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.WRITE;
+
+public class SharedFile {
+    static final List<String> STRATEGIES = List.of("view-heap", "view-direct", "mapped", "bulk", "raf");
+
+    /** The shared array: made once (in the first run) and kept, as the study's program kept its array. */
+    static int[] shared;
+
+    public static void main(String[] args) {
+        Harness.run("shared_file", STRATEGIES, List.of("--threads", "--lock"), args, SharedFile::check, o -> {
+            boolean write = o.op().equals("write");
+            if (shared == null) shared = write ? values(o) : new int[(int) (o.fileSize() / 4)];
+            if (write) {
+                try (var file = new RandomAccessFile(o.file().toFile(), "rw")) {
+                    if (o.strategy().equals("mapped")) file.setLength(o.fileSize());  // a mapping cannot grow the file safely from many threads
+                }
+            }
+            Harness.inThreads(o, thread -> {
+                long[] share = Harness.share(o, thread);
+                switch (o.strategy()) {
+                    case "view-heap", "view-direct" -> view(o, share[0], share[1], write);
+                    case "mapped" -> mapped(o, share[0], share[1], write);
+                    case "bulk" -> bulk(o, share[0], share[1], write);
+                    default -> raf(o, share[0], share[1], write);
+                }
+            });
+            long sum = 0;
+            for (int v : shared) sum += v & 0xFFFFFFFFL;
+            return sum;
+        });
+    }
+
+    static void check(Harness.Options o) throws Harness.UsageError {
+        if (o.opSize() % 4 != 0 || o.fileSize() % 4 != 0) {
+            throw new Harness.UsageError("--op-size " + o.opSize() + " and --file-size " + o.fileSize() + " must be multiples of 4 (whole ints)");
+        }
+        if (o.pattern().equals("rand")) throw new Harness.UsageError("--pattern rand: each thread moves its share in order (allowed: seq)");
+        if (o.strategy().equals("mapped") && o.fileSize() > Harness.availableMemory() / 2) {
+            throw new Harness.UsageError("--file-size " + o.fileSize() + ": too large to map here (at most "
+                    + (Harness.availableMemory() / 2 >> 20) + "m, half of the memory free now; use a smaller file or a strategy that does not map)");
+        }
+        if (o.fileSize() > Harness.memoryLimit()) {
+            throw new Harness.UsageError("--file-size " + o.fileSize() + ": the shared array would not fit (at most "
+                    + (Harness.memoryLimit() >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
+        }
+    }
+
+    /** Element i of the shared array: the same function of i as typed_arrays' arrays, and as C's. */
+    static int[] values(Harness.Options o) {
+        int[] values = new int[(int) (o.fileSize() / 4)];
+        for (int i = 0; i < values.length; i++) values[i] = (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
+        return values;
+    }
+
+    /** A lock on the share [from, to) when --lock region asks for one; held until it is closed. */
+    static FileLock lock(Harness.Options o, FileChannel channel, long from, long to, boolean write) throws IOException {
+        return o.lock().equals("region") ? channel.lock(from, to - from, !write) : null;
+    }
+
+    /** The study's Fig 2: the ints go into the buffer through its int view, the buffer to the file through the channel. */
+    static void view(Harness.Options o, long from, long to, boolean write) throws IOException {
+        ByteBuffer buffer = o.strategy().equals("view-direct") ? ByteBuffer.allocateDirect(o.opSize()) : ByteBuffer.allocate(o.opSize());
+        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = lock(o, channel, from, to, write)) {
+            for (long pos = from; pos < to; pos += o.opSize()) {
+                int first = (int) (pos / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
+                buffer.clear().limit(4 * n);
+                if (write) {
+                    buffer.asIntBuffer().put(shared, first, n);
+                    while (buffer.hasRemaining()) channel.write(buffer, pos + buffer.position());
+                } else {
+                    while (buffer.hasRemaining()) {
+                        if (channel.read(buffer, pos + buffer.position()) < 0) throw new EOFException();
+                    }
+                    buffer.flip().asIntBuffer().get(shared, first, n);
+                }
+            }
+            if (write) channel.force(true);
+        }
+    }
+
+    /** The study's Fig 3: each block of the file mapped into memory; the ints go in and out through its int view. */
+    static void mapped(Harness.Options o, long from, long to, boolean write) throws IOException {
+        try (var channel = write ? FileChannel.open(o.file(), READ, WRITE) : FileChannel.open(o.file(), READ);
+             var lock = lock(o, channel, from, to, write)) {
+            long size = channel.size();
+            for (long pos = from; pos < to; pos += o.opSize()) {
+                int first = (int) (pos / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
+                if (pos + 4L * n > size) throw new EOFException();  // mapping past the end would grow the file, not fail
+                var block = channel.map(write ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, pos, 4L * n);
+                if (write) {
+                    block.asIntBuffer().put(shared, first, n);
+                    block.force();
+                } else {
+                    block.asIntBuffer().get(shared, first, n);
+                }
+            }
+        }
+    }
+
+    /** The study's Fig 4: the bulk extension moves an int[] range in one native call. */
+    static void bulk(Harness.Options o, long from, long to, boolean write) throws IOException {
+        try (var file = new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r");
+             var lock = lock(o, file.getChannel(), from, to, write)) {
+            file.seek(from);
+            for (long pos = from; pos < to; pos += o.opSize()) {
+                int first = (int) (pos / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
+                if (write) file.writeArray(shared, first, n);
+                else file.readArray(shared, first, n);
+            }
+            if (write) file.getChannel().force(true);
+        }
+    }
+
+    /** One system call per int. */
+    static void raf(Harness.Options o, long from, long to, boolean write) throws IOException {
+        try (var file = new RandomAccessFile(o.file().toFile(), write ? "rw" : "r");
+             var lock = lock(o, file.getChannel(), from, to, write)) {
+            file.seek(from);
+            for (int i = (int) (from / 4); i < to / 4; i++) {
+                if (write) file.writeInt(shared[i]);
+                else shared[i] = file.readInt();
+            }
+            if (write) file.getChannel().force(true);
+        }
+    }
+}
