@@ -46,6 +46,7 @@ static int64_t worker_user_ns, worker_sys_ns;
 static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
 static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
 static char default_file[PATH_MAX];
+static char sigbus_message[3 * PATH_MAX]; /* made before any I/O: a signal handler may not format text */
 
 static const char *check_memory(const struct options *o);
 static const char *check_scratch(const struct options *o);
@@ -54,6 +55,7 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
 static void fail(const char *snippet, const char *text, int status);
 static void remove_created(void);
 static void on_signal(int sig);
+static void on_sigbus(int sig);
 
 static int64_t now_ns(void) {
     struct timespec t;
@@ -84,6 +86,10 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
     if (!error) error = check_scratch(&o);
     if (error) fail(snippet, error, 2);
     signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f`, write() fails with EFBIG instead of killing us */
+    /* A mapped page whose part of the file is gone (truncated by another program) faults with SIGBUS:
+     * the same one line as a read that finds the file short (Java reports it as an InternalError). */
+    snprintf(sigbus_message, sizeof sigbus_message, "%s: I/O error on %s: file ended early\n", snippet, o.file);
+    signal(SIGBUS, on_sigbus);
     if (!o.keep) {
         snprintf(created, sizeof created, "%s", o.file);
         atexit(remove_created);
@@ -461,6 +467,14 @@ static void remove_created(void) {
 static void on_signal(int sig) {
     remove_created();
     _exit(128 + sig);
+}
+
+static void on_sigbus(int sig) {
+    (void)sig;
+    ssize_t ignored = write(STDERR_FILENO, sigbus_message, strlen(sigbus_message));
+    (void)ignored;
+    remove_created();
+    _exit(1);
 }
 
 /* ---- output --------------------------------------------------------------------------------- */

@@ -98,6 +98,7 @@ static void positional(const struct options *o, int64_t from, int64_t to, int wr
 /* The twin of Java's mapped strategy: each block mapped, the ints stored into it (swapped), msync. */
 static void mapped(const struct options *o, int64_t from, int64_t to, int write) {
     int fd = open(o->file, write ? O_RDWR : O_RDONLY);
+    int64_t page = sysconf(_SC_PAGESIZE);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) io_fail(o);
     lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
@@ -105,15 +106,17 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
         if (pos + 4 * (int64_t)n > st.st_size) io_fail_because(o, "file ended early"); /* past the end a mapping faults */
-        uint32_t *block = mmap(NULL, 4 * n, write ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, pos);
-        if (block == MAP_FAILED) io_fail(o);
+        size_t skew = (size_t)(pos % page), length = skew + 4 * n; /* a mapping starts on a page: Java's map does this too */
+        char *map = mmap(NULL, length, write ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, pos - (int64_t)skew);
+        if (map == MAP_FAILED) io_fail(o);
+        uint32_t *block = (uint32_t *)(map + skew);
         if (write) {
             for (size_t i = 0; i < n; i++) block[i] = htobe32((uint32_t)ints[i]);
-            if (msync(block, 4 * n, MS_SYNC) != 0) io_fail(o);
+            if (msync(map, length, MS_SYNC) != 0) io_fail(o);
         } else {
             for (size_t i = 0; i < n; i++) ints[i] = (int32_t)be32toh(block[i]);
         }
-        if (munmap(block, 4 * n) != 0) io_fail(o);
+        if (munmap(map, length) != 0) io_fail(o);
     }
     lock(o, fd, from, to, F_UNLCK);
     if (close(fd) != 0) io_fail(o);

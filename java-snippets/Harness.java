@@ -131,6 +131,10 @@ final class Harness {
             }
         } catch (IOException | UncheckedIOException e) {
             fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
+        } catch (InternalError e) {
+            // HotSpot's word for a mapped page whose part of the file is gone (C: SIGBUS)
+            if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) throw e;
+            fail(snippet, "I/O error on " + o.file() + ": file ended early", 1);
         } catch (UsageError e) {
             fail(snippet, e.getMessage(), 2);
         }

@@ -254,3 +254,52 @@ def test_a_file_cut_short_under_a_reader(commands, tmp_path):
     assert proc.returncode == 1
     assert err.strip().splitlines()[-1] == f"typed_arrays: I/O error on {target}: file ended early"
     assert list(tmp_path.iterdir()) == []
+
+
+SHARED_FILE_BAD_FLAGS = [  # (flags, language or None for both, text the error must contain)
+    (["--threads", "0"], None, "--threads 0: must be a whole number between 1 and 256"),
+    (["--threads", "-1"], None, "--threads -1: must be a whole number between 1 and 256"),
+    (["--threads", "5", "--file-size", "16k", "--op-size", "4k"], None,
+     "--threads 5 is more than the file's 4 blocks of --op-size 4k (each thread needs at least one block of its own)"),
+    (["--lock", "file"], None, "--lock file: must be one of none, region"),
+    (["--op-size", "6"], None, "--op-size 6 and --file-size 1048576 must be multiples of 4 (whole ints)"),
+    (["--op-size", "4k", "--pattern", "rand"], None, "--pattern rand: each thread moves its share in order"),
+    (["--strategy", "mapped", "--op-size", "4k", "--file-size", "60g"], "java", "--file-size 64424509440: too large to map here"),
+    (["--strategy", "mmap", "--op-size", "4k", "--file-size", "60g"], "c", "--file-size 64424509440: too large to map here"),
+    (["--op-size", "4k", "--file-size", "40g"], None, "--file-size 42949672960: the shared array would not fit"),
+    (["--strategy", "mmap", "--op-size", "4k"], "java", "--strategy mmap: must be one of view-heap, view-direct, mapped, bulk, raf"),
+    (["--strategy", "mapped", "--op-size", "4k"], "c", "--strategy mapped: must be one of pwrite, mmap"),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,only,expected", SHARED_FILE_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in SHARED_FILE_BAD_FLAGS])
+def test_shared_file_bad_flags(commands, tmp_path, language, flags, only, expected):
+    if only and only != language:
+        pytest.skip(f"{only} only")
+    check_usage_error(commands, "shared_file", language, tmp_path / "x.dat", flags, expected)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flag,value", [("--threads", "2"), ("--lock", "region")])
+def test_threads_only_where_used(commands, tmp_path, language, flag, value):
+    result = run_snippet(commands("typed_arrays", language), ["--file", str(tmp_path / "x.dat"), "--op-size", "4k", flag, value])
+    check_failed(result, f"{flag} is not used by typed_arrays", tmp_path, "typed_arrays")
+
+
+@pytest.mark.parametrize("language,strategy", [("java", "view-direct"), ("java", "mapped"), ("c", "pwrite"), ("c", "mmap")])
+def test_a_shared_file_cut_short_under_its_readers(commands, tmp_path, language, strategy):
+    """Another program truncates the file while four threads read it: one line, the file removed.
+    Mapped readers must see it too (past the end, a mapping would fault or grow the file)."""
+    target = tmp_path / "x.dat"
+    proc = subprocess.Popen(commands("shared_file", language) + ["--strategy", strategy, "--op", "read", "--threads", "4",
+                            "--file-size", "64m", "--op-size", "4k", "--repeat", "100", "--warmup", "0", "--file", str(target)],
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not (target.exists() and target.stat().st_size == 64 << 20) and time.time() < deadline:
+        time.sleep(0.01)
+    os.truncate(target, 1000)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err
+    assert err.strip().splitlines()[-1] == f"shared_file: I/O error on {target}: file ended early"
+    assert list(tmp_path.iterdir()) == []

@@ -238,3 +238,38 @@ def test_ffm_files_match_the_c_twins(commands, tmp_path, element_type):
         assert rows(reads[0].stdout)[0]["checksum"] == rows(reads[1].stdout)[0]["checksum"], ffm
         (tmp_path / "j.dat").unlink()
         (tmp_path / "c.dat").unlink()
+
+
+SHARED_FILE = {"c": ["pwrite", "mmap"], "java": ["view-heap", "view-direct", "mapped", "bulk", "raf"]}
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3", "4"])
+@pytest.mark.parametrize("lock", ["none", "region"])
+def test_shared_file_is_the_same_for_every_strategy_and_thread_count(commands, tmp_path, threads, lock):
+    """Threads writing disjoint shares make one file: typed_arrays' big-endian int file, whoever wrote it.
+    10004 bytes in 1k blocks: 10 blocks, the last one short, shared unevenly among 3 threads."""
+    reference = tmp_path / "reference.dat"
+    out = run_snippet(commands("typed_arrays", "c"), ["--strategy", "big", "--op", "write", "--file-size", "10004",
+                      "--op-size", "10004", "--repeat", "1", "--warmup", "0", "--file", str(reference), "--keep"])
+    assert out.returncode == 0, out.stderr
+    expected_checksum = rows(out.stdout)[0]["checksum"]
+    flags = ["--file-size", "10004", "--op-size", "1k", "--threads", threads, "--lock", lock, "--repeat", "2", "--warmup", "1"]
+    for language, strategies in SHARED_FILE.items():
+        for strategy in strategies:
+            target = tmp_path / f"{language}-{strategy}.dat"
+            out = run_snippet(commands("shared_file", language), flags + ["--strategy", strategy, "--op", "write",
+                              "--file", str(target), "--keep"])
+            assert out.returncode == 0, out.stderr
+            assert sha256(target) == sha256(reference), f"{language} {strategy}"
+            written = rows(out.stdout)
+            assert [r["checksum"] for r in written] == [expected_checksum] * 2, f"{language} {strategy}"
+            assert all(len(r["thread_ns"]) == int(threads) and r["threads"] == int(threads) and r["lock"] == lock
+                       and 0 < max(r["thread_ns"]) <= r["span_ns"] <= r["elapsed_ns"] for r in written), written
+            out = run_snippet(commands("shared_file", language), flags + ["--strategy", strategy, "--op", "read",
+                              "--file", str(tmp_path / "r.dat")])
+            assert out.returncode == 0, out.stderr
+            read = rows(out.stdout)
+            assert len({r["checksum"] for r in read}) == 1, f"{language} {strategy}: every run reads the same ints"
+            if (language, strategy) == ("c", "pwrite"):
+                read_checksum = read[0]["checksum"]
+            assert read[0]["checksum"] == read_checksum, f"{language} {strategy} reads what C's pwrite reads"
