@@ -18,7 +18,8 @@ public final class Charts {
             + " : datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KB' : format(datum.value, '~g') + ' B'";
     static final Map<String, String> TITLES = Map.of("file_size", "file size", "op_size", "operation size",
             "buffer_size", "buffer size", "median_ms", "median time (ms)", "ms_per_mb", "time per MB (ms)", "mb_per_s", "MB per second",
-            "ops_per_s", "operations per second");
+            "ops_per_s", "operations per second",
+            "study_mb_per_s", "MB per second, the study's way (bytes ÷ mean thread time)", "wall_mb_per_s", "MB per second, wall-clock (bytes ÷ first start to last end)");
 
     /**
      * A measured rate against file size, one line per language and operation, with the spread of the
@@ -46,17 +47,20 @@ public final class Charts {
             double value = ((Number) row.get(column)).doubleValue();
             // a rate is inversely proportional to time: the slowest run gives the low end of the band
             boolean time = column.startsWith("ms_per") || column.equals("median_ms");
+            double[] range = (double[]) row.get(column + Results.RANGE);  // a per-run rate keeps its own spread
             v.put("y", value);
-            v.put("y_low", value * (time ? (Double) row.get("min_ms") / median : median / (Double) row.get("max_ms")));
-            v.put("y_high", value * (time ? (Double) row.get("max_ms") / median : median / (Double) row.get("min_ms")));
+            v.put("y_low", range != null ? range[0] : value * (time ? (Double) row.get("min_ms") / median : median / (Double) row.get("max_ms")));
+            v.put("y_high", range != null ? range[1] : value * (time ? (Double) row.get("max_ms") / median : median / (Double) row.get("min_ms")));
             v.put("size", row.get(sizeField));
             v.put("who", byMethod ? row.get("language") + " " + row.get("method") : row.get("language"));
             v.put("series", v.get("who") + " " + row.get("op"));
             values.add(v);
         }
         String yTitle = TITLES.getOrDefault(column, column) + (logY ? ", log scale" : "");
-        Map<String, Object> x = Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
-                "axis", Map.of("labelExpr", SIZE_LABELS, "tickCount", 8), "title", TITLES.getOrDefault(sizeField, sizeField) + " (log scale)");
+        Map<String, Object> x = sizeField.equals("threads")
+                ? Map.of("field", "size", "type", "quantitative", "axis", Map.of("tickMinStep", 1), "title", "threads")
+                : Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
+                        "axis", Map.of("labelExpr", SIZE_LABELS, "tickCount", 8), "title", TITLES.getOrDefault(sizeField, sizeField) + " (log scale)");
         Map<String, Object> yScale = logY ? Map.of("type", "log") : Map.of("zero", true);
         Map<String, Object> color = byMethod ? Map.of("field", "who", "type", "nominal", "title", "language and way")
                 : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");

@@ -79,6 +79,19 @@ public final class Lab {
         Notebook.html(Machine.html(machine()), machine().toString());
     }
 
+    /** Thread counts to try: 1, 2, 4, … up to and including max (say, twice the cores). */
+    public static List<Integer> threadCounts(int max) {
+        List<Integer> counts = new java.util.ArrayList<>();
+        for (int t = 1; t < max; t *= 2) counts.add(t);
+        counts.add(max);
+        return counts;
+    }
+
+    /** This machine's cores (as the JVM sees them: a container's limit, not the host's). */
+    public int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
     public Sweep sweep(String snippet) {
         return new Sweep(this, snippet);
     }

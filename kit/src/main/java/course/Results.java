@@ -14,9 +14,9 @@ import java.util.function.Predicate;
 public final class Results {
     /** The fields that name a case; runs of one case differ only in run index and timings. */
     static final List<String> CASE = List.of("language", "runtime", "snippet", "strategy", "op", "pattern", "cache",
-            "text", "type", "file_size", "op_size", "buffer_size");
-    /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer, JDK or compiler). */
-    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "file_size", "op_size");
+            "text", "type", "threads", "lock", "file_size", "op_size", "buffer_size");
+    /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer, lock, JDK or compiler). */
+    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "threads", "file_size", "op_size");
 
     private final List<JsonObject> runs;
 
@@ -89,10 +89,33 @@ public final class Results {
             row.put("hit_ratio_pct", misses == null || misses.isJsonNull() ? null
                     : 100 * (1 - misses.getAsDouble() / first.get("ops").getAsDouble()));
             row.put("method", first.get("strategy").getAsString()
-                    + (first.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(first.get("buffer_size").getAsLong()) : ""));
+                    + (first.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(first.get("buffer_size").getAsLong()) : "")
+                    + ("region".equals(row.get("lock")) ? " locked" : ""));
+            row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
+            if (first.has("thread_ns")) {
+                // threads: the study's aggregate (bytes over the mean of the threads' own times) and the wall-clock one
+                double bytes = first.get("bytes").getAsDouble() / (1 << 20);
+                putRate(row, "study_mb_per_s", group.stream().map(r -> bytes / (mean(r.getAsJsonArray("thread_ns")) / 1e9)).toList());
+                putRate(row, "wall_mb_per_s", group.stream().map(r -> bytes / (r.get("span_ns").getAsDouble() / 1e9)).toList());
+            }
             rows.add(row);
         }
         return rows;
+    }
+
+    /** A rate per run, summarised as its median, with the slowest and fastest run kept for charts' bands. */
+    private static void putRate(Map<String, Object> row, String column, List<Double> perRun) {
+        row.put(column, median(perRun));
+        row.put(column + RANGE, new double[] {Collections.min(perRun), Collections.max(perRun)});
+    }
+
+    /** Suffix of the summary entry holding a per-run rate's {lowest, highest} (a band in Charts.lines). */
+    static final String RANGE = ":range";
+
+    private static double mean(com.google.gson.JsonArray values) {
+        double sum = 0;
+        for (JsonElement v : values) sum += v.getAsDouble();
+        return sum / values.size();
     }
 
     /**
@@ -190,9 +213,12 @@ public final class Results {
     }
 
     /** The columns that name a case, in the order the tables show them. */
-    static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type", "file_size", "op_size");
+    static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type",
+            "threads", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
-            "sys_share_pct", "hit_ratio_pct");
+            "sys_share_pct", "hit_ratio_pct", "study_mb_per_s", "wall_mb_per_s");
+    /** Measures only some snippets have: shown where at least one row has them. */
+    static final List<String> OPTIONAL_MEASURES = List.of("hit_ratio_pct", "study_mb_per_s", "wall_mb_per_s");
 
     /**
      * The summary as an HTML table for the notebook. With more than one row, a case column that is the
@@ -208,7 +234,7 @@ public final class Results {
             else columns.add(c);
         }
         for (String c : SHOWN_MEASURES) {
-            if (!c.equals("hit_ratio_pct") || rows.stream().anyMatch(r -> r.get(c) != null)) columns.add(c);
+            if (!OPTIONAL_MEASURES.contains(c) || rows.stream().anyMatch(r -> r.get(c) != null)) columns.add(c);
         }
         StringBuilder h = new StringBuilder("<table>");
         if (!same.isEmpty()) h.append("<caption>").append(Notebook.escape("every row: " + String.join(" · ", same))).append("</caption>");

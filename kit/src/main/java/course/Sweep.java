@@ -23,6 +23,8 @@ public final class Sweep {
     private List<String> strategies = null;
     private List<String> texts = null;
     private List<String> types = null;
+    private List<Integer> threads = null;
+    private List<String> locks = null;
     private long operations = 0, maxFileSize = 0;
     private List<String> jdks = java.util.Collections.singletonList(null);
     private String cache = "warm";
@@ -63,6 +65,12 @@ public final class Sweep {
     /** Element types for snippets that move typed arrays (--type: int, double). */
     public Sweep types(String... values) { types = List.of(values); return this; }
 
+    /** Thread counts for snippets that run threads (--threads). */
+    public Sweep threads(List<Integer> values) { threads = List.copyOf(values); return this; }
+    public Sweep threads(int value) { threads = List.of(value); return this; }
+    /** Locking for snippets that run threads (--lock: none, region). */
+    public Sweep locks(String... values) { locks = List.of(values); return this; }
+
     /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
     public Sweep alsoOn(List<String> javaHomes) {
         List<String> all = new ArrayList<>(java.util.Collections.singletonList(null));
@@ -81,12 +89,16 @@ public final class Sweep {
         List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
         List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
         List<String> typeChoices = types == null ? java.util.Collections.singletonList(null) : types;
+        List<Integer> threadChoices = threads == null ? java.util.Collections.singletonList(null) : threads;
+        List<String> lockChoices = locks == null ? java.util.Collections.singletonList(null) : locks;
         for (String pattern : patterns)
             for (long opSize : opSizes)
                 for (long fileSize : operations > 0 ? List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))) : fileSizes)
                 for (String text : textChoices)
                 for (String type : typeChoices)
                     for (long bufferSize : bufferChoices)
+                    for (Integer threadCount : threadChoices)
+                    for (String lock : lockChoices)
                         for (String strategy : strategyChoices)
                             for (String op : ops)
                                 for (String language : languages)
@@ -98,6 +110,8 @@ public final class Sweep {
                                     if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
                                     if (text != null) flags.addAll(List.of("--text", text));
                                     if (type != null) flags.addAll(List.of("--type", type));
+                                    if (threadCount != null) flags.addAll(List.of("--threads", String.valueOf(threadCount)));
+                                    if (lock != null) flags.addAll(List.of("--lock", lock));
                                     flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
                                     out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
                                 }

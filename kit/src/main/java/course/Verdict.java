@@ -32,6 +32,22 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         return new Verdict(claim, shown, outcome, outcome.equals("holds") ? "" : whyIfNot);
     }
 
+    /**
+     * A bandwidth the study reached (MB/s or GB/s) against this machine's, in MB/s: holds within a
+     * factor of 1.5 either way; otherwise changed (hardware moves on; the measured figure says which way).
+     */
+    public static Verdict rate(Published.Claim claim, double measuredMbPerS, String whyIfNot) {
+        if (Double.isNaN(measuredMbPerS)) return unmeasured(claim, NOT_MEASURED);
+        double measured = switch (claim.unit()) {
+            case "MB/s" -> measuredMbPerS;
+            case "GB/s" -> measuredMbPerS / 1024;
+            default -> throw new IllegalArgumentException(claim.id() + " is in " + claim.unit() + ", not a bandwidth (MB/s or GB/s)");
+        };
+        boolean holds = measured / claim.value() <= RATIO_TOLERANCE && claim.value() / measured <= RATIO_TOLERANCE;
+        String shown = String.format(Locale.ROOT, "%.3g %s (%.2f× the study's)", measured, claim.unit(), measured / claim.value());
+        return new Verdict(claim, shown, holds ? "holds" : "changed", holds ? "" : whyIfNot);
+    }
+
     /** A "this part takes N% of the whole" claim, measured in percent. */
     public static Verdict share(Published.Claim claim, double measuredPercent, String whyIfNot) {
         if (Double.isNaN(measuredPercent)) return unmeasured(claim, NOT_MEASURED);

@@ -197,4 +197,18 @@ class ChartsTest {
         spec.getAsJsonObject("data").getAsJsonArray("values").forEach(v -> who.add(v.getAsJsonObject().get("who").getAsString()));
         assertEquals(List.of("java 25", "java 17", "c"), who);
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void threadsGoOnALinearAxisWithEachRatesOwnBand() {
+        Results r = new Results(List.of(ResultsTest.threaded("mapped", "none", 2, 0, 10, 8, 4, 6),
+                ResultsTest.threaded("mapped", "none", 2, 1, 10, 16, 10, 10)));
+        Map<String, Object> spec = Charts.lines(r, true, "threads", "wall_mb_per_s", true, "t");
+        String json = new Gson().toJson(spec);
+        assertTrue(json.contains("\"title\":\"threads\""), json);
+        assertFalse(json.contains("labelExpr"), "thread counts are not sizes");
+        List<Map<String, Object>> values = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values");
+        double low = (double) values.get(0).get("y_low"), high = (double) values.get(0).get("y_high");
+        assertEquals(2.0, high / low, 1e-9, "the band spans the slowest and fastest run's wall-clock rate (8 and 16 ns)");
+    }
 }

@@ -271,4 +271,46 @@ class ResultsTest {
         assertEquals(2.0, r.ratio("java", "c"), 1e-9, "geometric mean of 4× (JDK 17) and 1× (JDK 25)");
         assertEquals(4.0, r.where("runtime", "java 17.0.15").ratioTo(r.where("runtime", "java 25.0.3")), 1e-9);
     }
+
+    static JsonObject threaded(String strategy, String lock, int threads, int run, long elapsedNs, long spanNs, long... threadNs) {
+        JsonObject o = run("java", "read", "seq", 64 * MB, MB, run, elapsedNs, 0, 0);
+        o.addProperty("snippet", "shared_file");
+        o.addProperty("strategy", strategy);
+        o.addProperty("threads", threads);
+        o.addProperty("lock", lock);
+        com.google.gson.JsonArray times = new com.google.gson.JsonArray();
+        for (long t : threadNs) times.add(t);
+        o.add("thread_ns", times);
+        o.addProperty("span_ns", spanNs);
+        return o;
+    }
+
+    @Test
+    void threadedRunsGetTheStudysBandwidthAndTheWallClockOne() {
+        // 64 MB by two threads: their own times average 0.5 s (the study's way: 128 MB/s); first start to last end 0.8 s (80 MB/s)
+        Results r = new Results(List.of(threaded("view-direct", "none", 2, 0, 1_000_000_000, 800_000_000, 400_000_000, 600_000_000),
+                threaded("view-direct", "none", 2, 1, 1_000_000_000, 640_000_000, 500_000_000, 500_000_000),
+                threaded("view-direct", "none", 2, 2, 1_000_000_000, 1_600_000_000, 1_000_000_000, 1_000_000_000)));
+        Map<String, Object> row = r.summary().get(0);
+        assertEquals(128.0, (double) row.get("study_mb_per_s"), 1e-9);
+        assertEquals(80.0, (double) row.get("wall_mb_per_s"), 1e-9);
+        assertEquals(2L, row.get("threads"));
+        assertEquals("view-direct", row.get("method"));
+        assertTrue(r.html().contains("study mb per s") && r.html().contains("wall mb per s"));
+        double[] range = (double[]) row.get("wall_mb_per_s" + Results.RANGE);
+        assertEquals(40.0, range[0], 1e-9);
+        assertEquals(100.0, range[1], 1e-9);
+        assertFalse(new Results(List.of(run("java", "read", MB, 0, 1_000_000))).html().contains("study mb per s"),
+                "single-threaded snippets have no such columns");
+    }
+
+    @Test
+    void lockedRunsAreTheirOwnMethodAndThreadCountsAreWork() {
+        Results r = new Results(List.of(threaded("view-direct", "none", 1, 0, 100, 90, 90), threaded("view-direct", "region", 1, 0, 200, 180, 180),
+                threaded("view-direct", "none", 2, 0, 400, 90, 90, 90)));
+        assertEquals(List.of("view-direct", "view-direct locked", "view-direct"), r.summary().stream().map(m -> m.get("method")).toList());
+        Results locked = r.where("lock", "region"), unlocked = r.where("lock", "none");
+        assertEquals(2.0, locked.ratioTo(unlocked), 1e-9, "matched with the unlocked run of the same thread count only");
+        assertEquals(0.0, (double) r.summary().get(0).get("spread_pct"), 1e-9);
+    }
 }

@@ -57,4 +57,21 @@ class SweepTest {
         assertEquals(java.util.Arrays.asList(null, "/usr/lib/jvm/jdk-17", null), all.stream().map(Runner.Invocation::javaHome).toList());
         assertEquals("java data read seq on jdk-17", all.get(1).caseName());
     }
+
+    @Test
+    void threadsAndLocksArePassedOnlyWhenSet() {
+        List<Runner.Invocation> all = LAB.sweep("shared_file").strategies("view-direct").threads(Lab.threadCounts(4)).locks("none", "region")
+                .languages("java").ops("write").invocations();
+        assertEquals(6, all.size());
+        assertEquals(List.of("1", "1", "2", "2", "4", "4"), all.stream().map(i -> i.flag("--threads")).toList());
+        assertEquals(List.of("none", "region"), all.subList(0, 2).stream().map(i -> i.flag("--lock")).toList());
+        assertFalse(LAB.sweep("raw_io").invocations().get(0).flags().contains("--threads"));
+    }
+
+    @Test
+    void threadCountsDoubleUpToTheMaximum() {
+        assertEquals(List.of(1), Lab.threadCounts(1));
+        assertEquals(List.of(1, 2, 4), Lab.threadCounts(4));
+        assertEquals(List.of(1, 2, 4, 6), Lab.threadCounts(6));
+    }
 }

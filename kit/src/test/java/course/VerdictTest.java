@@ -115,4 +115,19 @@ class VerdictTest {
         Verdict v = Verdict.change(claim(published, "%", "table"), measured, "w");
         assertEquals(outcome, v.outcome());
     }
+
+    @ParameterizedTest(name = "published {0} {1}, measured {2} MB/s: {3}")
+    @CsvSource({"94, MB/s, 94, holds", "94, MB/s, 141, holds", "94, MB/s, 142, changed", "94, MB/s, 62, changed",
+            "10, GB/s, 10240, holds", "10, GB/s, 7000, holds", "10, GB/s, 6000, changed", "6, GB/s, 20000, changed"})
+    void rate(double published, String unit, double measuredMbPerS, String outcome) {
+        Verdict v = Verdict.rate(claim(published, unit, "text"), measuredMbPerS, "because");
+        assertEquals(outcome, v.outcome());
+    }
+
+    @Test
+    void rateShowsTheClaimsUnit() {
+        assertEquals("5.00 GB/s (0.50× the study's)", Verdict.rate(claim(10, "GB/s", "text"), 5120, "").measured());
+        assertEquals("not measured", Verdict.rate(claim(10, "GB/s", "text"), Double.NaN, "").outcome());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Verdict.rate(claim(2, "x", "ratio"), 5, ""));
+    }
 }
