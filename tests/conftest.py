@@ -3,8 +3,10 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,15 @@ import pytest
 HOME = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HOME / "tools"))  # tools/labs.py runs notebooks for the tests and the report
 BUILD = HOME / "build"
+
+# The labs run here save their results apart from the learner's data/results (and its disk ceiling);
+# the notebooks' kernels inherit this.
+RESULTS = Path(tempfile.mkdtemp(prefix="course-test-results-"))
+os.environ["COURSE_RESULTS"] = str(RESULTS)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(RESULTS, ignore_errors=True)
 
 
 def course_env():

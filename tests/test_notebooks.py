@@ -9,7 +9,7 @@ import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
 
-from conftest import ENV, HOME
+from conftest import ENV, HOME, RESULTS
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 LABS = [p.name for p in lab_paths()]
@@ -23,7 +23,7 @@ def kernel_env(scratch):
 
 @pytest.mark.parametrize("lab", LABS)
 def test_lab_runs_clean_in_smoke(lab, tmp_path):
-    results = HOME / "data/results"
+    results = RESULTS
     before = set(results.glob("*.json")) if results.exists() else set()
     nb = execute(HOME / "labs" / lab, "smoke", tmp_path)
     charts = 0
@@ -40,7 +40,7 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
                 assert "<svg" in svg and ("<path" in svg or "<rect" in svg)
     assert charts >= 2, f"{lab} drew {charts} charts"
     saved = set(results.glob(f"{lab[:-6]}-smoke-*.json")) - before
-    assert saved, f"{lab} saved no results under data/results/"
+    assert saved, f"{lab} saved no results under {RESULTS} (COURSE_RESULTS)"
     doc = json.loads(max(saved, key=lambda p: p.stat().st_mtime).read_text())
     assert doc["runs"] and doc["machine"]["cores"]
     assert list(tmp_path.iterdir()) == [], "the lab left files in its scratch folder"

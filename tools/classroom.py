@@ -88,7 +88,7 @@ def handin(folder):
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "handin":
-        handin(sys.argv[2] if len(sys.argv) > 2 else HOME / "data/results")
+        handin(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("COURSE_RESULTS") or HOME / "data/results")
         sys.exit(0)
     command, names = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("release", [])
     ids = names or [p.stem for p in lab_paths()]

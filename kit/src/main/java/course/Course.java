@@ -14,6 +14,12 @@ public final class Course {
     }
 
     /** COURSE_HOME if set (the course kernel sets it), else the nearest folder above cwd holding setup/setup.sh. */
+    /** Where labs save their results: data/results/ in the course, or COURSE_RESULTS (the tests keep theirs apart). */
+    public static Path results() {
+        String env = System.getenv("COURSE_RESULTS");
+        return env != null && !env.isEmpty() ? Path.of(env).toAbsolutePath() : home().resolve("data/results");
+    }
+
     public static Path home() {
         String env = System.getenv("COURSE_HOME");
         if (env != null && !env.isEmpty()) return Path.of(env).toAbsolutePath();

@@ -216,12 +216,13 @@ public final class Lab {
 
     /**
      * This disk's ceiling for an operation ("read" or "write"): the median MB/s of C's warm-cache runs
-     * in the newest results lab 00 saved here. NaN, with a note, when lab 00 has not been run yet.
+     * in the newest results lab 00 saved here in a real preset (quick or paper; smoke is for tests). NaN, with a note, when lab 00 has not been run yet.
      */
     public double ceiling(String op) {
-        Path dir = Course.home().resolve("data/results");
+        Path dir = Course.results();
         try (var files = Files.list(dir)) {
             Path newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
+                    .filter(f -> !f.getFileName().toString().startsWith("00-start-here-smoke-"))  // smoke's tiny files measure no disk
                     .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElse(null);
             if (newest != null) {
                 var doc = com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject();
@@ -299,7 +300,7 @@ public final class Lab {
             checked.add(o);
         }
         doc.add("verdicts", checked);
-        Path dir = Course.home().resolve("data/results");
+        Path dir = Course.results();
         Path file = dir.resolve(id + "-" + preset.name() + "-" + started + ".json");
         try {
             Files.createDirectories(dir);
