@@ -16,8 +16,8 @@
 // shared to read). The checksum is the sum of the array's ints as unsigned numbers, taken after the
 // threads have finished. Twin: c-snippets/shared_file.c (pwrite, mmap).
 //
-// What you will see: reads from the page cache scale with threads until the cores run out; writes
-// forced to disk do not, whatever the API.
+// What you will see: reads from the page cache gain from threads until the cores run out; writes
+// forced to disk gain little, and mapped writes trail (a page fault per page, then force).
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
