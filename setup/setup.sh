@@ -11,6 +11,7 @@ VENV="$COURSE_HOME/.venv"
 STAMPS="$BUILD/stamps"
 JBANG_HOME="$BUILD/tools/jbang"
 PROFILER_HOME="$BUILD/tools/async-profiler"
+BROWSER_TOOLS="$BUILD/tools/browser"
 KERNEL_DIR="$VENV/share/jupyter/kernels/java-course"
 mkdir -p "$STAMPS"
 
@@ -65,7 +66,7 @@ check_tools() {
   command -v gcc >/dev/null || die "gcc not found; install it: sudo apt-get install gcc"
   command -v mvn >/dev/null || die "Maven not found; install it: sudo apt-get install maven"
   local missing=()
-  for tool in strace fio; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  for tool in strace fio chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   local line="" tool
   for tool in strace fio mpirun chromium; do
@@ -138,6 +139,18 @@ setup_jvm_tools() {
   stamp jvm-tools "$key"
 }
 
+# --- playwright-core from npm, for the browser test (Chromium itself comes from Debian) --------------
+setup_browser_driver() {
+  command -v npm >/dev/null || { say "npm not found: the browser test will be skipped (sudo apt-get install npm)"; return; }
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/browser/package.json")
+  if fresh browser "$key" && [ -d "$BROWSER_TOOLS/node_modules/playwright-core" ]; then return; fi
+  say "installing playwright-core (setup/browser/package.json)"
+  mkdir -p "$BROWSER_TOOLS"
+  cp "$COURSE_HOME/setup/browser/package.json" "$BROWSER_TOOLS/package.json"
+  (cd "$BROWSER_TOOLS" && npm install --no-audit --no-fund --silent) || { say "npm install failed; the browser test will be skipped"; return; }
+  stamp browser "$key"
+}
+
 # --- the kit (Java library the notebooks load) --------------------------------------------
 build_kit() {
   local key; key=$(find "$COURSE_HOME/kit/pom.xml" "$COURSE_HOME/kit/src/main" \
@@ -177,6 +190,7 @@ main() {
   setup_venv
   install_kernel
   setup_jvm_tools
+  setup_browser_driver
   write_env
   build_kit
   [ "${1:-}" = "--precompile" ] && precompile

@@ -1,0 +1,106 @@
+"""A real browser: JupyterLab from the course's own set-up on 127.0.0.1 with a token, Debian Chromium
+driven by playwright-core (tests/browser/run_lab.mjs), lab 01 run cell by cell in the smoke preset. Its
+Vega-Lite charts must draw marks and no cell may show an error. The test owns the JupyterLab process
+and stops it by its own process id, always. Skipped, with the reason, where Chromium, Node or
+playwright-core is missing."""
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+
+import nbformat
+import pytest
+
+from conftest import BUILD, ENV, HOME
+
+CHROMIUM = shutil.which("chromium")
+DRIVER = BUILD / "tools/browser"
+SCREENSHOT = BUILD / "browser-01-raw-io.png"
+
+
+def missing():
+    if not CHROMIUM:
+        return "no Chromium: sudo apt-get install chromium (setup/setup.sh installs it in CI as root)"
+    if not shutil.which("node"):
+        return "no Node.js: sudo apt-get install nodejs npm"
+    if not (DRIVER / "node_modules/playwright-core").is_dir():
+        return "no playwright-core in build/tools/browser: run setup/setup.sh with npm available"
+    return None
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_server(url, server, deadline):
+    while time.time() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"JupyterLab exited with status {server.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError("JupyterLab did not answer within 60 s")
+
+
+def stop(server):
+    """SIGTERM to the server's own process group (it and its kernels), SIGKILL if it lingers."""
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=30)
+
+
+@pytest.mark.skipif(missing() is not None, reason=missing() or "")
+def test_lab_01_runs_in_a_real_browser(tmp_path):
+    root, scratch = tmp_path / "notebooks", tmp_path / "scratch"
+    root.mkdir()
+    scratch.mkdir()
+    shutil.copy(HOME / "labs/01-raw-io.ipynb", root)  # the browser saves its run here, not over the lab
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(ENV, COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
+               COURSE_BROWSER_TOOLS=str(DRIVER))
+    command = [str(HOME / ".venv/bin/jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]
+    if os.getuid() == 0:
+        command.append("--allow-root")  # JupyterLab refuses root otherwise
+    log = open(tmp_path / "jupyterlab.log", "w")
+    # a CI timeout's SIGTERM must still reach the finally below, which stops the server
+    previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt("SIGTERM")))
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for_server(f"{base}/api/status?token={token}", server, time.time() + 60)
+        started = time.time()
+        run = subprocess.run(["node", str(HOME / "tests/browser/run_lab.mjs"), base, token, "01-raw-io.ipynb", str(SCREENSHOT), "300"],
+                             env=env, capture_output=True, text=True, timeout=900)
+        print(f"browser run of lab 01 (smoke): {time.time() - started:.0f} s; screenshot {SCREENSHOT}")
+        assert run.returncode == 0, run.stderr[-3000:] + (tmp_path / "jupyterlab.log").read_text()[-3000:]
+        report = json.loads(run.stdout.strip().splitlines()[-1])
+        print(f"what the page showed: {report}")
+        assert report["codeCells"] > 5 and report["notRun"] == 0, f"every code cell must run: {report}"
+        assert report["charts"] > 0 and report["chartsWithMarks"] == report["charts"], f"every chart must draw marks: {report}"
+        assert report["stderr"] == [], f"cells showed errors: {report['stderr']}"
+        saved = nbformat.read(root / "01-raw-io.ipynb", as_version=4)
+        errors = [o for c in saved.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
+        assert errors == [], [f"{e.ename}: {e.evalue}" for e in errors]
+        assert all(c.execution_count for c in saved.cells if c.cell_type == "code"), "the browser saved every cell run"
+        assert SCREENSHOT.stat().st_size > 10_000
+    finally:
+        stop(server)
+        log.close()
+        signal.signal(signal.SIGTERM, previous)
+    assert server.poll() is not None, "the JupyterLab process is gone"
