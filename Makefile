@@ -5,7 +5,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test report assignments autograde handin clean
+.PHONY: setup lab test report assignments autograde handin clean class-results
 
 setup:
 	@$(SETUP)
@@ -34,6 +34,10 @@ autograde: setup
 # A learner's results (data/results/*.json, checked) in one zip under build/handin/, to hand in.
 handin: setup
 	@$(ENV) && python tools/classroom.py handin
+
+# The teacher's view of the class: the zips in build/handin/ (or HANDIN=folder) side by side, in build/class-results.html.
+class-results: setup
+	@$(ENV) && python tools/classroom.py class-results $(HANDIN)
 
 clean:
 	rm -rf build scratch labs/flamegraphs kit/target

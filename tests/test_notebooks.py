@@ -79,3 +79,43 @@ def _cmdline(proc):
         return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+def test_class_results_side_by_side(tmp_path):
+    """The teacher's notebook (classroom/class-results.ipynb, through `make class-results`) on two learners'
+    hand-ins made by `make handin` from the labs run above, beside a broken zip and a stray file: both
+    machines in every chart, every claim in the verdict table, the bad files named and left out."""
+    import base64
+    import re
+    import shutil
+    import subprocess
+    import urllib.parse
+    import zipfile
+    if not list(RESULTS.glob("00-start-here-smoke-*.json")):
+        pytest.skip("needs the lab runs of test_lab_runs_clean_in_smoke (run the whole file)")
+    handins = tmp_path / "handins"
+    env = dict(ENV, COURSE_HANDIN=str(handins), COURSE_PRESET="smoke", COURSE_CLASS_RESULTS=str(tmp_path / "class.html"))
+    made = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/classroom.py"), "handin", str(RESULTS)],
+                          env=env, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    [first] = handins.glob("results-*.zip")
+    second = handins / "results-second-learner.zip"
+    shutil.copy(first, second)
+    with zipfile.ZipFile(second, "a") as z:
+        z.writestr("notes.json", "[1, 2]")
+    (handins / "results-broken.zip").write_text("not a zip")
+    run = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/classroom.py"), "class-results", str(handins)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    page = (tmp_path / "class.html").read_text()
+    charts = [base64.b64decode(c).decode() if enc else urllib.parse.unquote(c)
+              for enc, c in re.findall(r'src="data:image/svg\+xml(;base64)?,([^"]+)"', page)]
+    assert len(charts) == 2, "the ceilings chart and the Java/C chart, as images"
+    learners = [first.stem.removeprefix("results-"), "second-learner"]
+    assert all(page.count(name) >= 2 for name in learners), "each machine in the hand-in table and as a verdict column"
+    assert all(name in chart for name in learners for chart in charts), "each machine has its bars in both charts"
+    assert "results-broken.zip</code>: not a zip" in page
+    assert "results-second-learner.zip:notes.json</code>: not a lab&#x27;s results: JSON, but not an object" in page \
+        or "results-second-learner.zip:notes.json</code>: not a lab's results: JSON, but not an object" in page
+    claims = {v["claim"] for f in RESULTS.glob("*-smoke-*.json") for v in json.loads(f.read_text())["verdicts"]}
+    assert claims and all(claim in page for claim in claims), "every judged claim has its row"

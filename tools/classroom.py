@@ -4,6 +4,7 @@
     python tools/classroom.py autograde LAB        # grade build/classroom/submitted/*/<lab>/
     python tools/classroom.py scores LAB           # {student: {grade cell: points}} from the gradebook
     python tools/classroom.py handin [FOLDER]      # a learner's results (data/results) in one zip to hand in
+    python tools/classroom.py class-results [FOLDER]  # the teacher's view of the zips in FOLDER (build/handin)
 
 The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_config.py comes from
 classroom/. A lab's id is its file name without .ipynb (02-buffering)."""
@@ -86,7 +87,32 @@ def handin(folder):
     print(f"hand in this file: {target} ({len(files)} results)")
 
 
+def class_results(folder):
+    """Runs classroom/class-results.ipynb on the zips in folder and writes build/class-results.html
+    (COURSE_CLASS_RESULTS overrides it), charts as static SVG; a failed cell makes the exit status 1."""
+    from nbconvert import HTMLExporter
+    from report import STYLE, static_charts
+    from labs import execute
+    os.environ["COURSE_HANDIN"] = str(Path(folder).resolve())  # the kernel inherits it
+    nb = execute(HOME / "classroom/class-results.ipynb", os.environ.get("COURSE_PRESET", "quick"), allow_errors=True)
+    failed = [f"{o.get('ename')}: {o.get('evalue')}" for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    static_charts(nb)
+    body, _ = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(nb)
+    out = Path(os.environ.get("COURSE_CLASS_RESULTS", HOME / "build/class-results.html"))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_suffix(".partial")
+    partial.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>Class results</title><style>{STYLE}</style>"
+                       f"</head><body>{body}</body></html>")
+    partial.replace(out)
+    print(f"class results: wrote {out}")
+    if failed:
+        sys.exit("classroom: class results failed: " + "; ".join(failed))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "class-results":
+        class_results(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("COURSE_HANDIN") or HOME / "build/handin")
+        sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "handin":
         handin(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("COURSE_RESULTS") or HOME / "data/results")
         sys.exit(0)

@@ -1,0 +1,56 @@
+package course;
+
+import static course.Runs.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HandinsTest {
+    static JsonObject doc(String lab, JsonObject... runs) {
+        JsonObject d = new JsonObject();
+        d.addProperty("lab", lab);
+        d.addProperty("preset", "quick");
+        d.add("machine", new JsonObject());
+        JsonArray r = new JsonArray();
+        for (JsonObject x : runs) r.add(x);
+        d.add("runs", r);
+        d.add("verdicts", new JsonArray());
+        return d;
+    }
+
+    @Test
+    void aLabsResultsPassAndEverythingElseSaysWhatIsWrong() {
+        assertNull(Handins.problem(doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000))));
+        JsonObject noRuns = doc("01-raw-io");
+        noRuns.remove("runs");
+        assertEquals("not a lab's results: no runs", Handins.problem(noRuns));
+        assertEquals("no such lab: 99-nothing", Handins.problem(doc("99-nothing")));
+        JsonObject bare = run("java", "read", 1 << 20, 0, 1_000_000);
+        bare.remove("elapsed_ns");
+        assertEquals("a run without elapsed_ns", Handins.problem(doc("01-raw-io", bare)));
+    }
+
+    @Test
+    void javaOverCComparesEachLanguagesFastestWayOnTheSameWork() {
+        Results r = new Results(List.of(run("java", "read", 1 << 20, 0, 3_000_000), run("c", "read", 1 << 20, 0, 2_000_000)));
+        assertEquals(1.5, Handins.javaOverC(r), 1e-9);
+        assertTrue(Double.isNaN(Handins.javaOverC(r.where("language", "java"))), "no C runs: no ratio");
+        Results apart = new Results(List.of(run("java", "read", 1 << 20, 0, 3_000_000), run("c", "read", 2 << 20, 0, 2_000_000)));
+        assertTrue(Double.isNaN(Handins.javaOverC(apart)), "no work in common: no ratio");
+    }
+
+    @Test
+    void aMissingFolderIsOneClearError(@TempDir Path dir) {
+        String m = assertThrows(IllegalArgumentException.class, () -> Handins.collect(dir.resolve("nope"))).getMessage();
+        assertTrue(m.startsWith("no folder ") && m.contains("COURSE_HANDIN"), m);
+        assertEquals(0, Handins.collect(dir).handins().size());
+    }
+}
