@@ -34,6 +34,8 @@ public final class Lab {
     private final String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     private Path scratch;
     private Map<String, String> machine;
+    /** The sweep that ran last (lab.again() repeats it). */
+    Sweep lastSweep;
 
     private Lab(String id, String presetName) {
         this.id = id;
@@ -49,8 +51,8 @@ public final class Lab {
 
     public static Lab open(String id, String presetName) {
         Lab lab = new Lab(id, presetName);
-        String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here) · %s", id, presetName,
-                lab.preset.minutes(), Machine.oneLine(lab.machine()));
+        String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here; %s) · %s", id, presetName,
+                lab.preset.minutes(), lab.preset.sizesLine(), Machine.oneLine(lab.machine()));
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
         return lab;
     }
@@ -90,6 +92,12 @@ public final class Lab {
     /** This machine's cores (as the JVM sees them: a container's limit, not the host's). */
     public int cores() {
         return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** Runs the last sweep of this lab once more (after closing other programs, say) and returns the new results. */
+    public Results again() {
+        if (lastSweep == null) throw new IllegalStateException("no sweep has run in this lab yet: run one first, then lab.again() repeats it");
+        return lastSweep.run();
     }
 
     public Sweep sweep(String snippet) {

@@ -25,6 +25,19 @@ public record Preset(String lab, String name, JsonObject values) {
         return get("minutes").getAsDouble();
     }
 
+    /** The preset's file and operation sizes as a learner reads them: "size 128m · map_sizes 16k, 256k, 4m, 64m". */
+    public String sizesLine() {
+        List<String> parts = new ArrayList<>();
+        for (var e : values.entrySet()) {
+            if (!e.getKey().contains("size")) continue;
+            List<String> shown = new ArrayList<>();
+            if (e.getValue().isJsonArray()) e.getValue().getAsJsonArray().forEach(v -> shown.add(v.getAsString()));
+            else shown.add(e.getValue().getAsString());
+            parts.add(e.getKey().replace('_', ' ') + " " + String.join(", ", shown));
+        }
+        return String.join(" · ", parts);
+    }
+
     private JsonElement get(String key) {
         if (!values.has(key)) throw new IllegalArgumentException("preset " + name + " of lab " + lab + " has no '" + key + "'");
         return values.get(key);

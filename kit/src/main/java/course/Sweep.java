@@ -120,6 +120,7 @@ public final class Sweep {
 
     /** Runs every invocation with live progress, shows the results table, records and saves them. */
     public Results run() {
+        lab.lastSweep = this;
         List<Runner.Invocation> all = invocations();
         List<JsonObject> rows = new ArrayList<>();
         String progress = "progress-" + System.nanoTime();

@@ -74,4 +74,11 @@ class PresetTest {
         assertTrue(e.getMessage().contains("'ceiling_size'"), e.getMessage());
         assertTrue(e.getMessage().contains("quick") && e.getMessage().contains("01-raw-io"), e.getMessage());
     }
+
+    @org.junit.jupiter.api.Test
+    void sizesLineShowsEverySizeAsWritten() {
+        var values = com.google.gson.JsonParser.parseString(
+                "{\"minutes\": 1, \"size\": \"128m\", \"map_sizes\": [\"16k\", \"64m\"], \"repeat\": 3}").getAsJsonObject();
+        org.junit.jupiter.api.Assertions.assertEquals("size 128m · map sizes 16k, 64m", new Preset("07-x", "quick", values).sizesLine());
+    }
 }

@@ -74,4 +74,10 @@ class SweepTest {
         assertEquals(List.of(1, 2, 4), Lab.threadCounts(4));
         assertEquals(List.of(1, 2, 4, 6), Lab.threadCounts(6));
     }
+
+    @Test
+    void againNeedsASweepFirst() {
+        String m = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> Lab.open("01-raw-io", "smoke").again()).getMessage();
+        org.junit.jupiter.api.Assertions.assertTrue(m.contains("run one first"), m);
+    }
 }
