@@ -8,6 +8,7 @@ import sys
 import zipfile
 
 import nbformat
+import pytest
 
 from conftest import ENV, HOME
 
@@ -87,3 +88,28 @@ def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
     assert list(out.iterdir()) == [], "no zip when a file is refused"
     empty = classroom("handin", str(tmp_path / "nothing"), env=env)
     assert empty.returncode != 0 and "no results in" in empty.stderr
+
+
+OTHER_LABS = [p.stem for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) if p.stem != LAB]
+
+
+@pytest.mark.parametrize("lab", OTHER_LABS)
+def test_every_release_grades_to_zero_without_a_crash(tmp_path, lab):
+    """Every lab's untouched student version, autograded for real: zero on each graded cell, and nbgrader
+    finishes (a stub that broke the kernel or the cells after it would not). Full marks for the source
+    versions follow from test_notebooks, which runs every graded cell of the source labs."""
+    env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "course"), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
+    assert classroom("release", lab, env=env).returncode == 0
+    course = tmp_path / "course"
+    (course / "submitted/blank" / lab).mkdir(parents=True)
+    shutil.copy(course / "release" / lab / f"{lab}.ipynb", course / "submitted/blank" / lab / f"{lab}.ipynb")
+    out = classroom("autograde", lab, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    scores = subprocess.run([sys.executable, "-c", f"import json, sys; sys.path.insert(0, {str(HOME / 'tools')!r}); "
+                             f"import classroom; print(json.dumps(classroom.scores({lab!r})))"], env=env, capture_output=True, text=True)
+    assert scores.returncode == 0, scores.stderr
+    graded = {c.metadata["nbgrader"]["grade_id"] for c in nbformat.read(HOME / "labs" / f"{lab}.ipynb", as_version=4).cells
+              if c.metadata.get("nbgrader", {}).get("grade")}
+    assert json.loads(scores.stdout)["blank"] == {grade_id: 0.0 for grade_id in graded}
+    assert list((tmp_path / "scratch").iterdir()) == []
