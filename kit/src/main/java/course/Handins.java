@@ -241,12 +241,7 @@ public final class Handins {
                     continue;
                 }
                 String outcome = text(v, "verdict");
-                String color = switch (outcome) {
-                    case "holds" -> "#2b8a3e";
-                    case "changed" -> "#e67700";
-                    case "not measured" -> "#868e96";
-                    default -> "#c92a2a";
-                };
+                String color = Verdict.color(outcome);
                 h.append("<td title='").append(Notebook.escape(text(v, "measured"))).append("'><span style='color:").append(color)
                         .append(";font-weight:bold'>").append(Notebook.escape(outcome)).append("</span><br><small>")
                         .append(Notebook.escape(text(v, "measured"))).append("</small></td>");

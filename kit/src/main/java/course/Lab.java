@@ -263,12 +263,7 @@ public final class Lab {
                 + "<th>measured here</th><th>verdict</th><th>why</th></tr></thead><tbody>");
         StringBuilder t = new StringBuilder();
         for (Verdict v : list) {
-            String color = switch (v.outcome()) {
-                case "holds" -> "#2b8a3e";
-                case "changed" -> "#e67700";
-                case "not measured" -> "#868e96";
-                default -> "#c92a2a";
-            };
+            String color = Verdict.color(v.outcome());
             h.append("<tr><td style='text-align:left'>").append(Notebook.escape(v.claim().statement())).append("</td><td>")
                     .append(Notebook.escape(v.claim().citation())).append("</td><td>").append(Notebook.escape(v.claim().shown()))
                     .append("</td><td>").append(Notebook.escape(v.measured())).append("</td><td style='color:").append(color)

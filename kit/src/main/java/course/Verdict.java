@@ -81,6 +81,16 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                 outcome.equals("holds") ? "" : whyIfNot);
     }
 
+    /** The colour a verdict's outcome is shown in, in every table (green holds, orange changed, grey not measured, red reversed). */
+    static String color(String outcome) {
+        return switch (outcome) {
+            case "holds" -> "#2b8a3e";
+            case "changed" -> "#e67700";
+            case "not measured" -> "#868e96";
+            default -> "#c92a2a";
+        };
+    }
+
     /** A claim this run could not check, with the reason (a tool that is not installed, say). */
     public static Verdict unmeasured(Published.Claim claim, String why) {
         return new Verdict(claim, "n/a", "not measured", why);
