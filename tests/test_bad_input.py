@@ -95,19 +95,6 @@ TEXT_BAD_FLAGS = [  # (flags, language, text the error must contain)
 ]
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flags,only,expected", TEXT_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in TEXT_BAD_FLAGS])
-def test_text_lines_bad_flags(commands, tmp_path, language, flags, only, expected):
-    if only and only != language:
-        pytest.skip(f"{only} only")
-    check_usage_error(commands, "text_lines", language, tmp_path / "x.txt", flags, expected)
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flag,value", [("--text", "lf"), ("--type", "int")])
-def test_text_and_type_only_where_used(commands, tmp_path, language, flag, value):
-    result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat"), flag, value])
-    check_failed(result, f"{flag} is not used by raw_io", tmp_path)
 
 
 JNI_OPS_BAD_FLAGS = [
@@ -272,19 +259,27 @@ SHARED_FILE_BAD_FLAGS = [  # (flags, language or None for both, text the error m
 ]
 
 
+# (snippet, scratch file, flags, language or None for both, text the error must contain)
+BAD_FLAGS_BY_SNIPPET = [("text_lines", "x.txt", *case) for case in TEXT_BAD_FLAGS] + \
+                       [("shared_file", "x.dat", *case) for case in SHARED_FILE_BAD_FLAGS]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flags,only,expected", SHARED_FILE_BAD_FLAGS, ids=[" ".join(f) for f, _, _ in SHARED_FILE_BAD_FLAGS])
-def test_shared_file_bad_flags(commands, tmp_path, language, flags, only, expected):
+@pytest.mark.parametrize("snippet,name,flags,only,expected", BAD_FLAGS_BY_SNIPPET,
+                         ids=[f"{s} {' '.join(f)}" for s, _, f, _, _ in BAD_FLAGS_BY_SNIPPET])
+def test_snippet_bad_flags(commands, tmp_path, language, snippet, name, flags, only, expected):
     if only and only != language:
         pytest.skip(f"{only} only")
-    check_usage_error(commands, "shared_file", language, tmp_path / "x.dat", flags, expected)
+    check_usage_error(commands, snippet, language, tmp_path / name, flags, expected)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flag,value", [("--threads", "2"), ("--lock", "region")])
-def test_threads_only_where_used(commands, tmp_path, language, flag, value):
-    result = run_snippet(commands("typed_arrays", language), ["--file", str(tmp_path / "x.dat"), "--op-size", "4k", flag, value])
-    check_failed(result, f"{flag} is not used by typed_arrays", tmp_path, "typed_arrays")
+@pytest.mark.parametrize("snippet,flags,flag,value", [("raw_io", [], "--text", "lf"), ("raw_io", [], "--type", "int"),
+                                                     ("typed_arrays", ["--op-size", "4k"], "--threads", "2"),
+                                                     ("typed_arrays", ["--op-size", "4k"], "--lock", "region")])
+def test_extra_flags_only_where_used(commands, tmp_path, language, snippet, flags, flag, value):
+    result = run_snippet(commands(snippet, language), ["--file", str(tmp_path / "x.dat")] + flags + [flag, value])
+    check_failed(result, f"{flag} is not used by {snippet}", tmp_path, snippet)
 
 
 @pytest.mark.parametrize("language,strategy", [("java", "view-direct"), ("java", "mapped"), ("c", "pwrite"), ("c", "mmap")])
