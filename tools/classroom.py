@@ -90,20 +90,11 @@ def handin(folder):
 def class_results(folder):
     """Runs classroom/class-results.ipynb on the zips in folder and writes build/class-results.html
     (COURSE_CLASS_RESULTS overrides it), charts as static SVG; a failed cell makes the exit status 1."""
-    from nbconvert import HTMLExporter
-    from report import STYLE, static_charts
-    from labs import execute
+    from report import run_to_html, write_page
     os.environ["COURSE_HANDIN"] = str(Path(folder).resolve())  # the kernel inherits it
-    nb = execute(HOME / "classroom/class-results.ipynb", os.environ.get("COURSE_PRESET", "quick"), allow_errors=True)
-    failed = [f"{o.get('ename')}: {o.get('evalue')}" for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    static_charts(nb)
-    body, _ = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(nb)
+    body, failed = run_to_html(HOME / "classroom/class-results.ipynb", os.environ.get("COURSE_PRESET", "quick"))
     out = Path(os.environ.get("COURSE_CLASS_RESULTS", HOME / "build/class-results.html"))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_suffix(".partial")
-    partial.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>Class results</title><style>{STYLE}</style>"
-                       f"</head><body>{body}</body></html>")
-    partial.replace(out)
+    write_page(out, "Class results", body)
     print(f"class results: wrote {out}")
     if failed:
         sys.exit("classroom: class results failed: " + "; ".join(failed))

@@ -27,30 +27,41 @@ def static_charts(nb):
                 out["data"]["image/svg+xml"] = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
 
 
+def run_to_html(path, preset):
+    """Executes a notebook (failed cells kept) and returns its HTML body, charts as static SVG, and the
+    failures as "ename: evalue" lines."""
+    nb = execute(path, preset, allow_errors=True)
+    failed = [f"{out.get('ename')}: {out.get('evalue')}" for cell in nb.cells for out in cell.get("outputs", [])
+              if out.get("output_type") == "error"]
+    static_charts(nb)
+    body, _ = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(nb)
+    return body, failed
+
+
+def write_page(out, title, body):
+    """Writes one self-contained page atomically (never half a file)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                   f"<style>{STYLE}</style></head><body>{body}</body></html>")
+    tmp.replace(out)
+
+
 def main():
     preset = os.environ.get("COURSE_PRESET", "quick")
-    exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True)
     sections, nav, failed = [], [], []
     for path in lab_paths():
         started = time.time()
         print(f"report: running {path.name} ({preset})", flush=True)
-        nb = execute(path, preset, allow_errors=True)
-        failed += [f"{path.stem}: {out.get('ename')}: {out.get('evalue')}" for cell in nb.cells for out in cell.get("outputs", [])
-                   if out.get("output_type") == "error"]
-        static_charts(nb)
-        body, _ = exporter.from_notebook_node(nb)
+        body, lab_failed = run_to_html(path, preset)
+        failed += [f"{path.stem}: {f}" for f in lab_failed]
         anchor = path.stem
         nav.append(f'<a href="#{anchor}">{html.escape(path.stem)}</a>')
         sections.append(f'<section class="lab" id="{anchor}">{body}</section>')
         print(f"report: {path.name} took {time.time() - started:.0f} s", flush=True)
     out = Path(os.environ.get("COURSE_REPORT", HOME / "build/report.html"))
-    out.parent.mkdir(exist_ok=True)
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>Java file I/O course: report</title>"
-            f"<style>{STYLE}</style></head><body><h1>Java file I/O course: report ({preset} preset)</h1>"
-            f"<nav>{''.join(nav)}</nav>{''.join(sections)}</body></html>")
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text(page)
-    tmp.replace(out)
+    write_page(out, "Java file I/O course: report",
+               f"<h1>Java file I/O course: report ({preset} preset)</h1><nav>{''.join(nav)}</nav>{''.join(sections)}")
     print(f"report: wrote {out}")
     if failed:
         print("report: cells failed:\n  " + "\n  ".join(failed), file=sys.stderr)
