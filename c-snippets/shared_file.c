@@ -35,10 +35,10 @@ static const char *check(const struct options *o) {
         return message;
     }
     if (strcmp(o->pattern, "rand") == 0) return "--pattern rand: each thread moves its share in order (allowed: seq)";
-    if (strcmp(o->strategy, "mmap") == 0 && o->file_size > harness_available_memory() / 2) {
+    int64_t mappable = harness_available_memory() / 2;
+    if (strcmp(o->strategy, "mmap") == 0 && o->file_size > mappable) {
         snprintf(message, sizeof message, "--file-size %lld: too large to map here (at most %lldm, half of the memory free now;"
-                 " use a smaller file or a strategy that does not map)", (long long)o->file_size,
-                 (long long)(harness_available_memory() / 2 >> 20));
+                 " use a smaller file or a strategy that does not map)", (long long)o->file_size, (long long)(mappable >> 20));
         return message;
     }
     if (o->file_size > harness_memory_limit()) {

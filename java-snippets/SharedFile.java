@@ -64,9 +64,10 @@ public class SharedFile {
             throw new Harness.UsageError("--op-size " + o.opSize() + " and --file-size " + o.fileSize() + " must be multiples of 4 (whole ints)");
         }
         if (o.pattern().equals("rand")) throw new Harness.UsageError("--pattern rand: each thread moves its share in order (allowed: seq)");
-        if (o.strategy().equals("mapped") && o.fileSize() > Harness.availableMemory() / 2) {
+        long mappable = Harness.availableMemory() / 2;
+        if (o.strategy().equals("mapped") && o.fileSize() > mappable) {
             throw new Harness.UsageError("--file-size " + o.fileSize() + ": too large to map here (at most "
-                    + (Harness.availableMemory() / 2 >> 20) + "m, half of the memory free now; use a smaller file or a strategy that does not map)");
+                    + (mappable >> 20) + "m, half of the memory free now; use a smaller file or a strategy that does not map)");
         }
         if (o.fileSize() > Harness.memoryLimit()) {
             throw new Harness.UsageError("--file-size " + o.fileSize() + ": the shared array would not fit (at most "
