@@ -25,16 +25,29 @@
 #define DEFAULT_MARGIN (INT64_C(256) << 20)
 #define MAX_MARGIN (INT64_C(1) << 50)
 #define MAX_THREADS 256
+#define MAX_PROCS 256
 
 int64_t harness_misses = -1;
 int64_t harness_operations = -1;
 
-/* Each thread's own time in the current run of a threaded strategy (ns), and the span from the first
- * start to the last end; CPU time the worker threads used, added to the measuring thread's own. */
-static int64_t thread_ns[MAX_THREADS];
-static int64_t threads_timed; /* 0: the strategy ran no threads */
+/* Each worker's own time in the current run of a strategy with threads or processes (ns), and the span
+ * from the first start to the last end; CPU time the other threads or processes used, added to the
+ * measuring thread's own. */
+static int64_t worker_ns[MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS];
+static int64_t workers_timed; /* 0: the strategy ran no threads or processes */
 static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
+
+/* A team of one: every snippet but mpi_file. */
+static int64_t alone_rank(void) { return 0; }
+static int64_t alone_size(void) { return 1; }
+static void alone_barrier(void) {}
+static int64_t alone_value(int64_t value) { return value; }
+static void alone_gather(int64_t value, int64_t *at_0) { at_0[0] = value; }
+static const char *alone_host(void) { return "localhost"; }
+static void alone_end(void) {}
+static const struct team alone = {alone_rank, alone_size, alone_barrier, alone_value, alone_value, alone_gather, alone_host, alone_end};
+const struct team *harness_team = &alone;
 
 /* The compiler that built this program: the C side's "runtime" in the JSON line. */
 #ifdef __clang__
@@ -53,6 +66,8 @@ static const char *check_scratch(const struct options *o);
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum);
 static void fail(const char *snippet, const char *text, int status);
+static void agree(const char *snippet, const char *error);
+static void check_shared(const struct options *o);
 static void remove_created(void);
 static void on_signal(int sig);
 static void on_sigbus(int sig);
@@ -84,29 +99,31 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
     if (!error && check) error = check(&o);
     if (!error) error = check_memory(&o);
     if (!error) error = check_scratch(&o);
-    if (error) fail(snippet, error, 2);
+    agree(snippet, error);
+    int first = harness_team->rank() == 0; /* process 0 owns the file and the output */
     signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f`, write() fails with EFBIG instead of killing us */
     /* A mapped page whose part of the file is gone (truncated by another program) faults with SIGBUS:
      * the same one line as a read that finds the file short (Java reports it as an InternalError). */
     snprintf(sigbus_message, sizeof sigbus_message, "%s: I/O error on %s: file ended early\n", snippet, o.file);
     signal(SIGBUS, on_sigbus);
-    if (!o.keep) {
+    if (!o.keep && first) {
         snprintf(created, sizeof created, "%s", o.file);
         atexit(remove_created);
         signal(SIGINT, on_signal);
         signal(SIGTERM, on_signal);
         signal(SIGHUP, on_signal);
     }
-    if (strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
-                                             : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);
+    if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
+                                                      : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);
+    if (harness_team->size() > 1) check_shared(&o);
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
-        if (strcmp(o.op, "write") == 0 && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
-        if (strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
+        if (first && strcmp(o.op, "write") == 0 && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
+        if (first && strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
         harness_misses = -1;
         harness_operations = -1;
-        threads_timed = 0;
+        workers_timed = 0;
         span_ns = -1;
         worker_user_ns = worker_sys_ns = 0;
         int64_t start = now_ns();
@@ -115,9 +132,42 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         getrusage(RUSAGE_THREAD, &after);
         int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime) + worker_user_ns;
         int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime) + worker_sys_ns;
-        if (run >= 0) emit(&o, run, elapsed, user, sys, checksum);
+        if (run >= 0 && first) emit(&o, run, elapsed, user, sys, checksum);
     }
+    if (!o.keep && first) {
+        remove_created();
+        created[0] = '\0';
+    }
+    harness_team->end();
     return 0;
+}
+
+/* Every process checked its flags; all stop together when any found a fault (exit status 2), and the
+ * lowest such process says why, so the message appears once. Alone, this is a plain usage error. */
+static void agree(const char *snippet, const char *error) {
+    int64_t first_faulty = harness_team->min(error ? harness_team->rank() : INT64_MAX);
+    if (first_faulty == INT64_MAX) return;
+    if (first_faulty == harness_team->rank()) fprintf(stderr, "%s: %s\n", snippet, error);
+    harness_team->end();
+    exit(2);
+}
+
+/* Process 0 makes the file; every other process must then see it where its own --file says, or the
+ * scratch folder is not on a file system they all share (a node's own /tmp, say). */
+static void check_shared(const struct options *o) {
+    if (harness_team->rank() == 0) {
+        int fd = open(o->file, O_WRONLY | O_CREAT, 0644);
+        if (fd < 0 || close(fd) != 0) io_fail(o);
+    }
+    harness_team->barrier();
+    struct stat st;
+    int64_t expected = strcmp(o->op, "read") == 0 ? o->file_size : 0;
+    int seen = stat(o->file, &st) == 0 && st.st_size == expected;
+    if (!seen) {
+        snprintf(message, sizeof message, "--file %s: process %" PRId64 " (on %s) cannot see the file process 0 made; the scratch"
+                 " folder must be on a file system every process shares (COURSE_SCRATCH)", o->file, harness_team->rank(), harness_team->host());
+    }
+    agree(o->snippet, seen ? NULL : message);
 }
 
 /* ---- threads ------------------------------------------------------------------------------- */
@@ -155,21 +205,43 @@ void harness_in_threads(const struct options *o, part_fn part) {
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (int64_t t = 0; t < o->threads; t++) {
         pthread_join(workers[t].id, NULL);
-        thread_ns[t] = workers[t].end - workers[t].start;
+        worker_ns[t] = workers[t].end - workers[t].start;
         worker_user_ns += workers[t].user_ns;
         worker_sys_ns += workers[t].sys_ns;
         if (workers[t].start < first) first = workers[t].start;
         if (workers[t].end > last) last = workers[t].end;
     }
     pthread_barrier_destroy(&gate);
-    threads_timed = o->threads;
+    workers_timed = o->threads;
     span_ns = last - first;
+}
+
+void harness_in_processes(const struct options *o, part_fn part) {
+    harness_team->barrier();
+    struct rusage before, after;
+    getrusage(RUSAGE_THREAD, &before);
+    int64_t start = now_ns();
+    part(o, harness_team->rank());
+    int64_t own = now_ns() - start;
+    getrusage(RUSAGE_THREAD, &after);
+    int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime);
+    int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime);
+    harness_team->barrier();
+    span_ns = -harness_team->min(start - now_ns()); /* the maximum, through MPI_MIN */
+    harness_team->gather(own, worker_ns);
+    workers_timed = harness_team->size();
+    worker_user_ns += harness_team->sum(user) - user; /* this process's own CPU time is counted already */
+    worker_sys_ns += harness_team->sum(sys) - sys;
+}
+
+int64_t harness_workers(const struct options *o) {
+    return o->threads * (o->procs > 0 ? o->procs : 1);
 }
 
 void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to) {
     int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
-    *from = blocks * i / o->threads * o->op_size;
-    *to = blocks * (i + 1) / o->threads * o->op_size;
+    *from = blocks * i / harness_workers(o) * o->op_size;
+    *to = blocks * (i + 1) / harness_workers(o) * o->op_size;
     if (*to > o->file_size) *to = o->file_size;
 }
 
@@ -255,6 +327,34 @@ static const char *default_scratch(void) {
     return dir && *dir ? dir : ".";
 }
 
+const char *check_int_shares(const struct options *o, int maps) {
+    int processes = o->procs > 0;
+    if (o->op_size % 4 != 0 || o->file_size % 4 != 0) {
+        snprintf(message, sizeof message, "--op-size %" PRId64 " and --file-size %" PRId64 " must be multiples of 4 (whole ints)",
+                 o->op_size, o->file_size);
+        return message;
+    }
+    if (strcmp(o->pattern, "rand") == 0) {
+        snprintf(message, sizeof message, "--pattern rand: each %s moves its share in order (allowed: seq)", processes ? "process" : "thread");
+        return message;
+    }
+    int64_t mappable = harness_available_memory() / 2;
+    if (maps && o->file_size > mappable) {
+        snprintf(message, sizeof message, "--file-size %" PRId64 ": too large to map here (at most %" PRId64 "m, half of the memory"
+                 " free now; use a smaller file or a strategy that does not map)", o->file_size, mappable >> 20);
+        return message;
+    }
+    int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
+    int64_t held = processes ? (blocks + o->procs - 1) / o->procs * o->op_size : o->file_size;
+    if (held > harness_memory_limit()) {
+        snprintf(message, sizeof message, "--file-size %" PRId64 ": %s would not fit (at most %" PRId64 "m, half of a quarter of"
+                 " RAM or of ulimit -v)", o->file_size, processes ? "a process's share of the array" : "the shared array",
+                 harness_memory_limit() >> 20);
+        return message;
+    }
+    return NULL;
+}
+
 const char *check_operation_fits_buffer(const struct options *o) {
     if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
         snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
@@ -278,7 +378,8 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     static const char *const texts[] = {"lf", "crlf", "cr", "mixed", "utf8", NULL};
     static const char *const types[] = {"int", "double", NULL};
     static const char *const locks[] = {"none", "region", NULL};
-    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, 1, "warm",
+    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, 1,
+                          contains(extra_flags, "--procs") ? 1 : 0, "warm",
                           contains(extra_flags, "--text") ? "lf" : NULL, contains(extra_flags, "--type") ? "int" : NULL,
                           contains(extra_flags, "--lock") ? "none" : NULL, NULL, 42, 0};
     const char *error = NULL;
@@ -339,6 +440,12 @@ const char *parse_options(const char *snippet, const char *const *strategies,
                 return message;
             }
             error = count(flag, value, 1, MAX_THREADS, &o->threads);
+        } else if (strcmp(flag, "--procs") == 0) {
+            if (!contains(extra_flags, flag)) {
+                snprintf(message, sizeof message, "--procs is not used by %s", snippet);
+                return message;
+            }
+            error = count(flag, value, 1, MAX_PROCS, &o->procs);
         } else if (strcmp(flag, "--lock") == 0) {
             if (!contains(extra_flags, flag)) {
                 snprintf(message, sizeof message, "--lock is not used by %s", snippet);
@@ -364,6 +471,17 @@ const char *parse_options(const char *snippet, const char *const *strategies,
         char size[32];
         snprintf(message, sizeof message, "--threads %" PRId64 " is more than the file's %" PRId64 " blocks of --op-size %s"
                  " (each thread needs at least one block of its own)", o->threads, blocks, human(o->op_size, size, sizeof size));
+        return message;
+    }
+    if (o->procs > blocks) {
+        char size[32];
+        snprintf(message, sizeof message, "--procs %" PRId64 " is more than the file's %" PRId64 " blocks of --op-size %s"
+                 " (each process needs at least one block of its own)", o->procs, blocks, human(o->op_size, size, sizeof size));
+        return message;
+    }
+    if (o->procs > 0 && o->procs != harness_team->size()) {
+        snprintf(message, sizeof message, "--procs %" PRId64 ", but mpirun started %" PRId64 " process%s (start it with mpirun -np %" PRId64 ")",
+                 o->procs, harness_team->size(), harness_team->size() == 1 ? "" : "es", o->procs);
         return message;
     }
     if (!o->file) {
@@ -481,14 +599,15 @@ static void on_sigbus(int sig) {
 
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  uint64_t checksum) {
-    char misses[24] = "null", text[96] = "", times[24 * MAX_THREADS + 64] = "";
+    char misses[24] = "null", text[128] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 64] = "";
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
+    if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
     if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",\"lock\":\"%s\",", o->threads, o->lock);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
-    if (threads_timed > 0) {
-        size_t n = (size_t)snprintf(times, sizeof times, "\"thread_ns\":[");
-        for (int64_t t = 0; t < threads_timed; t++) n += (size_t)snprintf(times + n, sizeof times - n, t ? ",%" PRId64 : "%" PRId64, thread_ns[t]);
+    if (workers_timed > 0) {
+        size_t n = (size_t)snprintf(times, sizeof times, o->procs > 0 ? "\"proc_ns\":[" : "\"thread_ns\":[");
+        for (int64_t t = 0; t < workers_timed; t++) n += (size_t)snprintf(times + n, sizeof times - n, t ? ",%" PRId64 : "%" PRId64, worker_ns[t]);
         snprintf(times + n, sizeof times - n, "],\"span_ns\":%" PRId64 ",", span_ns);
     }
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","

@@ -11,7 +11,7 @@
 /* The parsed command line; the same fields, in the same order, as the Java record Options. */
 struct options {
     const char *snippet, *strategy, *op, *pattern;
-    int64_t file_size, op_size, buffer_size, repeat, warmup, threads;
+    int64_t file_size, op_size, buffer_size, repeat, warmup, threads, procs; /* procs: 0 for snippets without --procs */
     const char *cache, *text, *type, *lock, *file; /* text, type, lock: NULL for snippets without those flags */
     uint64_t seed;
     int keep;
@@ -32,6 +32,20 @@ extern int64_t harness_misses;
  * file size ÷ op size. */
 extern int64_t harness_operations;
 
+/* The processes of an MPI job (mpi_file.c supplies them), or a team of one for every other snippet.
+ * Process 0 makes and removes the file and prints the results; the others only do their share of the I/O. */
+struct team {
+    int64_t (*rank)(void);
+    int64_t (*size)(void);
+    void (*barrier)(void);
+    int64_t (*sum)(int64_t value); /* over all processes, known to all */
+    int64_t (*min)(int64_t value);
+    void (*gather)(int64_t value, int64_t *at_0); /* every process's value, in rank order, at process 0 */
+    const char *(*host)(void);
+    void (*end)(void);
+};
+extern const struct team *harness_team;
+
 /* One thread's part of a threaded strategy (see harness_in_threads): thread is its index, 0 … threads − 1. */
 typedef void (*part_fn)(const struct options *o, int64_t thread);
 
@@ -40,7 +54,15 @@ typedef void (*part_fn)(const struct options *o, int64_t thread);
  * error in any thread ends the program (io_fail). */
 void harness_in_threads(const struct options *o, part_fn part);
 
-/* The bytes [from, to) that thread (or process) i of o->threads moves: whole --op-size blocks, shared
+/* Runs this process's part of an MPI job between two barriers; records every process's own time (at
+ * process 0), adds the others' CPU time, and takes as the span the longest any process spent from
+ * leaving the first barrier to leaving the second (no clock is shared across nodes). */
+void harness_in_processes(const struct options *o, part_fn part);
+
+/* Threads or processes that share the file out between them. */
+int64_t harness_workers(const struct options *o);
+
+/* The bytes [from, to) that thread (or process) i of harness_workers(o) moves: whole --op-size blocks, shared
  * out as evenly as they go, in order, so the shares are disjoint and cover the file. */
 void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to);
 
@@ -81,6 +103,11 @@ int text_write_file(const char *path, int64_t size, const char *kind, uint64_t s
 struct prng { uint64_t state; };
 uint64_t prng_next(struct prng *p);
 uint64_t prng_below(struct prng *p, uint64_t n);
+
+/* For snippets whose threads or processes each move their share of one int32 array: whole ints, shares
+ * moved in order, a file that fits in memory when the strategy maps it (maps), and an array (for a
+ * process, its largest share) within harness_memory_limit(). NULL when fine, else the error message. */
+const char *check_int_shares(const struct options *o, int maps);
 
 /* For snippets whose operations are served from their own buffer: each must fit, and never straddle
  * two fills. NULL when they do, else the error message (call it from the snippet's check). */

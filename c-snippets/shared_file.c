@@ -27,34 +27,16 @@
 /* The shared array: made once (in the first run) and kept. */
 static int32_t *shared;
 
-static const char *check(const struct options *o) {
-    static char message[200];
-    if (o->op_size % 4 != 0 || o->file_size % 4 != 0) {
-        snprintf(message, sizeof message, "--op-size %lld and --file-size %lld must be multiples of 4 (whole ints)",
-                 (long long)o->op_size, (long long)o->file_size);
-        return message;
-    }
-    if (strcmp(o->pattern, "rand") == 0) return "--pattern rand: each thread moves its share in order (allowed: seq)";
-    int64_t mappable = harness_available_memory() / 2;
-    if (strcmp(o->strategy, "mmap") == 0 && o->file_size > mappable) {
-        snprintf(message, sizeof message, "--file-size %lld: too large to map here (at most %lldm, half of the memory free now;"
-                 " use a smaller file or a strategy that does not map)", (long long)o->file_size, (long long)(mappable >> 20));
-        return message;
-    }
-    if (o->file_size > harness_memory_limit()) {
-        snprintf(message, sizeof message, "--file-size %lld: the shared array would not fit (at most %lldm, half of a"
-                 " quarter of RAM or of ulimit -v)", (long long)o->file_size, (long long)(harness_memory_limit() >> 20));
-        return message;
-    }
-    return NULL;
-}
-
 /* Element i of the shared array: the same function of i as typed_arrays' arrays, and as Java's. */
 static int32_t *values(const struct options *o) {
     int32_t *v = malloc((size_t)o->file_size);
     if (!v) io_fail(o);
     for (int64_t i = 0; i < o->file_size / 4; i++) v[i] = (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
     return v;
+}
+
+static const char *check(const struct options *o) {
+    return check_int_shares(o, strcmp(o->strategy, "mmap") == 0);
 }
 
 /* Takes (or, with F_UNLCK, gives back) the lock on the share [from, to) when --lock region asks for one. */

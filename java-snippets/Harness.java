@@ -28,6 +28,7 @@ final class Harness {
     static final long DEFAULT_MARGIN = 256L << 20;
     static final long MAX_MARGIN = 1L << 50;
     static final int MAX_THREADS = 256;
+    static final int MAX_PROCS = 256;
 
     /** The I/O a snippet measures: moves the bytes and returns the sum of the bytes it moved. */
     interface Strategy {
@@ -62,17 +63,48 @@ final class Harness {
         void run(int thread) throws IOException;
     }
 
-    /** Each thread's own time in the current run of a threaded strategy (ns), and the span from the first start to the last end. */
-    static long[] threadNs = null;
+    /**
+     * Each worker's own time in the current run of a strategy with threads or processes (ns), and the
+     * span from the first start to the last end.
+     */
+    static long[] workerNs = null;
     static long spanNs = -1;
 
-    /** CPU time the worker threads of the current run used, added to the measuring thread's own. */
+    /** CPU time the other threads or processes of the current run used, added to the measuring thread's own. */
     static final AtomicLong workerUserNs = new AtomicLong(), workerSysNs = new AtomicLong();
+
+    /**
+     * The processes of an MPI job (Mpi.java), or a team of one for every other snippet. Process 0 makes
+     * and removes the file and prints the results; the others only do their share of the I/O.
+     */
+    interface Team {
+        int rank();
+        int size();
+        void barrier();
+        long sum(long value);    // over all processes, known to all
+        long min(long value);
+        long[] gather(long value);  // every process's value at process 0; null elsewhere
+        String host();
+        void end();
+    }
+
+    static final Team ALONE = new Team() {
+        public int rank() { return 0; }
+        public int size() { return 1; }
+        public void barrier() { }
+        public long sum(long value) { return value; }
+        public long min(long value) { return value; }
+        public long[] gather(long value) { return new long[] {value}; }
+        public String host() { return "localhost"; }
+        public void end() { }
+    };
+
+    static Team team = ALONE;
 
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
-                   int bufferSize, int repeat, int warmup, int threads, String cache, String text, String type, String lock,
-                   Path file, long seed, boolean keep) {
+                   int bufferSize, int repeat, int warmup, int threads, int procs, String cache, String text, String type,
+                   String lock, Path file, long seed, boolean keep) {
         /** Sequential runs cover the file (the last operation may be short); random runs pick whole slots. */
         long operations() {
             return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
@@ -80,6 +112,11 @@ final class Harness {
 
         long bytes() {
             return pattern.equals("seq") ? fileSize : operations() * opSize;
+        }
+
+        /** Threads or processes (procs is 0 for snippets without --procs) that share the file out between them. */
+        int workers() {
+            return threads * Math.max(1, procs);
         }
     }
 
@@ -99,27 +136,31 @@ final class Harness {
     static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args, Check check,
                     Strategy strategy) {
         Options o = null;
+        String error = null;
         try {
             o = parse(snippet, strategies, extraFlags, args);
             check.check(o);
             checkMemory(o);
             checkScratch(o);
         } catch (UsageError e) {
-            fail(snippet, e.getMessage(), 2);
+            error = e.getMessage();
         }
+        agree(snippet, error);
+        boolean first = team.rank() == 0;  // process 0 owns the file and the output
         Path created = o.file();
         Thread cleanup = new Thread(() -> removeQuietly(created));
-        if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);
+        if (!o.keep() && first) Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            if (o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
-            else if (o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
+            if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
+            else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
+            if (team.size() > 1) checkShared(o);
             for (int run = -o.warmup(); run < o.repeat(); run++) {
-                if (o.op().equals("write")) Files.deleteIfExists(o.file());
-                if (o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
+                if (first && o.op().equals("write")) Files.deleteIfExists(o.file());
+                if (first && o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
                 long[] cpuStart = cpuTimes();
                 misses = -1;
                 operationsDone = -1;
-                threadNs = null;
+                workerNs = null;
                 spanNs = -1;
                 workerUserNs.set(0);
                 workerSysNs.set(0);
@@ -127,7 +168,7 @@ final class Harness {
                 long checksum = strategy.run(o);
                 long elapsed = System.nanoTime() - start;
                 long[] cpu = cpuSplit(cpuStart, cpuTimes());
-                if (run >= 0) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), checksum);
+                if (run >= 0 && first) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), checksum);
             }
         } catch (IOException | UncheckedIOException e) {
             fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
@@ -138,10 +179,36 @@ final class Harness {
         } catch (UsageError e) {
             fail(snippet, e.getMessage(), 2);
         }
-        if (!o.keep()) {
+        if (!o.keep() && first) {
             removeQuietly(created);
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+        team.end();
+    }
+
+    /**
+     * Every process checked its flags; all stop together when any found a fault (exit status 2), and
+     * the lowest such process says why, so the message appears once. Alone, this is a plain usage error.
+     */
+    static void agree(String snippet, String error) {
+        long firstFaulty = team.min(error == null ? Long.MAX_VALUE : team.rank());
+        if (firstFaulty == Long.MAX_VALUE) return;
+        if (firstFaulty == team.rank()) System.err.println(snippet + ": " + error);
+        team.end();
+        System.exit(2);
+    }
+
+    /**
+     * Process 0 makes the file; every other process must then see it where its own --file says, or the
+     * scratch folder is not on a file system they all share (a node's own /tmp, say).
+     */
+    static void checkShared(Options o) throws IOException {
+        if (team.rank() == 0 && !Files.exists(o.file())) Files.createFile(o.file());
+        team.barrier();
+        long expected = o.op().equals("read") ? o.fileSize() : 0;
+        boolean seen = Files.exists(o.file()) && Files.size(o.file()) == expected;
+        agree(o.snippet(), seen ? null : "--file " + o.file() + ": process " + team.rank() + " (on " + team.host()
+                + ") cannot see the file process 0 made; the scratch folder must be on a file system every process shares (COURSE_SCRATCH)");
     }
 
     /**
@@ -215,10 +282,10 @@ final class Harness {
         if (e instanceof RuntimeException r) throw r;
         if (e instanceof BrokenBarrierException || e instanceof InterruptedException) throw new IOException("interrupted");
         if (e instanceof Error error) throw error;
-        threadNs = new long[n];
+        workerNs = new long[n];
         long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
         for (int t = 0; t < n; t++) {
-            threadNs[t] = ends[t] - starts[t];
+            workerNs[t] = ends[t] - starts[t];
             first = Math.min(first, starts[t]);
             last = Math.max(last, ends[t]);
         }
@@ -226,13 +293,33 @@ final class Harness {
     }
 
     /**
-     * The bytes [from, to) that thread (or process) i of o.threads() moves: whole --op-size blocks,
+     * Runs this process's part of an MPI job: every process starts at a barrier (so none has the disk
+     * to itself while the others start up) and waits at another when done. Records every process's
+     * own time, adds the others' CPU time, and takes as the span the longest any process spent from
+     * leaving the first barrier to leaving the second (no clock is shared across nodes).
+     */
+    static void inProcesses(Options o, Part part) throws IOException {
+        team.barrier();
+        long[] cpuStart = cpuTimes();
+        long start = System.nanoTime();
+        part.run(team.rank());
+        long own = System.nanoTime() - start;
+        long[] cpu = cpuSplit(cpuStart, cpuTimes());
+        team.barrier();
+        spanNs = -team.min(start - System.nanoTime());  // the maximum, through MPI_MIN
+        workerNs = team.gather(own);
+        workerUserNs.addAndGet(team.sum(cpu[0]) - cpu[0]);  // this process's own CPU time is counted already
+        workerSysNs.addAndGet(team.sum(cpu[1]) - cpu[1]);
+    }
+
+    /**
+     * The bytes [from, to) that thread (or process) i of o.workers() moves: whole --op-size blocks,
      * shared out as evenly as they go, in order, so the shares are disjoint and cover the file.
      */
     static long[] share(Options o, int i) {
         long blocks = (o.fileSize() + o.opSize() - 1) / o.opSize();
-        long from = blocks * i / o.threads() * o.opSize();
-        long to = Math.min(o.fileSize(), blocks * (i + 1) / o.threads() * o.opSize());
+        long from = blocks * i / o.workers() * o.opSize();
+        long to = Math.min(o.fileSize(), blocks * (i + 1) / o.workers() * o.opSize());
         return new long[] {from, to};
     }
 
@@ -242,6 +329,7 @@ final class Harness {
             throws UsageError {
         String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
         long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, threads = 1, seed = 42;
+        long procs = extraFlags.contains("--procs") ? 1 : 0;
         String file = null, text = extraFlags.contains("--text") ? "lf" : null, type = extraFlags.contains("--type") ? "int" : null;
         String lock = extraFlags.contains("--lock") ? "none" : null;
         boolean keep = false;
@@ -282,6 +370,10 @@ final class Harness {
                     if (!extraFlags.contains(flag)) throw new UsageError("--threads is not used by " + snippet);
                     threads = count(flag, value, 1, MAX_THREADS);
                 }
+                case "--procs" -> {
+                    if (!extraFlags.contains(flag)) throw new UsageError("--procs is not used by " + snippet);
+                    procs = count(flag, value, 1, MAX_PROCS);
+                }
                 case "--lock" -> {
                     if (!extraFlags.contains(flag)) throw new UsageError("--lock is not used by " + snippet);
                     lock = oneOf(flag, value, LOCKS);
@@ -300,9 +392,17 @@ final class Harness {
             throw new UsageError("--threads " + threads + " is more than the file's " + blocks + " blocks of --op-size "
                     + human(opSize) + " (each thread needs at least one block of its own)");
         }
+        if (procs > blocks) {
+            throw new UsageError("--procs " + procs + " is more than the file's " + blocks + " blocks of --op-size "
+                    + human(opSize) + " (each process needs at least one block of its own)");
+        }
+        if (procs > 0 && procs != team.size()) {
+            throw new UsageError("--procs " + procs + ", but mpirun started " + team.size() + " process"
+                    + (team.size() == 1 ? "" : "es") + " (start it with mpirun -np " + procs + ")");
+        }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
-                (int) repeat, (int) warmup, (int) threads, cache, text, type, lock, Path.of(file), seed, keep);
+                (int) repeat, (int) warmup, (int) threads, (int) procs, cache, text, type, lock, Path.of(file), seed, keep);
     }
 
     /** For snippets whose operations are served from their own buffer: each must fit, and never straddle two fills. */
@@ -314,6 +414,32 @@ final class Harness {
         if (o.bufferSize() > 0 && o.bufferSize() % o.opSize() != 0) {
             throw new UsageError("--buffer-size " + o.bufferSize() + " is not a multiple of --op-size " + o.opSize()
                     + " (an operation must never straddle two buffer fills)");
+        }
+    }
+
+    /**
+     * For snippets whose threads or processes each move their share of one int array: whole ints,
+     * shares moved in order, a file that fits in memory when the strategy maps it (maps), and an array
+     * (for a process, its largest share) within memoryLimit().
+     */
+    static void checkIntShares(Options o, boolean maps) throws UsageError {
+        boolean processes = o.procs() > 0;
+        if (o.opSize() % 4 != 0 || o.fileSize() % 4 != 0) {
+            throw new UsageError("--op-size " + o.opSize() + " and --file-size " + o.fileSize() + " must be multiples of 4 (whole ints)");
+        }
+        if (o.pattern().equals("rand")) {
+            throw new UsageError("--pattern rand: each " + (processes ? "process" : "thread") + " moves its share in order (allowed: seq)");
+        }
+        long mappable = availableMemory() / 2;
+        if (maps && o.fileSize() > mappable) {
+            throw new UsageError("--file-size " + o.fileSize() + ": too large to map here (at most "
+                    + (mappable >> 20) + "m, half of the memory free now; use a smaller file or a strategy that does not map)");
+        }
+        long blocks = (o.fileSize() + o.opSize() - 1) / o.opSize();
+        long held = processes ? (blocks + o.procs() - 1) / o.procs() * o.opSize() : o.fileSize();
+        if (held > memoryLimit()) {
+            throw new UsageError("--file-size " + o.fileSize() + ": " + (processes ? "a process's share of the array" : "the shared array")
+                    + " would not fit (at most " + (memoryLimit() >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
         }
     }
 
@@ -460,10 +586,12 @@ final class Harness {
                         + "\"checksum\":%s,\"seed\":%d}%n",
                 o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
                 (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
+                        + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," : "")
                         + (o.lock() == null ? "" : "\"threads\":" + o.threads() + ",\"lock\":\"" + o.lock() + "\","),
                 o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,
-                threadNs == null ? "" : "\"thread_ns\":" + java.util.Arrays.toString(threadNs).replace(" ", "") + ",\"span_ns\":" + spanNs + ",",
+                workerNs == null ? "" : (o.procs() > 0 ? "\"proc_ns\":" : "\"thread_ns\":")
+                        + java.util.Arrays.toString(workerNs).replace(" ", "") + ",\"span_ns\":" + spanNs + ",",
                 Long.toUnsignedString(checksum), o.seed());  // unsigned, as C prints it
         System.out.flush();
     }

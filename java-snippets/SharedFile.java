@@ -36,9 +36,9 @@ public class SharedFile {
     static int[] shared;
 
     public static void main(String[] args) {
-        Harness.run("shared_file", STRATEGIES, List.of("--threads", "--lock"), args, SharedFile::check, o -> {
+        Harness.run("shared_file", STRATEGIES, List.of("--threads", "--lock"), args, o -> Harness.checkIntShares(o, o.strategy().equals("mapped")), o -> {
             boolean write = o.op().equals("write");
-            if (shared == null) shared = write ? values(o) : new int[(int) (o.fileSize() / 4)];
+            if (shared == null) shared = write ? values(0, o.fileSize()) : new int[(int) (o.fileSize() / 4)];
             if (write) {
                 try (var file = new RandomAccessFile(o.file().toFile(), "rw")) {
                     if (o.strategy().equals("mapped")) file.setLength(o.fileSize());  // a mapping cannot grow the file safely from many threads
@@ -47,9 +47,9 @@ public class SharedFile {
             Harness.inThreads(o, thread -> {
                 long[] share = Harness.share(o, thread);
                 switch (o.strategy()) {
-                    case "view-heap", "view-direct" -> view(o, share[0], share[1], write);
-                    case "mapped" -> mapped(o, share[0], share[1], write);
-                    case "bulk" -> bulk(o, share[0], share[1], write);
+                    case "view-heap", "view-direct" -> view(o, shared, 0, share[0], share[1], write);
+                    case "mapped" -> mapped(o, shared, 0, share[0], share[1], write);
+                    case "bulk" -> bulk(o, shared, 0, share[0], share[1], write);
                     default -> raf(o, share[0], share[1], write);
                 }
             });
@@ -59,26 +59,10 @@ public class SharedFile {
         });
     }
 
-    static void check(Harness.Options o) throws Harness.UsageError {
-        if (o.opSize() % 4 != 0 || o.fileSize() % 4 != 0) {
-            throw new Harness.UsageError("--op-size " + o.opSize() + " and --file-size " + o.fileSize() + " must be multiples of 4 (whole ints)");
-        }
-        if (o.pattern().equals("rand")) throw new Harness.UsageError("--pattern rand: each thread moves its share in order (allowed: seq)");
-        long mappable = Harness.availableMemory() / 2;
-        if (o.strategy().equals("mapped") && o.fileSize() > mappable) {
-            throw new Harness.UsageError("--file-size " + o.fileSize() + ": too large to map here (at most "
-                    + (mappable >> 20) + "m, half of the memory free now; use a smaller file or a strategy that does not map)");
-        }
-        if (o.fileSize() > Harness.memoryLimit()) {
-            throw new Harness.UsageError("--file-size " + o.fileSize() + ": the shared array would not fit (at most "
-                    + (Harness.memoryLimit() >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
-        }
-    }
-
-    /** Element i of the shared array: the same function of i as typed_arrays' arrays, and as C's. */
-    static int[] values(Harness.Options o) {
-        int[] values = new int[(int) (o.fileSize() / 4)];
-        for (int i = 0; i < values.length; i++) values[i] = (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
+    /** The ints of the file's bytes [from, to): int i is the same function of i as typed_arrays' arrays, and as C's. */
+    static int[] values(long from, long to) {
+        int[] values = new int[(int) ((to - from) / 4)];
+        for (int i = 0; i < values.length; i++) values[i] = (int) (((from / 4 + i) * 0x9E3779B97F4A7C15L) >>> 32);
         return values;
     }
 
@@ -87,21 +71,23 @@ public class SharedFile {
         return o.lock().equals("region") ? channel.lock(from, to - from, !write) : null;
     }
 
+    // The strategies move the file's bytes [from, to) to or from ints, where ints[i] is the file's int at byte base + 4i.
+
     /** The study's Fig 2: the ints go into the buffer through its int view, the buffer to the file through the channel. */
-    static void view(Harness.Options o, long from, long to, boolean write) throws IOException {
+    static void view(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         ByteBuffer buffer = o.strategy().equals("view-direct") ? ByteBuffer.allocateDirect(o.opSize()) : ByteBuffer.allocate(o.opSize());
         try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = lock(o, channel, from, to, write)) {
             for (long pos = from; pos < to; pos += o.opSize()) {
-                int first = (int) (pos / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
+                int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
                 buffer.clear().limit(4 * n);
                 if (write) {
-                    buffer.asIntBuffer().put(shared, first, n);
+                    buffer.asIntBuffer().put(ints, first, n);
                     while (buffer.hasRemaining()) channel.write(buffer, pos + buffer.position());
                 } else {
                     while (buffer.hasRemaining()) {
                         if (channel.read(buffer, pos + buffer.position()) < 0) throw new EOFException();
                     }
-                    buffer.flip().asIntBuffer().get(shared, first, n);
+                    buffer.flip().asIntBuffer().get(ints, first, n);
                 }
             }
             if (write) channel.force(true);
@@ -109,33 +95,33 @@ public class SharedFile {
     }
 
     /** The study's Fig 3: each block of the file mapped into memory; the ints go in and out through its int view. */
-    static void mapped(Harness.Options o, long from, long to, boolean write) throws IOException {
+    static void mapped(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var channel = write ? FileChannel.open(o.file(), READ, WRITE) : FileChannel.open(o.file(), READ);
              var lock = lock(o, channel, from, to, write)) {
             long size = channel.size();
             for (long pos = from; pos < to; pos += o.opSize()) {
-                int first = (int) (pos / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
+                int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
                 if (pos + 4L * n > size) throw new EOFException();  // mapping past the end would grow the file, not fail
                 var block = channel.map(write ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, pos, 4L * n);
                 if (write) {
-                    block.asIntBuffer().put(shared, first, n);
+                    block.asIntBuffer().put(ints, first, n);
                     block.force();
                 } else {
-                    block.asIntBuffer().get(shared, first, n);
+                    block.asIntBuffer().get(ints, first, n);
                 }
             }
         }
     }
 
     /** The study's Fig 4: the bulk extension moves an int[] range in one native call. */
-    static void bulk(Harness.Options o, long from, long to, boolean write) throws IOException {
+    static void bulk(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var file = new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r");
              var lock = lock(o, file.getChannel(), from, to, write)) {
             file.seek(from);
             for (long pos = from; pos < to; pos += o.opSize()) {
-                int first = (int) (pos / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
-                if (write) file.writeArray(shared, first, n);
-                else file.readArray(shared, first, n);
+                int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
+                if (write) file.writeArray(ints, first, n);
+                else file.readArray(ints, first, n);
             }
             if (write) file.getChannel().force(true);
         }

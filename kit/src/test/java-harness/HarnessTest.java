@@ -31,7 +31,7 @@ class HarnessTest {
     }
 
     static Harness.Options options(String op, String pattern, long fileSize, int opSize, Path file, long seed) {
-        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, 1, "warm", null, null, null, file, seed, false);
+        return new Harness.Options("raw_io", "raw", op, pattern, fileSize, opSize, 0, 1, 0, 1, 0, "warm", null, null, null, file, seed, false);
     }
 
     // ---- threads ----------------------------------------------------------------------------
@@ -81,8 +81,8 @@ class HarnessTest {
             Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
             Harness.inThreads(o, seen::add);
             assertEquals(Set.of(0, 1, 2, 3), seen);
-            assertEquals(4, Harness.threadNs.length);
-            long longest = java.util.Arrays.stream(Harness.threadNs).max().orElseThrow();
+            assertEquals(4, Harness.workerNs.length);
+            long longest = java.util.Arrays.stream(Harness.workerNs).max().orElseThrow();
             assertTrue(Harness.spanNs >= longest, "the span covers every thread");
             IOException e = assertThrows(IOException.class, () -> Harness.inThreads(o, t -> {
                 if (t == 2) throw new IOException("disk on fire");

@@ -148,9 +148,10 @@ public final class Runner {
         return cBinaries.computeIfAbsent(name, n -> {
             Path dir = home.resolve("c-snippets");
             List<Path> files = Stream.of(sources).map(dir::resolve).toList();
-            Path binary = build.resolve("c").resolve(name + "-" + hash(files, "gcc -O2 -pthread"));
+            String compiler = compiler(files);
+            Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread"));
             if (!Files.exists(binary)) {
-                List<String> cmd = new ArrayList<>(List.of("gcc", "-O2", "-Wall", "-pthread", "-o", binary.toString()));
+                List<String> cmd = new ArrayList<>(List.of(compiler, "-O2", "-Wall", "-pthread", "-o", binary.toString()));
                 files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
                 createDirectories(binary.getParent());
                 exec(cmd, "compiling " + name);
@@ -182,7 +183,9 @@ public final class Runner {
             info.getAsJsonArray("resolvedDependencies").forEach(d -> classpath.add(d.getAsString()));
             List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
             List<String> libraries = nativeLibraries(sources);
-            for (String library : libraries) cmd.add("-Djava.library.path=" + nativeLibrary(library).getParent());
+            if (!libraries.isEmpty()) {  // one property: given twice, the JVM keeps only the last
+                cmd.add("-Djava.library.path=" + String.join(":", libraries.stream().map(l -> nativeLibrary(l).getParent().toString()).toList()));
+            }
             boolean foreign = sources.stream().anyMatch(f -> read(f).contains("java.lang.foreign"));
             if (!libraries.isEmpty() || foreign) cmd.add("--enable-native-access=ALL-UNNAMED");  // JDK 24+ warns without it
             cmd.addAll(List.of("-cp", String.join(":", classpath), info.get("mainClass").getAsString()));
@@ -244,10 +247,47 @@ public final class Runner {
         return library;
     }
 
-    /** The gcc command line that builds a JNI library (shown in the notebook, so it can be rerun by hand). */
+    /** The command line that builds a JNI library (shown in the notebook, so it can be rerun by hand). */
     static List<String> nativeCommand(Path source, Path library, Path include) {
-        return List.of("gcc", "-O2", "-Wall", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
+        return List.of(compiler(List.of(source)), "-O2", "-Wall", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
                 "-o", library.toString(), source.toString());
+    }
+
+    /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */
+    static String compiler(List<Path> sources) {
+        boolean mpi = sources.stream().anyMatch(f -> Files.exists(f) && read(f).contains("#include <mpi.h>"));
+        if (mpi && !onPath("mpicc")) throw new RunFailed(MPI_MISSING);
+        return mpi ? "mpicc" : "gcc";
+    }
+
+    static final String MPI_MISSING = "MPI is not installed here (no mpicc and mpirun on PATH). Lab 08 needs Open MPI: "
+            + "sudo apt-get install openmpi-bin libopenmpi-dev (Debian, Ubuntu) or conda install -c conda-forge openmpi";
+
+    /** Whether MPI can run here: mpirun and mpicc on PATH. */
+    public static boolean mpiAvailable() {
+        return onPath("mpirun") && onPath("mpicc");
+    }
+
+    static boolean onPath(String tool) {
+        String path = System.getenv("PATH");
+        return path != null && Stream.of(path.split(":")).anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
+    }
+
+    /**
+     * What starts an invocation's processes: nothing for most snippets; for a snippet given --procs N,
+     * mpirun with N processes (more than the cores allowed, and said so in the lab), the run's
+     * environment passed on to every node, `--allow-run-as-root` only for root, and COURSE_MPI_ARGS
+     * (a --hostfile, say) in front.
+     */
+    public static List<String> launcher(Invocation inv) {
+        if (!inv.flags().contains("--procs")) return List.of();
+        if (!onPath("mpirun")) throw new RunFailed(MPI_MISSING);
+        List<String> cmd = new ArrayList<>(List.of("mpirun", "-q", "--oversubscribe", "-np", inv.flag("--procs"),
+                "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
+        if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
+        String extra = System.getenv("COURSE_MPI_ARGS");
+        if (extra != null && !extra.isBlank()) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
+        return cmd;
     }
 
     static Path javaHome() {
@@ -266,9 +306,11 @@ public final class Runner {
     public List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow, List<String> prefix,
                                 Map<String, String> env) {
         List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(launcher(inv));
+        int program = cmd.size();
         cmd.addAll(command(inv.snippet(), inv.language()));
         if (inv.javaHome() != null && inv.language().equals("java")) {
-            cmd.set(prefix.size(), Path.of(inv.javaHome(), "bin", "java").toString());  // the snippets are compiled for Java 17
+            cmd.set(program, Path.of(inv.javaHome(), "bin", "java").toString());  // the snippets are compiled for Java 17
         }
         cmd.addAll(inv.flags());
         Path dir = null;

@@ -1,0 +1,179 @@
+/* mpi_file: the processes of an MPI job writing and reading one shared file (Bonachea, Dickens &
+ * Thakur §4 and §7, Figs 2 and 4, whose C baseline was an MPI program; Awan, Ayub, Shafi & Lee §V,
+ * Fig 7). Start it with mpirun -np N ... --procs N. The int32 array is block-distributed: each process
+ * holds only its share (whole --op-size blocks, harness_share) and moves it to the same place in one
+ * file through MPI-IO, or in a read run back from it. The ints are swapped to big-endian in a buffer
+ * first, so the file is byte for byte the one Java's processes write. Process 0 makes the file and
+ * reports; every process waits at a barrier before and after its timed part (harness_in_processes).
+ * The strategies, per block of the share:
+ *   independent  MPI_File_write_at / MPI_File_read_at: each process on its own
+ *   collective   MPI_File_write_at_all / MPI_File_read_at_all: every process calls together (those
+ *                whose share has run out join with nothing), so MPI may merge their blocks into fewer,
+ *                larger requests (ROMIO's two-phase I/O)
+ * With --lock region each process holds an fcntl lock on its share while it moves it, as Java's
+ * FileLock does. Writes end with MPI_File_sync. The checksum is the sum of all processes' ints as
+ * unsigned numbers (an MPI reduction). Twin: java-snippets/MpiFile.java.
+ *
+ * What you will see: MPI-IO as the C reference beside Java's view buffers; collective calls cost a
+ * little on one machine, where there is nothing to merge across nodes. */
+#define _GNU_SOURCE
+#include <mpi.h>
+
+#include "harness.h"
+
+#include <endian.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the team: the MPI calls the harness needs (Java: Mpi.java) -------------------------------- */
+
+static int64_t mpi_rank(void) {
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+static int64_t mpi_size(void) {
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+static void mpi_barrier(void) {
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static int64_t mpi_reduce(int64_t value, MPI_Op op) {
+    int64_t out;
+    MPI_Allreduce(&value, &out, 1, MPI_INT64_T, op, MPI_COMM_WORLD);
+    return out;
+}
+
+static int64_t mpi_sum(int64_t value) {
+    return mpi_reduce(value, MPI_SUM);
+}
+
+static int64_t mpi_min(int64_t value) {
+    return mpi_reduce(value, MPI_MIN);
+}
+
+static void mpi_gather(int64_t value, int64_t *at_0) {
+    MPI_Gather(&value, 1, MPI_INT64_T, at_0, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+}
+
+static const char *mpi_host(void) {
+    static char name[MPI_MAX_PROCESSOR_NAME];
+    int length;
+    MPI_Get_processor_name(name, &length);
+    return name;
+}
+
+static void mpi_end(void) {
+    MPI_Finalize();
+}
+
+static const struct team mpi_team = {mpi_rank, mpi_size, mpi_barrier, mpi_sum, mpi_min, mpi_gather, mpi_host, mpi_end};
+
+/* ---- the experiment ------------------------------------------------------------------------------ */
+
+/* This process's share of the array (ints[i] is the file's int at byte base + 4i): made once and kept. */
+static int32_t *ints;
+
+static const char *check(const struct options *o) {
+    static char message[200];
+    const char *error = check_int_shares(o, 0);
+    if (error) return error;
+    if (o->file_size % o->op_size != 0) {
+        snprintf(message, sizeof message, "--op-size %lld does not divide --file-size %lld (the array is dealt out in whole"
+                 " blocks; pick a block size that divides the file)", (long long)o->op_size, (long long)o->file_size);
+        return message;
+    }
+    return NULL;
+}
+
+/* The ints of the file's bytes [from, to): int i is the same function of i as typed_arrays' arrays, and as Java's. */
+static int32_t *values(const struct options *o, int64_t from, int64_t to) {
+    int32_t *v = malloc((size_t)(to - from));
+    if (!v) io_fail(o);
+    for (int64_t i = 0; i < (to - from) / 4; i++) v[i] = (int32_t)(((uint64_t)(from / 4 + i) * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+    return v;
+}
+
+static void mpi_check(const struct options *o, int status) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length;
+    if (status == MPI_SUCCESS) return;
+    MPI_Error_string(status, text, &length);
+    io_fail_because(o, text);
+}
+
+/* Takes (or, with F_UNLCK, gives back) the lock on the share [from, to) when --lock region asks for one. */
+static void lock(const struct options *o, int fd, int64_t from, int64_t to, short type) {
+    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
+    if (fd >= 0 && fcntl(fd, F_SETLKW, &region) != 0) io_fail(o);
+}
+
+static void part(const struct options *o, int64_t rank) {
+    int64_t from, to;
+    harness_share(o, rank, &from, &to);
+    int write = strcmp(o->op, "write") == 0, collective = strcmp(o->strategy, "collective") == 0;
+    int64_t blocks = (to - from) / o->op_size, all = o->file_size / o->op_size;
+    int64_t calls = collective ? (all + o->procs - 1) / o->procs : blocks; /* collective: the same number everywhere */
+    MPI_File file;
+    mpi_check(o, MPI_File_open(MPI_COMM_WORLD, o->file, write ? MPI_MODE_WRONLY : MPI_MODE_RDONLY, MPI_INFO_NULL, &file));
+    int fd = strcmp(o->lock, "region") == 0 ? open(o->file, write ? O_WRONLY : O_RDONLY) : -1;
+    if (strcmp(o->lock, "region") == 0 && fd < 0) io_fail(o);
+    lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    uint32_t *buffer = malloc((size_t)o->op_size);
+    if (!buffer) io_fail(o);
+    for (int64_t b = 0; b < calls; b++) {
+        int n = b < blocks ? (int)(o->op_size / 4) : 0;
+        int32_t *block = ints + b * (o->op_size / 4);
+        MPI_Offset at = from + b * o->op_size;
+        MPI_Status status;
+        if (write) {
+            for (int i = 0; i < n; i++) buffer[i] = htobe32((uint32_t)block[i]);
+            mpi_check(o, collective ? MPI_File_write_at_all(file, at, buffer, 4 * n, MPI_BYTE, &status)
+                                    : MPI_File_write_at(file, at, buffer, 4 * n, MPI_BYTE, &status));
+        } else {
+            int got;
+            mpi_check(o, collective ? MPI_File_read_at_all(file, at, buffer, 4 * n, MPI_BYTE, &status)
+                                    : MPI_File_read_at(file, at, buffer, 4 * n, MPI_BYTE, &status));
+            MPI_Get_count(&status, MPI_BYTE, &got);
+            if (got < 4 * n) io_fail_because(o, "file ended early");
+            for (int i = 0; i < n; i++) block[i] = (int32_t)be32toh(buffer[i]);
+        }
+    }
+    if (write) mpi_check(o, MPI_File_sync(file));
+    lock(o, fd, from, to, F_UNLCK);
+    if (fd >= 0 && close(fd) != 0) io_fail(o);
+    mpi_check(o, MPI_File_close(&file));
+    free(buffer);
+}
+
+static uint64_t measure(const struct options *o) {
+    int write = strcmp(o->op, "write") == 0;
+    int64_t from, to;
+    harness_share(o, harness_team->rank(), &from, &to);
+    if (!ints) ints = write ? values(o, from, to) : malloc((size_t)(to - from));
+    if (!ints) io_fail(o);
+    if (write && harness_team->rank() == 0) {
+        int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || close(fd) != 0) io_fail(o);
+    }
+    harness_in_processes(o, part);
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < (to - from) / 4; i++) sum += (uint32_t)ints[i];
+    return (uint64_t)harness_team->sum((int64_t)sum);
+}
+
+int main(int argc, char **argv) {
+    static const char *const strategies[] = {"independent", "collective", NULL};
+    static const char *const extra_flags[] = {"--procs", "--lock", NULL};
+    MPI_Init(&argc, &argv);
+    harness_team = &mpi_team;
+    return harness_run("mpi_file", strategies, extra_flags, argc, argv, check, measure);
+}
