@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME, rows, run_snippet
+from conftest import ENV, HOME, rows, run_snippet, mpirun, needs_mpi
 
 LANGUAGES = ["java", "c"]
 
@@ -259,14 +259,29 @@ SHARED_FILE_BAD_FLAGS = [  # (flags, language or None for both, text the error m
 ]
 
 
+# Run alone (MPI's singleton start), an MPI snippet checks its flags as any other
+MPI_FILE_BAD_FLAGS = [
+    (["--procs", "0"], None, "--procs 0: must be a whole number between 1 and 256"),
+    (["--procs", "-1"], None, "--procs -1: must be a whole number between 1 and 256"),
+    (["--procs", "2"], None, "--procs 2, but mpirun started 1 process (start it with mpirun -np 2)"),
+    (["--op-size", "3000"], None, "--op-size 3000 does not divide --file-size 1048576"),
+    (["--op-size", "6", "--file-size", "60"], None, "--op-size 6 and --file-size 60 must be multiples of 4"),
+    (["--op-size", "4k", "--pattern", "rand"], None, "--pattern rand: each process moves its share in order"),
+    (["--op-size", "4k", "--file-size", "8k", "--procs", "3"], None, "--procs 3 is more than the file's 2 blocks of --op-size 4k"),
+    (["--op-size", "4k", "--threads", "2"], None, "--threads is not used by mpi_file"),
+    (["--strategy", "collective", "--op-size", "4k"], "java", "--strategy collective: must be one of view-heap, view-direct, mapped, bulk, streams"),
+    (["--strategy", "mapped", "--op-size", "4k"], "c", "--strategy mapped: must be one of independent, collective"),
+]
+
 # (snippet, scratch file, flags, language or None for both, text the error must contain)
 BAD_FLAGS_BY_SNIPPET = [("text_lines", "x.txt", *case) for case in TEXT_BAD_FLAGS] + \
-                       [("shared_file", "x.dat", *case) for case in SHARED_FILE_BAD_FLAGS]
+                       [("shared_file", "x.dat", *case) for case in SHARED_FILE_BAD_FLAGS] + \
+                       [pytest.param("mpi_file", "x.dat", *case, marks=needs_mpi) for case in MPI_FILE_BAD_FLAGS]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("snippet,name,flags,only,expected", BAD_FLAGS_BY_SNIPPET,
-                         ids=[f"{s} {' '.join(f)}" for s, _, f, _, _ in BAD_FLAGS_BY_SNIPPET])
+                         ids=[f"{s} {' '.join(f)}" for s, _, f, _, _ in (getattr(c, "values", c) for c in BAD_FLAGS_BY_SNIPPET)])
 def test_snippet_bad_flags(commands, tmp_path, language, snippet, name, flags, only, expected):
     if only and only != language:
         pytest.skip(f"{only} only")
@@ -276,7 +291,8 @@ def test_snippet_bad_flags(commands, tmp_path, language, snippet, name, flags, o
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("snippet,flags,flag,value", [("raw_io", [], "--text", "lf"), ("raw_io", [], "--type", "int"),
                                                      ("typed_arrays", ["--op-size", "4k"], "--threads", "2"),
-                                                     ("typed_arrays", ["--op-size", "4k"], "--lock", "region")])
+                                                     ("typed_arrays", ["--op-size", "4k"], "--lock", "region"),
+                                                     ("shared_file", ["--op-size", "4k"], "--procs", "2")])
 def test_extra_flags_only_where_used(commands, tmp_path, language, snippet, flags, flag, value):
     result = run_snippet(commands(snippet, language), ["--file", str(tmp_path / "x.dat")] + flags + [flag, value])
     check_failed(result, f"{flag} is not used by {snippet}", tmp_path, snippet)
@@ -298,3 +314,33 @@ def test_a_shared_file_cut_short_under_its_readers(commands, tmp_path, language,
     assert proc.returncode == 1, err
     assert err.strip().splitlines()[-1] == f"shared_file: I/O error on {target}: file ended early"
     assert list(tmp_path.iterdir()) == []
+
+
+@needs_mpi
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_mpi_processes_report_a_bad_flag_once(commands, tmp_path, language):
+    """Every process finds the fault; all stop with status 2, and one line says it."""
+    result = run_snippet(mpirun(3) + commands("mpi_file", language), ["--procs", "3", "--op-size", "3000",
+                         "--file", str(tmp_path / "x.dat")])
+    assert result.returncode == 2
+    check_failed(result, "--op-size 3000 does not divide --file-size 1048576", tmp_path, "mpi_file")
+
+
+@needs_mpi
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("op", ["write", "read"])
+def test_mpi_scratch_that_is_not_shared(commands, tmp_path, language, op):
+    """Two nodes whose scratch paths are their own disks (here: two folders, one per process, through an
+    MPMD launch): process 1 cannot see the file process 0 made. One line, status 2, nothing left behind."""
+    node0, node1 = tmp_path / "node0", tmp_path / "node1"
+    node0.mkdir()
+    node1.mkdir()
+    flags = ["--procs", "2", "--op", op, "--op-size", "4k", "--file-size", "64k"]
+    one = mpirun(1)[:-2]  # mpirun and its options, without -np
+    cmd = one + ["-np", "1"] + commands("mpi_file", language) + flags + ["--file", str(node0 / "x.dat")] + \
+        [":", "-np", "1"] + commands("mpi_file", language) + flags + ["--file", str(node1 / "x.dat")]
+    result = run_snippet(cmd, [])
+    assert result.returncode == 2, result.stderr
+    check_failed(result, f"--file {node1 / 'x.dat'}: process 1 (on ", node1, "mpi_file")
+    assert "cannot see the file process 0 made; the scratch folder must be on a file system every process shares" in result.stderr
+    assert list(node0.iterdir()) == [], "process 0 removes the file it made"

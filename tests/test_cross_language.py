@@ -1,7 +1,7 @@
 """The Java snippet and its C twin write byte-identical files and read the same checksums."""
 import pytest
 
-from conftest import rows, run_snippet, sha256
+from conftest import mpirun, needs_mpi, rows, run_snippet, sha256
 
 CASES = [  # (file size, op size): odd sizes and sizes that are not a multiple of the op size
     ("1", "1"), ("4097", "1"), ("10001", "7"), ("64k", "4k"), ("100000", "4k"), ("1m", "64k"),
@@ -273,3 +273,39 @@ def test_shared_file_is_the_same_for_every_strategy_and_thread_count(commands, t
             if (language, strategy) == ("c", "pwrite"):
                 read_checksum = read[0]["checksum"]
             assert read[0]["checksum"] == read_checksum, f"{language} {strategy} reads what C's pwrite reads"
+
+
+MPI_FILE = {"c": ["independent", "collective"], "java": ["view-heap", "view-direct", "mapped", "bulk", "streams"]}
+
+
+@needs_mpi
+@pytest.mark.parametrize("procs,lock", [("1", "none"), ("2", "region"), ("4", "none")])
+def test_mpi_file_is_the_same_for_every_strategy_and_process_count(commands, tmp_path, procs, lock):
+    """MPI processes writing their blocks of one array make one file: typed_arrays' big-endian int file,
+    whoever wrote it. 40 KB in 4 KB blocks: 10 blocks, dealt out unevenly to 4 processes."""
+    reference = tmp_path / "reference.dat"
+    out = run_snippet(commands("typed_arrays", "c"), ["--strategy", "big", "--op", "write", "--file-size", "40k",
+                      "--op-size", "40k", "--repeat", "1", "--warmup", "0", "--file", str(reference), "--keep"])
+    assert out.returncode == 0, out.stderr
+    expected_checksum = rows(out.stdout)[0]["checksum"]
+    flags = ["--procs", procs, "--file-size", "40k", "--op-size", "4k", "--lock", lock, "--repeat", "2", "--warmup", "1"]
+    read_checksums = set()
+    for language, strategies in MPI_FILE.items():
+        for strategy in strategies:
+            target = tmp_path / f"{language}-{strategy}.dat"
+            out = run_snippet(mpirun(procs) + commands("mpi_file", language), flags + ["--strategy", strategy, "--op", "write",
+                              "--file", str(target), "--keep"])
+            assert out.returncode == 0, out.stderr
+            assert sha256(target) == sha256(reference), f"{language} {strategy}"
+            written = rows(out.stdout)
+            assert len(written) == 2, "only process 0 reports"
+            assert [r["checksum"] for r in written] == [expected_checksum] * 2, f"{language} {strategy}"
+            assert all(len(r["proc_ns"]) == int(procs) and r["procs"] == int(procs) and r["lock"] == lock
+                       and 0 < max(r["proc_ns"]) <= r["span_ns"] for r in written), written
+            out = run_snippet(mpirun(procs) + commands("mpi_file", language), flags + ["--strategy", strategy, "--op", "read",
+                              "--file", str(tmp_path / "r.dat")])
+            assert out.returncode == 0, out.stderr
+            read_checksums |= {r["checksum"] for r in rows(out.stdout)}
+    assert len(read_checksums) == 1, "every strategy in both languages reads the same ints"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["reference.dat"] + [f"{language}-{s}.dat"
+                                                                   for language, ss in MPI_FILE.items() for s in ss])

@@ -19,7 +19,10 @@ public final class Charts {
     static final Map<String, String> TITLES = Map.of("file_size", "file size", "op_size", "operation size",
             "buffer_size", "buffer size", "median_ms", "median time (ms)", "ms_per_mb", "time per MB (ms)", "mb_per_s", "MB per second",
             "ops_per_s", "operations per second",
-            "study_mb_per_s", "MB per second, the study's way (bytes ÷ mean thread time)", "wall_mb_per_s", "MB per second, wall-clock (bytes ÷ first start to last end)");
+            "study_mb_per_s", "MB per second, the study's way (bytes ÷ mean time of a thread or process)", "wall_mb_per_s", "MB per second, wall-clock (bytes ÷ first start to last end)");
+
+    /** Fields counted on a linear axis (the rest are sizes, on a log axis). */
+    static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes");
 
     /**
      * A measured rate against file size, one line per language and operation, with the spread of the
@@ -57,8 +60,8 @@ public final class Charts {
             values.add(v);
         }
         String yTitle = TITLES.getOrDefault(column, column) + (logY ? ", log scale" : "");
-        Map<String, Object> x = sizeField.equals("threads")
-                ? Map.of("field", "size", "type", "quantitative", "axis", Map.of("tickMinStep", 1), "title", "threads")
+        Map<String, Object> x = COUNTS.containsKey(sizeField)
+                ? Map.of("field", "size", "type", "quantitative", "axis", Map.of("tickMinStep", 1), "title", COUNTS.get(sizeField))
                 : Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
                         "axis", Map.of("labelExpr", SIZE_LABELS, "tickCount", 8), "title", TITLES.getOrDefault(sizeField, sizeField) + " (log scale)");
         Map<String, Object> yScale = logY ? Map.of("type", "log") : Map.of("zero", true);

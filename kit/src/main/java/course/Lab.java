@@ -63,6 +63,9 @@ public final class Lab {
     public Published.Claim claim(String claimId) { return published.get(claimId); }
     Runner runner() { return runner; }
 
+    /** The command line of the last run, to rerun it outside the notebook (with a --file of your own). */
+    public String lastCommand() { return runner.lastCommand(); }
+
     public Path scratch() { return scratch; }
 
     /** Puts this lab's files somewhere else (another disk, say); the folder is created if needed. */

@@ -14,9 +14,9 @@ import java.util.function.Predicate;
 public final class Results {
     /** The fields that name a case; runs of one case differ only in run index and timings. */
     static final List<String> CASE = List.of("language", "runtime", "snippet", "strategy", "op", "pattern", "cache",
-            "text", "type", "threads", "lock", "file_size", "op_size", "buffer_size");
+            "text", "type", "threads", "procs", "lock", "file_size", "op_size", "buffer_size");
     /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer, lock, JDK or compiler). */
-    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "threads", "file_size", "op_size");
+    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "threads", "procs", "file_size", "op_size");
 
     private final List<JsonObject> runs;
 
@@ -92,10 +92,11 @@ public final class Results {
                     + (first.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(first.get("buffer_size").getAsLong()) : "")
                     + ("region".equals(row.get("lock")) ? " locked" : ""));
             row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
-            if (first.has("thread_ns")) {
-                // threads: the study's aggregate (bytes over the mean of the threads' own times) and the wall-clock one
+            String workers = first.has("thread_ns") ? "thread_ns" : "proc_ns";
+            if (first.has(workers)) {
+                // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
                 double bytes = first.get("bytes").getAsDouble() / (1 << 20);
-                putRate(row, "study_mb_per_s", group.stream().map(r -> bytes / (mean(r.getAsJsonArray("thread_ns")) / 1e9)).toList());
+                putRate(row, "study_mb_per_s", group.stream().map(r -> bytes / (mean(r.getAsJsonArray(workers)) / 1e9)).toList());
                 putRate(row, "wall_mb_per_s", group.stream().map(r -> bytes / (r.get("span_ns").getAsDouble() / 1e9)).toList());
             }
             rows.add(row);
@@ -214,7 +215,7 @@ public final class Results {
 
     /** The columns that name a case, in the order the tables show them. */
     static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type",
-            "threads", "file_size", "op_size");
+            "threads", "procs", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
             "sys_share_pct", "hit_ratio_pct", "study_mb_per_s", "wall_mb_per_s");
     /** Measures only some snippets have: shown where at least one row has them. */

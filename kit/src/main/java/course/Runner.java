@@ -80,6 +80,12 @@ public final class Runner {
     private final Path build = home.resolve("build");
     private final Map<String, List<String>> javaCommands = new ConcurrentHashMap<>();
     private final Map<String, Path> cBinaries = new ConcurrentHashMap<>();
+    private volatile List<String> lastCommand = List.of();
+
+    /** The command line of the last run started, as a shell would take it (its --file was a scratch file, since removed). */
+    public String lastCommand() {
+        return String.join(" ", lastCommand.stream().map(a -> a.matches("[\\w@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'").toList());
+    }
 
     /** Compiles every snippet in both languages, and the eviction helper (Binder's postBuild runs this). */
     public static void main(String[] args) throws IOException {
@@ -268,6 +274,13 @@ public final class Runner {
         return onPath("mpirun") && onPath("mpicc");
     }
 
+    /** A process count mpirun can start: 1 to 256 (mpirun itself reads -np 0 as "one per core"). */
+    static void checkProcs(String value) {
+        if (!value.matches("[0-9]{1,3}") || Integer.parseInt(value) < 1 || Integer.parseInt(value) > 256) {
+            throw new IllegalArgumentException("procs " + value + ": must be a whole number between 1 and 256");
+        }
+    }
+
     static boolean onPath(String tool) {
         String path = System.getenv("PATH");
         return path != null && Stream.of(path.split(":")).anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
@@ -281,6 +294,7 @@ public final class Runner {
      */
     public static List<String> launcher(Invocation inv) {
         if (!inv.flags().contains("--procs")) return List.of();
+        checkProcs(inv.flag("--procs"));
         if (!onPath("mpirun")) throw new RunFailed(MPI_MISSING);
         List<String> cmd = new ArrayList<>(List.of("mpirun", "-q", "--oversubscribe", "-np", inv.flag("--procs"),
                 "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
@@ -321,6 +335,7 @@ public final class Runner {
             LIVE_DIRS.add(dir);
             cmd.add("--file");
             cmd.add(dir.resolve(inv.snippet() + ".dat").toString());
+            lastCommand = List.copyOf(cmd);
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
             pb.environment().put("COURSE_EVICT", evictHelper().toString());
             pb.environment().put("COURSE_SCRATCH", dir.toString());
@@ -362,7 +377,7 @@ public final class Runner {
         out.join();
         err.join();
         if (status != 0) {
-            String message = errors.toString().strip();
+            String message = String.join("\n", errors.toString().strip().lines().distinct().toList());  // each MPI process may say it
             throw new RunFailed(message.isEmpty() ? inv.label() + " exited with status " + status : message);
         }
         return rows;
@@ -383,15 +398,20 @@ public final class Runner {
         return t;
     }
 
-    /** SIGTERM first, so the harness removes its own file; SIGKILL if it does not stop in time. */
-    /** SIGTERM, then SIGKILL after 3 s; waits for the child to be gone, even when the cell was interrupted. */
+    /**
+     * SIGTERM first, so the harness removes its own file (mpirun passes it on to every process); SIGKILL
+     * after 3 s. Waits for the child to be gone, even when the cell was interrupted, and then kills any
+     * of its own children still alive (the processes an mpirun started).
+     */
     private static void stop(Process child) {
         boolean interrupted = Thread.interrupted();  // an interrupted thread could not wait below
+        List<ProcessHandle> family = child.descendants().toList();
         try {
             if (child.isAlive()) {
                 child.destroy();
                 if (!child.waitFor(3, TimeUnit.SECONDS)) child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
             }
+            family.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         } catch (InterruptedException e) {
             child.destroyForcibly();
             interrupted = true;

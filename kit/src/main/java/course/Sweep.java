@@ -24,6 +24,7 @@ public final class Sweep {
     private List<String> texts = null;
     private List<String> types = null;
     private List<Integer> threads = null;
+    private List<Integer> procs = null;
     private List<String> locks = null;
     private long operations = 0, maxFileSize = 0;
     private List<String> jdks = java.util.Collections.singletonList(null);
@@ -68,7 +69,14 @@ public final class Sweep {
     /** Thread counts for snippets that run threads (--threads). */
     public Sweep threads(List<Integer> values) { threads = List.copyOf(values); return this; }
     public Sweep threads(int value) { threads = List.of(value); return this; }
-    /** Locking for snippets that run threads (--lock: none, region). */
+    /** Process counts for snippets that run as an MPI job (--procs: the kit starts them with mpirun -np N). */
+    public Sweep procs(List<Integer> values) {
+        values.forEach(n -> Runner.checkProcs(String.valueOf(n)));
+        procs = List.copyOf(values);
+        return this;
+    }
+    public Sweep procs(int value) { return procs(List.of(value)); }
+    /** Locking for snippets that run threads or processes (--lock: none, region). */
     public Sweep locks(String... values) { locks = List.of(values); return this; }
 
     /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
@@ -90,6 +98,7 @@ public final class Sweep {
         List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
         List<String> typeChoices = types == null ? java.util.Collections.singletonList(null) : types;
         List<Integer> threadChoices = threads == null ? java.util.Collections.singletonList(null) : threads;
+        List<Integer> procChoices = procs == null ? java.util.Collections.singletonList(null) : procs;
         List<String> lockChoices = locks == null ? java.util.Collections.singletonList(null) : locks;
         for (String pattern : patterns)
             for (long opSize : opSizes)
@@ -98,6 +107,7 @@ public final class Sweep {
                 for (String type : typeChoices)
                     for (long bufferSize : bufferChoices)
                     for (Integer threadCount : threadChoices)
+                    for (Integer procCount : procChoices)
                     for (String lock : lockChoices)
                         for (String strategy : strategyChoices)
                             for (String op : ops)
@@ -111,6 +121,7 @@ public final class Sweep {
                                     if (text != null) flags.addAll(List.of("--text", text));
                                     if (type != null) flags.addAll(List.of("--type", type));
                                     if (threadCount != null) flags.addAll(List.of("--threads", String.valueOf(threadCount)));
+                                    if (procCount != null) flags.addAll(List.of("--procs", String.valueOf(procCount)));
                                     if (lock != null) flags.addAll(List.of("--lock", lock));
                                     flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
                                     out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
