@@ -35,7 +35,9 @@ build() {
     local flags=()
     while [ "$1" != "--" ]; do flags+=("$1"); shift; done
     shift
-    if ! "$CC" "${flags[@]}" -I "$src" -o "$tmp/$name" "$@" 2>"$tmp/$name.log"; then
+    local cc="$CC"
+    grep -q '#include <mpi.h>' "$@" && cc=mpicc  # MPI sources: the MPI compiler wrapper (around gcc)
+    if ! "$cc" "${flags[@]}" -I "$src" -o "$tmp/$name" "$@" 2>"$tmp/$name.log"; then
         cat "$tmp/$name.log"
         fail "build of $name (${flags[*]})"
         return 1

@@ -514,6 +514,33 @@ static void test_threads(void) {
     }
 }
 
+/* ---- processes ----------------------------------------------------------------------------- */
+
+static void test_processes(void) {
+    static const char *const mpi[] = {"--procs", "--lock", NULL};
+    struct options o;
+    CHECK_OK(PARSE(&o, mpi, "--file-size", "10k"));
+    CHECK_EQ(o.procs, 1);
+    CHECK_OK(PARSE(&o, no_extra, "--file-size", "10k"));
+    CHECK_EQ(o.procs, 0); /* a snippet without processes says nothing about them */
+    CHECK_ERR(PARSE(&o, mpi, "--procs", "0"), "--procs 0", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, mpi, "--procs", "-3"), "--procs -3", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, no_extra, "--procs", "2"), "--procs is not used by test");
+    CHECK_ERR(PARSE(&o, mpi, "--procs", "11", "--file-size", "10k", "--op-size", "1k"),
+              "--procs 11 is more than the file's 10 blocks of --op-size 1k");
+    /* Alone (a team of one), a count above 1 names the mpirun it needs. */
+    CHECK_ERR(PARSE(&o, mpi, "--procs", "4", "--file-size", "10k", "--op-size", "1k"),
+              "--procs 4, but mpirun started 1 process (start it with mpirun -np 4)");
+    /* Processes share the file out as threads do. */
+    CHECK_OK(PARSE(&o, mpi, "--file-size", "10k", "--op-size", "1k"));
+    o.procs = 4;
+    int64_t from, to;
+    harness_share(&o, 3, &from, &to);
+    CHECK_EQ(from, 7 * 1024);
+    CHECK_EQ(to, 10 * 1024);
+    CHECK_EQ(harness_workers(&o), 4);
+}
+
 int main(void) {
     test_parse_size();
     test_parse_defaults();
@@ -525,6 +552,7 @@ int main(void) {
     test_counts();
     test_files();
     test_threads();
+    test_processes();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -91,6 +91,41 @@ class HarnessTest {
         }
     }
 
+    @Nested
+    class Processes {
+        Harness.Options mpi(String... args) throws Harness.UsageError {
+            return Harness.parse("mpi_file", STRATEGIES, List.of("--procs", "--lock"), args);
+        }
+
+        String refused(String... args) {
+            return assertThrows(Harness.UsageError.class, () -> mpi(args)).getMessage();
+        }
+
+        @Test
+        void procsIsCheckedAgainstTheTeamMpirunStarted() throws Exception {
+            assertEquals(1, mpi().procs());
+            assertEquals(0, parse().procs(), "a snippet without processes says nothing about them");
+            assertEquals("--procs 0: must be a whole number between 1 and 256", refused("--procs", "0"));
+            assertEquals("--procs -3: must be a whole number between 1 and 256", refused("--procs", "-3"));
+            assertEquals("--procs 4, but mpirun started 1 process (start it with mpirun -np 4)",
+                    refused("--procs", "4", "--file-size", "10k", "--op-size", "1k"), "alone, the harness is a team of one");
+            assertTrue(refused("--procs", "11", "--file-size", "10k", "--op-size", "1k")
+                    .startsWith("--procs 11 is more than the file's 10 blocks of --op-size 1k"));
+        }
+
+        @Test
+        void aTeamOfOneRunsItsPartBetweenBarriersAndRecordsItsTime() throws Exception {
+            Harness.Options o = mpi("--file-size", "4k", "--op-size", "1k");
+            Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            Harness.inProcesses(o, seen::add);
+            assertEquals(Set.of(0), seen);
+            assertEquals(1, Harness.workerNs.length);
+            assertTrue(Harness.spanNs >= Harness.workerNs[0]);
+            assertEquals(0, Harness.share(o, 0)[0]);
+            assertEquals(4096, Harness.share(o, 0)[1]);
+        }
+    }
+
     // ---- flags ------------------------------------------------------------------------------
 
     @Nested

@@ -286,6 +286,18 @@ class ResultsTest {
     }
 
     @Test
+    void processRunsGetTheStudysBandwidthFromEveryProcesssTime() {
+        JsonObject run = threaded("view-direct", "none", 1, 0, 1_000_000_000, 800_000_000, 400_000_000, 600_000_000);
+        run.add("proc_ns", run.remove("thread_ns"));
+        run.addProperty("procs", 2);
+        run.addProperty("snippet", "mpi_file");
+        Map<String, Object> row = new Results(List.of(run)).summary().get(0);
+        assertEquals(128.0, (double) row.get("study_mb_per_s"), 1e-9);
+        assertEquals(80.0, (double) row.get("wall_mb_per_s"), 1e-9);
+        assertEquals(2L, row.get("procs"));
+    }
+
+    @Test
     void threadedRunsGetTheStudysBandwidthAndTheWallClockOne() {
         // 64 MB by two threads: their own times average 0.5 s (the study's way: 128 MB/s); first start to last end 0.8 s (80 MB/s)
         Results r = new Results(List.of(threaded("view-direct", "none", 2, 0, 1_000_000_000, 800_000_000, 400_000_000, 600_000_000),

@@ -2,6 +2,7 @@ package course;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,28 @@ class SweepTest {
         assertEquals(List.of("1", "1", "2", "2", "4", "4"), all.stream().map(i -> i.flag("--threads")).toList());
         assertEquals(List.of("none", "region"), all.subList(0, 2).stream().map(i -> i.flag("--lock")).toList());
         assertFalse(LAB.sweep("raw_io").invocations().get(0).flags().contains("--threads"));
+    }
+
+    @Test
+    void processCountsArePassedAndStartedByMpirun() {
+        List<Runner.Invocation> all = LAB.sweep("mpi_file").strategies("view-direct").procs(List.of(1, 2, 4))
+                .languages("java").ops("read").invocations();
+        assertEquals(List.of("1", "2", "4"), all.stream().map(i -> i.flag("--procs")).toList());
+        assertFalse(LAB.sweep("shared_file").invocations().get(0).flags().contains("--procs"));
+        if (!Runner.onPath("mpirun")) return;  // without MPI the launcher says how to install it (the lab skips)
+        List<String> launcher = Runner.launcher(all.get(2));
+        assertEquals("mpirun", launcher.get(0));
+        assertEquals("4", launcher.get(launcher.indexOf("-np") + 1));
+        assertEquals("root".equals(System.getProperty("user.name")), launcher.contains("--allow-run-as-root"));
+        assertEquals(List.of(), Runner.launcher(LAB.sweep("raw_io").invocations().get(0)), "other snippets start alone");
+    }
+
+    @Test
+    void processCountsOutsideOneTo256AreRefused() {
+        for (int bad : new int[] {0, -1, 257}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LAB.sweep("mpi_file").procs(bad));
+            assertEquals("procs " + bad + ": must be a whole number between 1 and 256", e.getMessage());
+        }
     }
 
     @Test
