@@ -9,7 +9,7 @@ import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
 
-from conftest import ENV, HOME, RESULTS
+from conftest import ENV, HOME, RESULTS, needs_mpi
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 LABS = [p.name for p in lab_paths()]
@@ -46,28 +46,38 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
     assert list(tmp_path.iterdir()) == [], "the lab left files in its scratch folder"
 
 
-def test_interrupt_kills_child_and_removes_files(tmp_path):
-    """The stop button during a long sweep: the child process dies and its scratch folder is removed."""
+INTERRUPTED = [
+    pytest.param("01-raw-io", 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(5).run();',
+                 "raw_io", ["build/c/raw_io"], id="one process"),
+    pytest.param("08-mpi-processes", 'lab.sweep("mpi_file").languages("java").strategies("streams").ops("write").procs(4)'
+                 '.fileSize(Course.parseSize("256m")).opSize(Course.parseSize("1m")).repeat(20).run();',
+                 "mpi_file", ["mpirun", "MpiFile"], id="an MPI job", marks=needs_mpi),
+]
+
+
+@pytest.mark.parametrize("lab,long_run,snippet,markers", INTERRUPTED)
+def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, snippet, markers):
+    """The stop button during a long sweep: the child process dies (for an MPI job: mpirun and every
+    process it started) and its scratch folder is removed."""
     with kernel_environment(kernel_env(tmp_path)):
         km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
     try:
-        reply = kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");',
-                                       timeout=120)
+        reply = kc.execute_interactive(f'import course.*;\nvar lab = Lab.open("{lab}");', timeout=120)
         assert reply["content"]["status"] == "ok"
-        long_run = 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(5).run();'
         outcome = {}
         worker = threading.Thread(target=lambda: outcome.update(reply=kc.execute_interactive(long_run, timeout=300)))
         worker.start()
         deadline = time.time() + 60
-        while not list(tmp_path.glob("run-*/raw_io.dat")) and time.time() < deadline:
+        while not list(tmp_path.glob(f"run-*/{snippet}.dat")) and time.time() < deadline:
             time.sleep(0.1)
-        assert list(tmp_path.glob("run-*/raw_io.dat")), "the sweep never started"
+        assert list(tmp_path.glob(f"run-*/{snippet}.dat")), "the sweep never started"
         km.interrupt_kernel()
         worker.join(timeout=60)
         assert not worker.is_alive(), "the cell did not return after the interrupt"
         assert outcome["reply"]["content"]["status"] == "error"
-        children = [p for p in Path("/proc").glob("[0-9]*") if _cmdline(p).startswith(str(HOME / "build/c/raw_io"))]
-        assert children == [], "the child process outlived the interrupt"
+        children = [_cmdline(p) for p in Path("/proc").glob("[0-9]*")
+                    if any(m in _cmdline(p) for m in markers) and str(tmp_path) in _cmdline(p)]
+        assert children == [], "a child process outlived the interrupt"
         assert list(tmp_path.iterdir()) == [], "the interrupted run left files behind"
     finally:
         kc.stop_channels()

@@ -63,6 +63,18 @@ public final class Lab {
     public Published.Claim claim(String claimId) { return published.get(claimId); }
     Runner runner() { return runner; }
 
+    /**
+     * For labs that start MPI jobs: names the MPI found, or stops the lab right here (before anything
+     * is written) with one line saying how to install it.
+     */
+    public void requireMpi() {
+        if (!Runner.mpiAvailable()) throw new Runner.RunFailed(Runner.MPI_MISSING + "; then restart the kernel and run this lab again");
+        String version = Runner.exec(List.of("mpirun", "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
+        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", Runner.launcher(
+                new Runner.Invocation("mpi_file", "c", List.of("--procs", "1")))).replace("-np 1", "-np N") + " …";
+        Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+    }
+
     /** The command line of the last run, to rerun it outside the notebook (with a --file of your own). */
     public String lastCommand() { return runner.lastCommand(); }
 
