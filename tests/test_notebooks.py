@@ -75,9 +75,19 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         worker.join(timeout=60)
         assert not worker.is_alive(), "the cell did not return after the interrupt"
         assert outcome["reply"]["content"]["status"] == "error"
-        children = [_cmdline(p) for p in Path("/proc").glob("[0-9]*")
+
+        def leftovers():
+            return [_cmdline(p) for p in Path("/proc").glob("[0-9]*")
                     if any(m in _cmdline(p) for m in markers) and str(tmp_path) in _cmdline(p)]
+
+        # JJava returns from the cell at once and stops its evaluation behind it: give the kit's clean-up
+        # (SIGTERM, then SIGKILL after 3 s) its few seconds
+        deadline = time.time() + 15
+        while (children := leftovers()) and time.time() < deadline:
+            time.sleep(0.2)
         assert children == [], "a child process outlived the interrupt"
+        while list(tmp_path.iterdir()) and time.time() < deadline:
+            time.sleep(0.2)
         assert list(tmp_path.iterdir()) == [], "the interrupted run left files behind"
     finally:
         kc.stop_channels()

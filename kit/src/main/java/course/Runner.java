@@ -400,22 +400,28 @@ public final class Runner {
 
     /**
      * SIGTERM first, so the harness removes its own file (mpirun passes it on to every process); SIGKILL
-     * after 3 s. Waits for the child to be gone, even when the cell was interrupted, and then kills any
-     * of its own children still alive (the processes an mpirun started).
+     * after 3 s. Then kills any of the child's own children still alive (the processes an mpirun
+     * started) and waits until all are gone, even when the cell was interrupted (again) meanwhile.
      */
     private static void stop(Process child) {
         boolean interrupted = Thread.interrupted();  // an interrupted thread could not wait below
-        List<ProcessHandle> family = child.descendants().toList();
+        List<ProcessHandle> family = new ArrayList<>(child.descendants().toList());
         try {
             if (child.isAlive()) {
                 child.destroy();
-                if (!child.waitFor(3, TimeUnit.SECONDS)) child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+                if (!child.waitFor(3, TimeUnit.SECONDS)) child.destroyForcibly();
             }
-            family.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         } catch (InterruptedException e) {
             child.destroyForcibly();
             interrupted = true;
         } finally {
+            family.add(child.toHandle());
+            family.forEach(ProcessHandle::destroyForcibly);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (family.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+                interrupted |= Thread.interrupted();
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
             LIVE.remove(child);
             if (interrupted) Thread.currentThread().interrupt();
         }
