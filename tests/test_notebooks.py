@@ -94,6 +94,22 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         km.shutdown_kernel(now=True)
 
 
+def test_lab_08_without_mpi_says_how_to_install_it_and_stops(tmp_path):
+    """No MPI (COURSE_MPIRUN names one that is not there): the lab's first cell says how to install Open
+    MPI and Run All stops there, before anything is measured, saved or written."""
+    from nbclient.exceptions import CellExecutionError
+    before = set(RESULTS.glob("08-mpi-processes-*.json"))
+    with kernel_environment({"COURSE_MPIRUN": str(tmp_path / "no-mpi/bin/mpirun")}):
+        with pytest.raises(CellExecutionError) as stopped:
+            execute(HOME / "labs/08-mpi-processes.ipynb", "smoke", tmp_path / "scratch")
+    assert "lab.requireMpi();" in str(stopped.value), "the lab stops in its first code cell"
+    message = stopped.value.evalue
+    assert f"MPI is not installed here (no {tmp_path}/no-mpi/bin/mpirun and {tmp_path}/no-mpi/bin/mpicc)" in message
+    assert "sudo apt-get install openmpi-bin libopenmpi-dev" in message
+    assert set(RESULTS.glob("08-mpi-processes-*.json")) == before, "nothing was saved"
+    assert not (tmp_path / "scratch").exists() or list((tmp_path / "scratch").iterdir()) == []
+
+
 def _cmdline(proc):
     try:
         return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()

@@ -68,8 +68,8 @@ public final class Lab {
      * is written) with one line saying how to install it.
      */
     public void requireMpi() {
-        if (!Runner.mpiAvailable()) throw new Runner.RunFailed(Runner.MPI_MISSING + "; then restart the kernel and run this lab again");
-        String version = Runner.exec(List.of("mpirun", "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
+        if (!Runner.mpiAvailable()) throw new Runner.RunFailed(Runner.mpiMissing() + "; then restart the kernel and run this lab again");
+        String version = Runner.exec(List.of(Runner.mpi("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
         String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", Runner.launcher(
                 new Runner.Invocation("mpi_file", "c", List.of("--procs", "1")))).replace("-np 1", "-np N") + " …";
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);

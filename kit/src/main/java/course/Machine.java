@@ -44,7 +44,9 @@ public final class Machine {
         return h.append("</tbody></table>").toString();
     }
 
+    /** Whether a tool runs here: found on PATH, or, given as a path, executable there. */
     static boolean onPath(String tool) {
+        if (tool.contains("/")) return Files.isExecutable(Path.of(tool));
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return true;
         }

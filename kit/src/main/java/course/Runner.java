@@ -262,16 +262,27 @@ public final class Runner {
     /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */
     static String compiler(List<Path> sources) {
         boolean mpi = sources.stream().anyMatch(f -> Files.exists(f) && read(f).contains("#include <mpi.h>"));
-        if (mpi && !onPath("mpicc")) throw new RunFailed(MPI_MISSING);
-        return mpi ? "mpicc" : "gcc";
+        if (mpi && !mpiAvailable()) throw new RunFailed(mpiMissing());
+        return mpi ? mpi("mpicc") : "gcc";
     }
 
-    static final String MPI_MISSING = "MPI is not installed here (no mpicc and mpirun on PATH). Lab 08 needs Open MPI: "
-            + "sudo apt-get install openmpi-bin libopenmpi-dev (Debian, Ubuntu) or conda install -c conda-forge openmpi";
+    /**
+     * An MPI tool (mpirun, mpicc): from beside COURSE_MPIRUN when it names one MPI among several (a
+     * cluster's module, say), else from PATH.
+     */
+    static String mpi(String tool) {
+        String chosen = System.getenv("COURSE_MPIRUN");
+        return chosen == null || chosen.isBlank() ? tool : Path.of(chosen).resolveSibling(tool).toString();
+    }
 
-    /** Whether MPI can run here: mpirun and mpicc on PATH. */
+    /** Whether MPI can run here: its mpirun and mpicc exist. */
     public static boolean mpiAvailable() {
-        return onPath("mpirun") && onPath("mpicc");
+        return Machine.onPath(mpi("mpirun")) && Machine.onPath(mpi("mpicc"));
+    }
+
+    static String mpiMissing() {
+        return "MPI is not installed here (no " + mpi("mpirun") + " and " + mpi("mpicc") + "). Lab 08 needs Open MPI: "
+                + "sudo apt-get install openmpi-bin libopenmpi-dev (Debian, Ubuntu) or conda install -c conda-forge openmpi";
     }
 
     /** A process count mpirun can start: 1 to 256 (mpirun itself reads -np 0 as "one per core"). */
@@ -281,22 +292,17 @@ public final class Runner {
         }
     }
 
-    static boolean onPath(String tool) {
-        String path = System.getenv("PATH");
-        return path != null && Stream.of(path.split(":")).anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
-    }
-
     /**
      * What starts an invocation's processes: nothing for most snippets; for a snippet given --procs N,
      * mpirun with N processes (more than the cores allowed, and said so in the lab), the run's
      * environment passed on to every node, `--allow-run-as-root` only for root, and COURSE_MPI_ARGS
-     * (a --hostfile, say) in front.
+     * (a --hostfile, say) in front. COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
      */
     public static List<String> launcher(Invocation inv) {
         if (!inv.flags().contains("--procs")) return List.of();
         checkProcs(inv.flag("--procs"));
-        if (!onPath("mpirun")) throw new RunFailed(MPI_MISSING);
-        List<String> cmd = new ArrayList<>(List.of("mpirun", "-q", "--oversubscribe", "-np", inv.flag("--procs"),
+        if (!mpiAvailable()) throw new RunFailed(mpiMissing());
+        List<String> cmd = new ArrayList<>(List.of(mpi("mpirun"), "-q", "--oversubscribe", "-np", inv.flag("--procs"),
                 "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
         String extra = System.getenv("COURSE_MPI_ARGS");
