@@ -95,6 +95,10 @@ public final class Runner {
             for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
                 String snippet = c.getFileName().toString().replace(".c", "");
                 if (snippet.equals("harness") || snippet.equals("evict")) continue;  // shared parts, not snippets
+                if (needsMissingMpi(c)) {
+                    System.out.println("skipped " + snippet + " (" + mpiMissing() + ")");
+                    continue;
+                }
                 runner.command(snippet, "c");
                 runner.command(snippet, "java");
                 System.out.println("precompiled " + snippet);
@@ -114,6 +118,7 @@ public final class Runner {
         }
         try (Stream<Path> files = Files.list(runner.home.resolve("c-snippets/jni"))) {
             for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
+                if (needsMissingMpi(c)) continue;  // said above
                 System.out.println("precompiled " + runner.nativeLibrary(c.getFileName().toString().replace(".c", "")));
             }
         }
@@ -259,9 +264,18 @@ public final class Runner {
                 "-o", library.toString(), source.toString());
     }
 
+    /** A source that needs MPI on a machine without it (Binder without Open MPI, say): pre-compiling skips it. */
+    static boolean needsMissingMpi(Path source) {
+        return !compilerFor(source).equals("gcc") && !mpiAvailable();
+    }
+
+    private static String compilerFor(Path source) {
+        return Files.exists(source) && read(source).contains("#include <mpi.h>") ? "mpicc" : "gcc";
+    }
+
     /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */
     static String compiler(List<Path> sources) {
-        boolean mpi = sources.stream().anyMatch(f -> Files.exists(f) && read(f).contains("#include <mpi.h>"));
+        boolean mpi = sources.stream().anyMatch(f -> compilerFor(f).equals("mpicc"));
         if (mpi && !mpiAvailable()) throw new RunFailed(mpiMissing());
         return mpi ? mpi("mpicc") : "gcc";
     }
