@@ -2,8 +2,9 @@
 // combine numbers through the system's own MPI, by a small JNI binding (c-snippets/jni/course_mpi.c,
 // which the kit compiles with mpicc). Started by mpirun, every process calls Mpi.join() first; the
 // harness then runs as one process of a team (Harness.Team) and only process 0 prints results.
-// Why JNI and not Open MPI's own Java bindings or MPJ Express: Debian ships no mpi.jar, MPJ Express
-// is not on Maven Central, and eight thin wrappers build against whatever MPI the machine has.
+// Why JNI: Debian builds Open MPI's Java bindings but ships no mpi.jar to compile against; MPJ Express
+// (Debian's libmpj-java) has its own runtime and launcher instead of mpirun. Nine thin wrappers, built
+// with mpicc, work with whatever MPI the machine has (Open MPI, MPICH) under the C twin's mpirun.
 final class Mpi implements Harness.Team {
     static {
         System.loadLibrary("course_mpi");
