@@ -109,6 +109,14 @@ def mpirun(procs):
     return ["mpirun"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) + ["-q", "--oversubscribe", "-np", str(procs)]
 
 
+def cmdline(proc):
+    """The command line of a /proc/PID folder, as one string ("" once the process is gone)."""
+    try:
+        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 def libraries(source):
     """The native libraries a Java snippet and its //SOURCES load (System.loadLibrary)."""
     files = [source] + [source.parent / name for line in source.read_text().splitlines() if line.startswith("//SOURCES ")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME, rows, run_snippet, mpirun, needs_mpi
+from conftest import ENV, HOME, cmdline, mpirun, needs_mpi, rows, run_snippet
 
 LANGUAGES = ["java", "c"]
 
@@ -344,3 +344,24 @@ def test_mpi_scratch_that_is_not_shared(commands, tmp_path, language, op):
     check_failed(result, f"--file {node1 / 'x.dat'}: process 1 (on ", node1, "mpi_file")
     assert "cannot see the file process 0 made; the scratch folder must be on a file system every process shares" in result.stderr
     assert list(node0.iterdir()) == [], "process 0 removes the file it made"
+
+
+@needs_mpi
+@pytest.mark.parametrize("language,strategy", [("java", "view-direct"), ("java", "mapped"), ("c", "independent")])
+def test_mpi_file_cut_short_under_its_readers(commands, tmp_path, language, strategy):
+    """Another program truncates the file while four MPI processes read it: whichever processes hit the
+    end say so in one line (the same line), the job ends with status 1, no process is left, no file."""
+    target = tmp_path / "x.dat"
+    proc = subprocess.Popen(mpirun(4) + commands("mpi_file", language) + [
+        "--procs", "4", "--strategy", strategy, "--op", "read", "--file-size", "64m", "--op-size", "4k",
+        "--repeat", "100", "--warmup", "0", "--file", str(target)], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not (target.exists() and target.stat().st_size == 64 << 20) and time.time() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)  # the runs are under way
+    os.truncate(target, 1000)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err
+    assert set(err.strip().splitlines()) == {f"mpi_file: I/O error on {target}: file ended early"}, err
+    assert list(tmp_path.iterdir()) == []
+    assert not [p for p in Path("/proc").glob("[0-9]*") if str(target) in cmdline(p)], "a process outlived the job"

@@ -9,7 +9,7 @@ import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
 
-from conftest import ENV, HOME, RESULTS, needs_mpi
+from conftest import ENV, HOME, RESULTS, cmdline, needs_mpi
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 LABS = [p.name for p in lab_paths()]
@@ -77,8 +77,8 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         assert outcome["reply"]["content"]["status"] == "error"
 
         def leftovers():
-            return [_cmdline(p) for p in Path("/proc").glob("[0-9]*")
-                    if any(m in _cmdline(p) for m in markers) and str(tmp_path) in _cmdline(p)]
+            return [cmdline(p) for p in Path("/proc").glob("[0-9]*")
+                    if any(m in cmdline(p) for m in markers) and str(tmp_path) in cmdline(p)]
 
         # JJava returns from the cell at once and stops its evaluation behind it: give the kit's clean-up
         # (SIGTERM, then SIGKILL after 3 s) its few seconds
@@ -108,13 +108,6 @@ def test_lab_08_without_mpi_says_how_to_install_it_and_stops(tmp_path):
     assert "sudo apt-get install openmpi-bin libopenmpi-dev" in message
     assert set(RESULTS.glob("08-mpi-processes-*.json")) == before, "nothing was saved"
     assert not (tmp_path / "scratch").exists() or list((tmp_path / "scratch").iterdir()) == []
-
-
-def _cmdline(proc):
-    try:
-        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
 
 
 def test_class_results_side_by_side(tmp_path):
