@@ -106,7 +106,7 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
      * the same one line as a read that finds the file short (Java reports it as an InternalError). */
     snprintf(sigbus_message, sizeof sigbus_message, "%s: I/O error on %s: file ended early\n", snippet, o.file);
     signal(SIGBUS, on_sigbus);
-    if (!o.keep && first) {
+    if (!o.keep) { /* every process removes the file on its way out if it fails or is stopped: a job ends as a whole */
         snprintf(created, sizeof created, "%s", o.file);
         atexit(remove_created);
         signal(SIGINT, on_signal);
@@ -134,10 +134,8 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime) + worker_sys_ns;
         if (run >= 0 && first) emit(&o, run, elapsed, user, sys, checksum);
     }
-    if (!o.keep && first) {
-        remove_created();
-        created[0] = '\0';
-    }
+    if (!o.keep && first) remove_created(); /* done: process 0 owns the file */
+    created[0] = '\0';
     harness_team->end();
     return 0;
 }

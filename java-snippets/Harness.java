@@ -149,7 +149,7 @@ final class Harness {
         boolean first = team.rank() == 0;  // process 0 owns the file and the output
         Path created = o.file();
         Thread cleanup = new Thread(() -> removeQuietly(created));
-        if (!o.keep() && first) Runtime.getRuntime().addShutdownHook(cleanup);
+        if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);  // every process, if it fails or is stopped: a job ends as a whole
         try {
             if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
             else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
@@ -179,8 +179,8 @@ final class Harness {
         } catch (UsageError e) {
             fail(snippet, e.getMessage(), 2);
         }
-        if (!o.keep() && first) {
-            removeQuietly(created);
+        if (!o.keep()) {
+            if (first) removeQuietly(created);  // done: process 0 owns the file
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
         team.end();

@@ -102,7 +102,13 @@ public class SharedFile {
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
                 if (pos + 4L * n > size) throw new EOFException();  // mapping past the end would grow the file, not fail
-                var block = channel.map(write ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, pos, 4L * n);
+                java.nio.MappedByteBuffer block;
+                try {
+                    block = channel.map(write ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, pos, 4L * n);
+                } catch (IOException e) {  // cut short by another program since we looked
+                    if (pos + 4L * n > channel.size()) throw new EOFException();
+                    throw e;
+                }
                 if (write) {
                     block.asIntBuffer().put(ints, first, n);
                     block.force();
