@@ -353,6 +353,11 @@ const char *check_int_shares(const struct options *o, int maps) {
     return NULL;
 }
 
+void lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type) {
+    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
+    if (strcmp(o->lock, "region") == 0 && fcntl(fd, F_SETLKW, &region) != 0) io_fail(o);
+}
+
 const char *check_operation_fits_buffer(const struct options *o) {
     if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
         snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
@@ -465,16 +470,11 @@ const char *parse_options(const char *snippet, const char *const *strategies,
         return message;
     }
     int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
-    if (o->threads > blocks) {
+    if (harness_workers(o) > blocks) { /* a snippet runs threads or processes, never both */
         char size[32];
-        snprintf(message, sizeof message, "--threads %" PRId64 " is more than the file's %" PRId64 " blocks of --op-size %s"
-                 " (each thread needs at least one block of its own)", o->threads, blocks, human(o->op_size, size, sizeof size));
-        return message;
-    }
-    if (o->procs > blocks) {
-        char size[32];
-        snprintf(message, sizeof message, "--procs %" PRId64 " is more than the file's %" PRId64 " blocks of --op-size %s"
-                 " (each process needs at least one block of its own)", o->procs, blocks, human(o->op_size, size, sizeof size));
+        snprintf(message, sizeof message, "%s %" PRId64 " is more than the file's %" PRId64 " blocks of --op-size %s"
+                 " (each %s needs at least one block of its own)", o->procs > 0 ? "--procs" : "--threads", harness_workers(o),
+                 blocks, human(o->op_size, size, sizeof size), o->procs > 0 ? "process" : "thread");
         return message;
     }
     if (o->procs > 0 && o->procs != harness_team->size()) {
@@ -684,6 +684,16 @@ uint64_t data_sum(const unsigned char *buf, size_t len) {
     uint64_t s = 0;
     for (size_t i = 0; i < len; i++) s += buf[i];
     return s;
+}
+
+int32_t data_int_at(int64_t i) {
+    return (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
+int32_t *data_ints(int64_t from, int64_t to) {
+    int32_t *ints = malloc((size_t)(to - from));
+    for (int64_t i = 0; ints && i < (to - from) / 4; i++) ints[i] = data_int_at(from / 4 + i);
+    return ints;
 }
 
 /* Writes a whole file of the pattern in large blocks; preparation for read runs, never timed. */

@@ -95,6 +95,12 @@ void data_fill(unsigned char *buf, size_t len, int64_t pos);
 uint64_t data_sum(const unsigned char *buf, size_t len);
 int data_write_file(const char *path, int64_t size);
 
+/* The course's int arrays (typed_arrays, shared_file, mpi_file): int i is a fixed function of i (Java:
+ * Data.intAt); data_ints gives the ints at the file's bytes [from, to) in a new malloc'd array (NULL when
+ * memory runs out). */
+int32_t data_int_at(int64_t i);
+int32_t *data_ints(int64_t from, int64_t to);
+
 /* The deterministic text for --text (Java: Text): lines of printable characters with the kind's line
  * endings; 0 on success. */
 int text_write_file(const char *path, int64_t size, const char *kind, uint64_t seed);
@@ -108,6 +114,10 @@ uint64_t prng_below(struct prng *p, uint64_t n);
  * moved in order, a file that fits in memory when the strategy maps it (maps), and an array (for a
  * process, its largest share) within harness_memory_limit(). NULL when fine, else the error message. */
 const char *check_int_shares(const struct options *o, int maps);
+
+/* Takes (or, with F_UNLCK, gives back) an fcntl lock on the share [from, to) of fd when --lock region
+ * asks for one (F_WRLCK to write, F_RDLCK to read; Java: Harness.lockShare). */
+void lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type);
 
 /* For snippets whose operations are served from their own buffer: each must fit, and never straddle
  * two fills. NULL when they do, else the error message (call it from the snippet's check). */

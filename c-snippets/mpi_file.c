@@ -94,26 +94,12 @@ static const char *check(const struct options *o) {
     return NULL;
 }
 
-/* The ints of the file's bytes [from, to): int i is the same function of i as typed_arrays' arrays, and as Java's. */
-static int32_t *values(const struct options *o, int64_t from, int64_t to) {
-    int32_t *v = malloc((size_t)(to - from));
-    if (!v) io_fail(o);
-    for (int64_t i = 0; i < (to - from) / 4; i++) v[i] = (int32_t)(((uint64_t)(from / 4 + i) * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
-    return v;
-}
-
 static void mpi_check(const struct options *o, int status) {
     char text[MPI_MAX_ERROR_STRING];
     int length;
     if (status == MPI_SUCCESS) return;
     MPI_Error_string(status, text, &length);
     io_fail_because(o, text);
-}
-
-/* Takes (or, with F_UNLCK, gives back) the lock on the share [from, to) when --lock region asks for one. */
-static void lock(const struct options *o, int fd, int64_t from, int64_t to, short type) {
-    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
-    if (fd >= 0 && fcntl(fd, F_SETLKW, &region) != 0) io_fail(o);
 }
 
 static void part(const struct options *o, int64_t rank) {
@@ -126,7 +112,7 @@ static void part(const struct options *o, int64_t rank) {
     mpi_check(o, MPI_File_open(MPI_COMM_WORLD, o->file, write ? MPI_MODE_WRONLY : MPI_MODE_RDONLY, MPI_INFO_NULL, &file));
     int fd = strcmp(o->lock, "region") == 0 ? open(o->file, write ? O_WRONLY : O_RDONLY) : -1;
     if (strcmp(o->lock, "region") == 0 && fd < 0) io_fail(o);
-    lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     uint32_t *buffer = malloc((size_t)o->op_size);
     if (!buffer) io_fail(o);
     for (int64_t b = 0; b < calls; b++) {
@@ -148,7 +134,7 @@ static void part(const struct options *o, int64_t rank) {
         }
     }
     if (write) mpi_check(o, MPI_File_sync(file));
-    lock(o, fd, from, to, F_UNLCK);
+    lock_share(o, fd, from, to, F_UNLCK);
     if (fd >= 0 && close(fd) != 0) io_fail(o);
     mpi_check(o, MPI_File_close(&file));
     free(buffer);
@@ -158,7 +144,7 @@ static uint64_t measure(const struct options *o) {
     int write = strcmp(o->op, "write") == 0;
     int64_t from, to;
     harness_share(o, harness_team->rank(), &from, &to);
-    if (!ints) ints = write ? values(o, from, to) : malloc((size_t)(to - from));
+    if (!ints) ints = write ? data_ints(from, to) : malloc((size_t)(to - from)); /* typed_arrays' ints */
     if (!ints) io_fail(o);
     if (write && harness_team->rank() == 0) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);

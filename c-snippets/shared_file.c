@@ -27,22 +27,8 @@
 /* The shared array: made once (in the first run) and kept. */
 static int32_t *shared;
 
-/* Element i of the shared array: the same function of i as typed_arrays' arrays, and as Java's. */
-static int32_t *values(const struct options *o) {
-    int32_t *v = malloc((size_t)o->file_size);
-    if (!v) io_fail(o);
-    for (int64_t i = 0; i < o->file_size / 4; i++) v[i] = (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
-    return v;
-}
-
 static const char *check(const struct options *o) {
     return check_int_shares(o, strcmp(o->strategy, "mmap") == 0);
-}
-
-/* Takes (or, with F_UNLCK, gives back) the lock on the share [from, to) when --lock region asks for one. */
-static void lock(const struct options *o, int fd, int64_t from, int64_t to, short type) {
-    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
-    if (strcmp(o->lock, "region") == 0 && fcntl(fd, F_SETLKW, &region) != 0) io_fail(o);
 }
 
 /* The twin of Java's view strategies: swap into a buffer, then one positional call per block. */
@@ -50,7 +36,7 @@ static void positional(const struct options *o, int64_t from, int64_t to, int wr
     uint32_t *buffer = malloc((size_t)o->op_size);
     int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
     if (!buffer || fd < 0) io_fail(o);
-    lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
@@ -72,7 +58,7 @@ static void positional(const struct options *o, int64_t from, int64_t to, int wr
         }
     }
     if (write && fsync(fd) != 0) io_fail(o);
-    lock(o, fd, from, to, F_UNLCK);
+    lock_share(o, fd, from, to, F_UNLCK);
     if (close(fd) != 0) io_fail(o);
     free(buffer);
 }
@@ -83,7 +69,7 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
     int64_t page = sysconf(_SC_PAGESIZE);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) io_fail(o);
-    lock(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
@@ -100,7 +86,7 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
         }
         if (munmap(map, length) != 0) io_fail(o);
     }
-    lock(o, fd, from, to, F_UNLCK);
+    lock_share(o, fd, from, to, F_UNLCK);
     if (close(fd) != 0) io_fail(o);
 }
 
@@ -114,7 +100,7 @@ static void part(const struct options *o, int64_t thread) {
 
 static uint64_t measure(const struct options *o) {
     int write = strcmp(o->op, "write") == 0;
-    if (!shared) shared = write ? values(o) : malloc((size_t)o->file_size);
+    if (!shared) shared = write ? data_ints(0, o->file_size) : malloc((size_t)o->file_size); /* typed_arrays' ints */
     if (!shared) io_fail(o);
     if (write) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);

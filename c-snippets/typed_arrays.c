@@ -41,7 +41,7 @@ static void *array(const struct options *o) {
     void *values = malloc((size_t)o->op_size);
     if (!values) io_fail(o);
     for (int64_t i = 0; i < o->op_size / (int64_t)width(o); i++) {
-        int32_t v = (int32_t)(((uint64_t)i * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+        int32_t v = data_int_at(i);
         if (width(o) == 4) ((int32_t *)values)[i] = v;
         else ((double *)values)[i] = v / 1024.0; /* exact: the same bits in Java */
     }

@@ -8,6 +8,8 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -388,13 +390,11 @@ final class Harness {
                     + " (an operation must fit in the file)");
         }
         long blocks = (fileSize + opSize - 1) / opSize;
-        if (threads > blocks) {
-            throw new UsageError("--threads " + threads + " is more than the file's " + blocks + " blocks of --op-size "
-                    + human(opSize) + " (each thread needs at least one block of its own)");
-        }
-        if (procs > blocks) {
-            throw new UsageError("--procs " + procs + " is more than the file's " + blocks + " blocks of --op-size "
-                    + human(opSize) + " (each process needs at least one block of its own)");
+        long workers = threads * Math.max(1, procs);  // a snippet runs threads or processes, never both
+        if (workers > blocks) {
+            String flag = procs > 0 ? "--procs" : "--threads", worker = procs > 0 ? "process" : "thread";
+            throw new UsageError(flag + " " + workers + " is more than the file's " + blocks + " blocks of --op-size "
+                    + human(opSize) + " (each " + worker + " needs at least one block of its own)");
         }
         if (procs > 0 && procs != team.size()) {
             throw new UsageError("--procs " + procs + ", but mpirun started " + team.size() + " process"
@@ -441,6 +441,12 @@ final class Harness {
             throw new UsageError("--file-size " + o.fileSize() + ": " + (processes ? "a process's share of the array" : "the shared array")
                     + " would not fit (at most " + (memoryLimit() >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
         }
+    }
+
+    /** A lock on the share [from, to) when --lock region asks for one (exclusive to write, shared to read); held until closed (C: lock_share). */
+    static FileLock lockShare(Options o, FileChannel channel, long from, long to, boolean write)
+            throws IOException {
+        return o.lock().equals("region") ? channel.lock(from, to - from, !write) : null;
     }
 
     /** Accepts both `--flag value` and `--flag=value`. */
@@ -649,6 +655,18 @@ final class Data {
         long s = 0;
         for (int i = off; i < off + len; i++) s += buf[i] & 0xFF;
         return s;
+    }
+
+    /** Int i of the course's int arrays (typed_arrays, shared_file, mpi_file): a fixed function of i, identical in C (data_int_at). */
+    static int intAt(long i) {
+        return (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
+    }
+
+    /** The ints at the file's bytes [from, to) of such an array (C: data_ints). */
+    static int[] ints(long from, long to) {
+        int[] ints = new int[(int) ((to - from) / 4)];
+        for (int i = 0; i < ints.length; i++) ints[i] = intAt(from / 4 + i);
+        return ints;
     }
 
     /** Writes a whole file of the pattern in large blocks; preparation for read runs, never timed. */

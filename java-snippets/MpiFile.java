@@ -23,7 +23,6 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.util.List;
@@ -43,12 +42,8 @@ public class MpiFile {
             boolean write = o.op().equals("write");
             long[] share = Harness.share(o, Harness.team.rank());
             long base = share[0];
-            if (ints == null) ints = write ? SharedFile.values(share[0], share[1]) : new int[(int) ((share[1] - share[0]) / 4)];
-            if (write && Harness.team.rank() == 0) {
-                try (var file = new RandomAccessFile(o.file().toFile(), "rw")) {
-                    if (o.strategy().equals("mapped")) file.setLength(o.fileSize());  // a mapping cannot grow the file safely from many processes
-                }
-            }
+            if (ints == null) ints = write ? Data.ints(share[0], share[1]) : new int[(int) ((share[1] - share[0]) / 4)];  // typed_arrays' ints
+            if (write && Harness.team.rank() == 0) SharedFile.create(o);
             Harness.inProcesses(o, rank -> {
                 switch (o.strategy()) {
                     case "view-heap", "view-direct" -> SharedFile.view(o, ints, base, share[0], share[1], write);
@@ -73,7 +68,7 @@ public class MpiFile {
 
     /** The studies' data streams: one writeInt or readInt per int, through a buffer of --op-size bytes. */
     static void streams(Harness.Options o, long from, long to, boolean write) throws IOException {
-        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = SharedFile.lock(o, channel, from, to, write)) {
+        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Harness.lockShare(o, channel, from, to, write)) {
             channel.position(from);
             if (write) {
                 var out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), o.opSize()));

@@ -23,7 +23,6 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.util.List;
 
 import static java.nio.file.StandardOpenOption.READ;
@@ -38,12 +37,8 @@ public class SharedFile {
     public static void main(String[] args) {
         Harness.run("shared_file", STRATEGIES, List.of("--threads", "--lock"), args, o -> Harness.checkIntShares(o, o.strategy().equals("mapped")), o -> {
             boolean write = o.op().equals("write");
-            if (shared == null) shared = write ? values(0, o.fileSize()) : new int[(int) (o.fileSize() / 4)];
-            if (write) {
-                try (var file = new RandomAccessFile(o.file().toFile(), "rw")) {
-                    if (o.strategy().equals("mapped")) file.setLength(o.fileSize());  // a mapping cannot grow the file safely from many threads
-                }
-            }
+            if (shared == null) shared = write ? Data.ints(0, o.fileSize()) : new int[(int) (o.fileSize() / 4)];  // typed_arrays' ints
+            if (write) create(o);
             Harness.inThreads(o, thread -> {
                 long[] share = Harness.share(o, thread);
                 switch (o.strategy()) {
@@ -59,16 +54,11 @@ public class SharedFile {
         });
     }
 
-    /** The ints of the file's bytes [from, to): int i is the same function of i as typed_arrays' arrays, and as C's. */
-    static int[] values(long from, long to) {
-        int[] values = new int[(int) ((to - from) / 4)];
-        for (int i = 0; i < values.length; i++) values[i] = (int) (((from / 4 + i) * 0x9E3779B97F4A7C15L) >>> 32);
-        return values;
-    }
-
-    /** A lock on the share [from, to) when --lock region asks for one; held until it is closed. */
-    static FileLock lock(Harness.Options o, FileChannel channel, long from, long to, boolean write) throws IOException {
-        return o.lock().equals("region") ? channel.lock(from, to - from, !write) : null;
+    /** Makes the file the workers write into: empty, or at its full size for the mapped strategy, since a mapping cannot grow a file safely from many threads or processes. */
+    static void create(Harness.Options o) throws IOException {
+        try (var file = new RandomAccessFile(o.file().toFile(), "rw")) {
+            if (o.strategy().equals("mapped")) file.setLength(o.fileSize());
+        }
     }
 
     // The strategies move the file's bytes [from, to) to or from ints, where ints[i] is the file's int at byte base + 4i.
@@ -76,7 +66,7 @@ public class SharedFile {
     /** The study's Fig 2: the ints go into the buffer through its int view, the buffer to the file through the channel. */
     static void view(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         ByteBuffer buffer = o.strategy().equals("view-direct") ? ByteBuffer.allocateDirect(o.opSize()) : ByteBuffer.allocate(o.opSize());
-        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = lock(o, channel, from, to, write)) {
+        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Harness.lockShare(o, channel, from, to, write)) {
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
                 buffer.clear().limit(4 * n);
@@ -97,7 +87,7 @@ public class SharedFile {
     /** The study's Fig 3: each block of the file mapped into memory; the ints go in and out through its int view. */
     static void mapped(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var channel = write ? FileChannel.open(o.file(), READ, WRITE) : FileChannel.open(o.file(), READ);
-             var lock = lock(o, channel, from, to, write)) {
+             var lock = Harness.lockShare(o, channel, from, to, write)) {
             long size = channel.size();
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
@@ -122,7 +112,7 @@ public class SharedFile {
     /** The study's Fig 4: the bulk extension moves an int[] range in one native call. */
     static void bulk(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var file = new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r");
-             var lock = lock(o, file.getChannel(), from, to, write)) {
+             var lock = Harness.lockShare(o, file.getChannel(), from, to, write)) {
             file.seek(from);
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
@@ -136,7 +126,7 @@ public class SharedFile {
     /** One system call per int. */
     static void raf(Harness.Options o, long from, long to, boolean write) throws IOException {
         try (var file = new RandomAccessFile(o.file().toFile(), write ? "rw" : "r");
-             var lock = lock(o, file.getChannel(), from, to, write)) {
+             var lock = Harness.lockShare(o, file.getChannel(), from, to, write)) {
             file.seek(from);
             for (int i = (int) (from / 4); i < to / 4; i++) {
                 if (write) file.writeInt(shared[i]);

@@ -91,7 +91,7 @@ public class TypedArrays {
         static Elements of(Harness.Options o) {
             Elements e = empty(o);
             for (int i = 0; i < o.opSize() / width(o); i++) {
-                int v = (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
+                int v = Data.intAt(i);
                 if (e.ints != null) e.ints[i] = v;
                 else e.doubles[i] = v / 1024.0;  // exact: the same bits in C
             }

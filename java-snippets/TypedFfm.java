@@ -84,7 +84,7 @@ public class TypedFfm {
         int[] ints = o.type().equals("int") ? new int[n] : null;
         double[] doubles = ints == null ? new double[n] : null;
         for (int i = 0; i < n; i++) {
-            int v = (int) ((i * 0x9E3779B97F4A7C15L) >>> 32);
+            int v = Data.intAt(i);
             if (ints != null) ints[i] = v;
             else doubles[i] = v / 1024.0;
         }

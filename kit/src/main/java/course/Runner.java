@@ -266,16 +266,16 @@ public final class Runner {
 
     /** A source that needs MPI on a machine without it (Binder without Open MPI, say): pre-compiling skips it. */
     static boolean needsMissingMpi(Path source) {
-        return !compilerFor(source).equals("gcc") && !mpiAvailable();
+        return usesMpi(source) && !mpiAvailable();
     }
 
-    private static String compilerFor(Path source) {
-        return Files.exists(source) && read(source).contains("#include <mpi.h>") ? "mpicc" : "gcc";
+    private static boolean usesMpi(Path source) {
+        return Files.exists(source) && read(source).contains("#include <mpi.h>");
     }
 
     /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */
     static String compiler(List<Path> sources) {
-        boolean mpi = sources.stream().anyMatch(f -> compilerFor(f).equals("mpicc"));
+        boolean mpi = sources.stream().anyMatch(Runner::usesMpi);
         if (mpi && !mpiAvailable()) throw new RunFailed(mpiMissing());
         return mpi ? mpi("mpicc") : "gcc";
     }
