@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -37,6 +38,10 @@ static int64_t worker_ns[MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS];
 static int64_t workers_timed; /* 0: the strategy ran no threads or processes */
 static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
+
+/* True during a read's check run, when harness_use* sum all they are handed (into unseen) besides what they return. */
+static int checking;
+static uint64_t unseen;
 
 /* A team of one: every snippet but mpi_file. */
 static int64_t alone_rank(void) { return 0; }
@@ -64,7 +69,7 @@ static char sigbus_message[3 * PATH_MAX]; /* made before any I/O: a signal handl
 static const char *check_memory(const struct options *o);
 static const char *check_scratch(const struct options *o);
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
-                 uint64_t checksum);
+                 double resident, uint64_t checksum);
 static void fail(const char *snippet, const char *text, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
@@ -77,6 +82,8 @@ static int64_t now_ns(void) {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
+
+int64_t (*harness_clock)(void) = now_ns;
 
 /* CPU time of the measuring thread, split into user and kernel (system-call) time. */
 static int64_t timeval_ns(struct timeval t) {
@@ -93,7 +100,7 @@ int64_t bytes_moved(const struct options *o) {
 }
 
 int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
-                int argc, char **argv, check_fn check, strategy_fn strategy) {
+                int argc, char **argv, check_fn check, prepare_fn prepare, strategy_fn strategy) {
     struct options o;
     const char *error = parse_options(snippet, strategies, extra_flags, argc, argv, &o);
     if (!error && check) error = check(&o);
@@ -116,9 +123,23 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
                                                       : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);
     if (harness_team->size() > 1) check_shared(&o);
+    int write = strcmp(o.op, "write") == 0;
+    if (write) data_prepare_source(o.op_size);
+    if (prepare) prepare(&o);
+    uint64_t checked_use = 0, checksum = 0;
+    if (!write) { /* the check run: harness_use sums everything it is handed, off the clock */
+        checking = 1;
+        unseen = 0;
+        checked_use = strategy(&o);
+        checksum = (uint64_t)harness_team->sum((int64_t)(checked_use + unseen));
+        checking = 0;
+    }
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
-        if (first && strcmp(o.op, "write") == 0 && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
-        if (first && strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0 && evict_file(o.file) != 0) io_fail(&o);
+        if (first && write && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
+        double resident = -1; /* -1: not a cold run */
+        if (first && strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0) {
+            if (evict_file(o.file) != 0 || (resident = resident_pct(o.file)) < 0) io_fail(&o);
+        }
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
         harness_misses = -1;
@@ -126,13 +147,20 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         workers_timed = 0;
         span_ns = -1;
         worker_user_ns = worker_sys_ns = 0;
-        int64_t start = now_ns();
-        uint64_t checksum = strategy(&o);
-        int64_t elapsed = now_ns() - start;
+        int64_t start = harness_clock();
+        uint64_t used = strategy(&o);
+        int64_t elapsed = harness_clock() - start;
         getrusage(RUSAGE_THREAD, &after);
         int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime) + worker_user_ns;
         int64_t sys = timeval_ns(after.ru_stime) - timeval_ns(before.ru_stime) + worker_sys_ns;
-        if (run >= 0 && first) emit(&o, run, elapsed, user, sys, checksum);
+        /* validation, after the clock: a read must have handed over what the check run did; a write's file is summed */
+        if (!write && used != checked_use) {
+            char why[64];
+            snprintf(why, sizeof why, "run %" PRId64 " read other bytes than the check run", run);
+            io_fail_because(&o, why);
+        }
+        if (write && first && data_sum_file(o.file, &checksum) != 0) io_fail(&o);
+        if (run >= 0 && first) emit(&o, run, elapsed, user, sys, resident, checksum);
     }
     if (!o.keep && first) remove_created(); /* done: process 0 owns the file */
     created[0] = '\0';
@@ -166,6 +194,32 @@ static void check_shared(const struct options *o) {
                  " folder must be on a file system every process shares (COURSE_SCRATCH)", o->file, harness_team->rank(), harness_team->host());
     }
     agree(o->snippet, seen ? NULL : message);
+}
+
+/* ---- what a read brings in ------------------------------------------------------------------ */
+
+uint64_t harness_use(const unsigned char *buf, size_t n) {
+    if (n == 0) return 0;
+    uint64_t last = buf[n - 1];
+    if (checking) unseen += data_sum(buf, n) - last;
+    return last;
+}
+
+uint64_t harness_use_ints(const int32_t *values, size_t n) {
+    if (n == 0) return 0;
+    if (checking) for (size_t i = 0; i + 1 < n; i++) unseen += (uint32_t)values[i];
+    return (uint32_t)values[n - 1];
+}
+
+uint64_t harness_use_doubles(const double *values, size_t n) {
+    uint64_t bits = 0;
+    if (n == 0) return 0;
+    for (size_t i = 0; checking && i + 1 < n; i++) {
+        memcpy(&bits, values + i, sizeof bits);
+        unseen += bits;
+    }
+    memcpy(&bits, values + n - 1, sizeof bits);
+    return bits;
 }
 
 /* ---- threads ------------------------------------------------------------------------------- */
@@ -576,6 +630,30 @@ int evict_file(const char *path) {
     return status;
 }
 
+double resident_pct(const char *path) {
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return -1;
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return 0;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = ((size_t)st.st_size + page - 1) / page;
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    unsigned char *in_core = malloc(pages);
+    int ok = map != MAP_FAILED && in_core && mincore(map, (size_t)st.st_size, in_core) == 0;
+    size_t resident = 0;
+    for (size_t i = 0; ok && i < pages; i++) resident += in_core[i] & 1;
+    if (map != MAP_FAILED) munmap(map, (size_t)st.st_size);
+    free(in_core);
+    return ok ? 100.0 * (double)resident / (double)pages : -1;
+}
+
 static void remove_created(void) {
     if (created[0]) unlink(created);
 }
@@ -595,13 +673,15 @@ static void on_sigbus(int sig) {
 
 /* ---- output --------------------------------------------------------------------------------- */
 
+/* resident: percent of the file in the page cache when a cold run's clock started; -1 (null) for warm runs and writes. */
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
-                 uint64_t checksum) {
-    char misses[24] = "null", text[128] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 64] = "";
+                 double resident, uint64_t checksum) {
+    char resident_text[16] = "null", misses[24] = "null", text[128] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 64] = "";
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
     if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",\"lock\":\"%s\",", o->threads, o->lock);
+    if (resident >= 0) snprintf(resident_text, sizeof resident_text, "%.1f", resident);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
     if (workers_timed > 0) {
         size_t n = (size_t)snprintf(times, sizeof times, o->procs > 0 ? "\"proc_ns\":[" : "\"thread_ns\":[");
@@ -609,10 +689,10 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
         snprintf(times + n, sizeof times - n, "],\"span_ns\":%" PRId64 ",", span_ns);
     }
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
-           "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
+           "\"pattern\":\"%s\",\"cache\":\"%s\",\"resident_pct\":%s,%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
            "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ",%s"
            "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
-           o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, text, o->file_size, o->op_size, o->buffer_size,
+           o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, resident_text, text, o->file_size, o->op_size, o->buffer_size,
            run, bytes_moved(o), harness_operations >= 0 ? harness_operations : operations(o), misses, elapsed_ns, user_ns, sys_ns, times, checksum, o->seed);
     fflush(stdout);
 }
@@ -679,6 +759,22 @@ void data_fill(unsigned char *buf, size_t len, int64_t pos) {
     }
 }
 
+static unsigned char *source;
+
+void data_prepare_source(int64_t longest) {
+    free(source);
+    source = malloc((size_t)(PERIOD + longest));
+    if (!source) {
+        fprintf(stderr, "harness: no memory for %" PRId64 " bytes of data to write\n", PERIOD + longest);
+        exit(1);
+    }
+    data_fill(source, (size_t)(PERIOD + longest), 0);
+}
+
+const unsigned char *data_source(int64_t pos) {
+    return source + (pos & (PERIOD - 1));
+}
+
 /* The checksum both languages compute: the sum of the bytes moved, as unsigned values. */
 uint64_t data_sum(const unsigned char *buf, size_t len) {
     uint64_t s = 0;
@@ -694,6 +790,24 @@ int32_t *data_ints(int64_t from, int64_t to) {
     int32_t *ints = malloc((size_t)(to - from));
     for (int64_t i = 0; ints && i < (to - from) / 4; i++) ints[i] = data_int_at(from / 4 + i);
     return ints;
+}
+
+int data_sum_file(const char *path, uint64_t *sum) {
+    static unsigned char block[1 << 20];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    *sum = 0;
+    for (ssize_t n; (n = read(fd, block, sizeof block)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int saved = errno;
+            close(fd);
+            errno = saved;
+            return -1;
+        }
+        *sum += data_sum(block, (size_t)n);
+    }
+    return close(fd);
 }
 
 /* Writes a whole file of the pattern in large blocks; preparation for read runs, never timed. */

@@ -17,8 +17,13 @@ struct options {
     int keep;
 };
 
-/* The I/O a snippet measures: moves the bytes and returns the sum of the bytes it moved. */
+/* The I/O a snippet measures, and nothing else: the clock runs from its first line to its last. A read
+ * hands what each operation brought in to harness_use* and returns the sum of what they returned (a byte
+ * read alone is added as it is); a write returns 0, since the harness checks its file. */
 typedef uint64_t (*strategy_fn)(const struct options *o);
+
+/* What the program holds before it starts (its array, say): made once, before any run, never timed. */
+typedef void (*prepare_fn)(const struct options *o);
 
 /* A snippet's own rule on its flags (which strategy allows which pattern, say), checked before any
  * I/O: returns NULL when the options are fine, else the error message. */
@@ -71,10 +76,22 @@ void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *t
 int64_t harness_memory_limit(void);
 int64_t harness_available_memory(void);
 
-/* Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run.
- * strategies and extra_flags are NULL-terminated lists; check may be NULL. Returns the exit status. */
+/* Parses the flags, prepares, then runs: for a read, one untimed check run first; then warm-up and
+ * measured runs, one JSON line per measured run. strategies and extra_flags are NULL-terminated lists;
+ * check and prepare may be NULL. Returns the exit status. */
 int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
-                int argc, char **argv, check_fn check, strategy_fn strategy);
+                int argc, char **argv, check_fn check, prepare_fn prepare, strategy_fn strategy);
+
+/* The monotonic clock read just before and just after the strategy (a test replaces it to see what it
+ * encloses; Java: Harness.clock). */
+extern int64_t (*harness_clock)(void);
+
+/* Hands over what one read operation brought in, and returns the little a program must touch so the
+ * read cannot be optimised away: its last byte (int, double's bits). Only in the untimed check run do
+ * they also sum all the others, so a timed run never pays for a checksum loop (Java: Harness.use). */
+uint64_t harness_use(const unsigned char *buf, size_t n);
+uint64_t harness_use_ints(const int32_t *values, size_t n);
+uint64_t harness_use_doubles(const double *values, size_t n);
 
 int64_t operations(const struct options *o);
 int64_t bytes_moved(const struct options *o);
@@ -89,10 +106,20 @@ void write_fully(const struct options *o, int fd, const unsigned char *buf, size
 /* Drops the file from the page cache: fsync, then posix_fadvise(DONTNEED). 0 on success. */
 int evict_file(const char *path);
 
+/* The percentage of the file's pages in the page cache now (mincore on a mapping of it, which reads
+ * nothing); -1 if it cannot be told. */
+double resident_pct(const char *path);
+
 /* The deterministic data: byte i of every file is a fixed function of i (Java: Data). */
 unsigned data_at(int64_t pos);
 void data_fill(unsigned char *buf, size_t len, int64_t pos);
 uint64_t data_sum(const unsigned char *buf, size_t len);
+/* What a write takes its bytes from, made before the clock starts: the len bytes that belong at file
+ * offset pos are data_source(pos)[0, len) for any len up to the longest operation (Java: Data.source). */
+void data_prepare_source(int64_t longest);
+const unsigned char *data_source(int64_t pos);
+/* The sum of a file's bytes: a write run's checksum, taken after its clock stopped; 0 and errno on failure. */
+int data_sum_file(const char *path, uint64_t *sum);
 int data_write_file(const char *path, int64_t size);
 
 /* The course's int arrays (typed_arrays, shared_file, mpi_file): int i is a fixed function of i (Java:

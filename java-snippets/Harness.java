@@ -32,9 +32,18 @@ final class Harness {
     static final int MAX_THREADS = 256;
     static final int MAX_PROCS = 256;
 
-    /** The I/O a snippet measures: moves the bytes and returns the sum of the bytes it moved. */
+    /**
+     * The I/O a snippet measures, and nothing else: the clock runs from its first line to its last.
+     * A read hands what each operation brought in to use(...) and returns the sum of what use returned
+     * (a byte read alone is added as it is); a write returns 0, since the harness checks its file.
+     */
     interface Strategy {
         long run(Options o) throws IOException;
+    }
+
+    /** What the program holds before it starts (its array, say): made once, before any run, never timed. */
+    interface Prepare {
+        void prepare(Options o) throws IOException;
     }
 
     /** A snippet's own rule on its flags (which strategy allows which pattern, say), checked before any I/O. */
@@ -103,6 +112,9 @@ final class Harness {
 
     static Team team = ALONE;
 
+    /** The monotonic clock read just before and just after the strategy (a test replaces it to see what it encloses). */
+    static java.util.function.LongSupplier clock = System::nanoTime;
+
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
                    int bufferSize, int repeat, int warmup, int threads, int procs, String cache, String text, String type,
@@ -129,14 +141,22 @@ final class Harness {
         }
     }
 
-    /** Parses the flags, runs warm-up and measured runs, prints one JSON line per measured run. */
+    /**
+     * Parses the flags, prepares, then runs: for a read, one untimed check run first; then warm-up and
+     * measured runs, one JSON line per measured run.
+     */
     static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args,
                     Strategy strategy) {
-        run(snippet, strategies, extraFlags, args, o -> { }, strategy);
+        run(snippet, strategies, extraFlags, args, o -> { }, o -> { }, strategy);
     }
 
     static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args, Check check,
                     Strategy strategy) {
+        run(snippet, strategies, extraFlags, args, check, o -> { }, strategy);
+    }
+
+    static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args, Check check,
+                    Prepare prepare, Strategy strategy) {
         Options o = null;
         String error = null;
         try {
@@ -156,9 +176,20 @@ final class Harness {
             if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
             else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
             if (team.size() > 1) checkShared(o);
+            boolean write = o.op().equals("write");
+            if (write) Data.prepareSource(o.opSize());
+            prepare.prepare(o);
+            long checkedUse = 0, checksum = 0;
+            if (!write) {  // the check run: use() sums everything it is handed, off the clock
+                checking = true;
+                unseen = 0;
+                checkedUse = strategy.run(o);
+                checksum = team.sum(checkedUse + unseen);
+                checking = false;
+            }
             for (int run = -o.warmup(); run < o.repeat(); run++) {
-                if (first && o.op().equals("write")) Files.deleteIfExists(o.file());
-                if (first && o.cache().equals("cold") && Files.exists(o.file())) evict(o.file());
+                if (first && write) Files.deleteIfExists(o.file());
+                Double resident = first && o.cache().equals("cold") && Files.exists(o.file()) ? evict(o.file()) : null;
                 long[] cpuStart = cpuTimes();
                 misses = -1;
                 operationsDone = -1;
@@ -166,11 +197,14 @@ final class Harness {
                 spanNs = -1;
                 workerUserNs.set(0);
                 workerSysNs.set(0);
-                long start = System.nanoTime();
-                long checksum = strategy.run(o);
-                long elapsed = System.nanoTime() - start;
+                long start = clock.getAsLong();
+                long used = strategy.run(o);
+                long elapsed = clock.getAsLong() - start;
                 long[] cpu = cpuSplit(cpuStart, cpuTimes());
-                if (run >= 0 && first) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), checksum);
+                // validation, after the clock: a read must have handed over what the check run did; a write's file is summed
+                if (!write && used != checkedUse) throw new IOException("run " + run + " read other bytes than the check run");
+                if (write && first) checksum = Data.sumFile(o.file());
+                if (run >= 0 && first) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), resident, checksum);
             }
         } catch (IOException | UncheckedIOException e) {
             fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
@@ -236,6 +270,55 @@ final class Harness {
         long total = end[0] - start[0], userPart = end[1] - start[1], sysPart = end[2] - start[2];
         long user = userPart + sysPart == 0 ? 0 : total * userPart / (userPart + sysPart);
         return new long[] {user, userPart + sysPart == 0 ? 0 : total - user};
+    }
+
+    // ---- what a read brings in ---------------------------------------------------------------
+
+    /** True during a read's check run, when use() sums all it is handed (into unseen) besides what it returns. */
+    static boolean checking;
+    static long unseen;
+
+    /**
+     * Hands over what one read operation brought in, and returns the little a program must touch so
+     * the read cannot be optimised away: its last byte. Only in the untimed check run does it also
+     * sum all the others, so a timed run never pays for a checksum loop.
+     */
+    static long use(byte[] buf, int off, int len) {
+        if (len <= 0) return 0;
+        long last = buf[off + len - 1] & 0xFF;
+        if (checking) unseen += Data.sum(buf, off, len) - last;
+        return last;
+    }
+
+    /** The same for ints (as unsigned numbers) ... */
+    static long use(int[] values, int off, int len) {
+        if (len <= 0) return 0;
+        long last = values[off + len - 1] & 0xFFFFFFFFL;
+        if (checking) {
+            for (int i = off; i < off + len - 1; i++) unseen += values[i] & 0xFFFFFFFFL;
+        }
+        return last;
+    }
+
+    /** ... for doubles (their bit patterns) ... */
+    static long use(double[] values, int off, int len) {
+        if (len <= 0) return 0;
+        long last = Double.doubleToRawLongBits(values[off + len - 1]);
+        if (checking) {
+            for (int i = off; i < off + len - 1; i++) unseen += Double.doubleToRawLongBits(values[i]);
+        }
+        return last;
+    }
+
+    /** ... and for a line of text (its UTF-16 characters). */
+    static long use(CharSequence line) {
+        int len = line.length();
+        if (len == 0) return 0;
+        long last = line.charAt(len - 1);
+        if (checking) {
+            for (int i = 0; i < len - 1; i++) unseen += line.charAt(i);
+        }
+        return last;
     }
 
     // ---- threads ----------------------------------------------------------------------------
@@ -560,18 +643,25 @@ final class Harness {
         }
     }
 
-    /** Drops the file from the page cache (fsync, then posix_fadvise DONTNEED) through the C helper. */
-    static void evict(Path file) throws IOException, UsageError {
+    /**
+     * Drops the file from the page cache (fsync, then posix_fadvise DONTNEED) through the C helper, and
+     * returns the percentage of its pages still resident afterwards (mincore), as the helper measured it.
+     */
+    static double evict(Path file) throws IOException, UsageError {
         String helper = System.getenv("COURSE_EVICT");
         if (helper == null || helper.isEmpty()) {
             throw new UsageError("--cache cold needs the eviction helper: set COURSE_EVICT to c-snippets' evict binary");
         }
-        Process p = new ProcessBuilder(helper, file.toString()).inheritIO().start();
+        Process p = new ProcessBuilder(helper, file.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
+            String resident = new String(p.getInputStream().readAllBytes()).trim();
             if (p.waitFor() != 0) throw new IOException("eviction helper " + helper + " failed");
+            return Double.parseDouble(resident);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while evicting " + file);
+        } catch (NumberFormatException e) {
+            throw new IOException("eviction helper " + helper + " did not say how much stayed resident");
         }
     }
 
@@ -585,12 +675,14 @@ final class Harness {
 
     // ---- output -----------------------------------------------------------------------------
 
-    static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, long checksum) {
+    /** resident: percent of the file in the page cache when a cold run's clock started; null for warm runs and writes. */
+    static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, Double resident, long checksum) {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"runtime\":\"java %s\",\"strategy\":\"%s\",\"op\":\"%s\","
-                        + "\"pattern\":\"%s\",\"cache\":\"%s\",%s\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
+                        + "\"pattern\":\"%s\",\"cache\":\"%s\",\"resident_pct\":%s,%s\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"
                         + "\"run\":%d,\"bytes\":%d,\"ops\":%d,\"misses\":%s,\"elapsed_ns\":%d,\"user_ns\":%d,\"sys_ns\":%d,%s"
                         + "\"checksum\":%s,\"seed\":%d}%n",
                 o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
+                resident == null ? "null" : String.format(Locale.ROOT, "%.1f", resident),
                 (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
                         + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," : "")
                         + (o.lock() == null ? "" : "\"threads\":" + o.threads() + ",\"lock\":\"" + o.lock() + "\","),
@@ -640,6 +732,22 @@ final class Data {
         return TABLE[(int) (pos & (PERIOD - 1))] & 0xFF;
     }
 
+    /**
+     * What a write takes its bytes from, made before the clock starts: the pattern laid out far enough
+     * that the len bytes that belong at file offset pos are source[offset(pos), offset(pos) + len) for any
+     * len up to the longest operation. Writing needs no copy into a buffer of the program's own.
+     */
+    static byte[] source;
+
+    static void prepareSource(int longest) {
+        source = new byte[PERIOD + longest];
+        fill(source, source.length, 0);
+    }
+
+    static int offset(long pos) {
+        return (int) (pos & (PERIOD - 1));
+    }
+
     /** Fills buf[0, len) with the bytes that belong at file offset pos. */
     static void fill(byte[] buf, int len, long pos) {
         for (int done = 0; done < len; ) {
@@ -667,6 +775,16 @@ final class Data {
         int[] ints = new int[(int) ((to - from) / 4)];
         for (int i = 0; i < ints.length; i++) ints[i] = intAt(from / 4 + i);
         return ints;
+    }
+
+    /** The sum of a file's bytes: a write run's checksum, taken after its clock stopped. */
+    static long sumFile(Path file) throws IOException {
+        byte[] block = new byte[1 << 20];
+        long sum = 0;
+        try (var in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(block)) > 0; ) sum += sum(block, 0, n);
+        }
+        return sum;
     }
 
     /** Writes a whole file of the pattern in large blocks; preparation for read runs, never timed. */

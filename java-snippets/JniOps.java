@@ -31,31 +31,29 @@ public class JniOps {
         if (!o.pattern().equals("seq")) throw new Harness.UsageError("--pattern " + o.pattern() + ": jni_ops moves its operations in order (allowed: seq)");
     }
 
+    /** Each operation's bytes come straight from the course's pattern (Data.source) into the buffer. */
     static long directWrite(Harness.Options o) throws IOException {
-        byte[] buffer = new byte[o.bufferSize()], op = new byte[o.opSize()];
+        byte[] buffer = new byte[o.bufferSize()];
         int used = 0;
-        long sum = 0;
         try (var out = new FileOutputStream(o.file().toFile())) {
             for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
                 int n = (int) Math.min(o.opSize(), o.fileSize() - pos);
-                Data.fill(op, n, pos);
                 if (used == buffer.length) {  // full: one system call
                     out.write(buffer, 0, used);
                     used = 0;
                 }
-                System.arraycopy(op, 0, buffer, used, n);
+                System.arraycopy(Data.source, Data.offset(pos), buffer, used, n);
                 used += n;
-                sum += Data.sum(op, 0, n);
             }
             out.write(buffer, 0, used);
         }
-        return sum;
+        return 0;
     }
 
     static long directRead(Harness.Options o) throws IOException {
         byte[] buffer = new byte[o.bufferSize()], op = new byte[o.opSize()];
         int next = 0, filled = 0;
-        long sum = 0;
+        long used = 0;
         try (var in = new FileInputStream(o.file().toFile())) {
             for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
                 int n = (int) Math.min(o.opSize(), o.fileSize() - pos);
@@ -65,42 +63,37 @@ public class JniOps {
                 }
                 System.arraycopy(buffer, next, op, 0, n);
                 next += n;
-                sum += Data.sum(op, 0, n);
+                used += Harness.use(op, 0, n);
             }
         }
-        return sum;
+        return used;
     }
 
     static long jniWrite(Harness.Options o) throws IOException {
-        byte[] op = new byte[o.opSize()];
-        long sum = 0;
         NativeBuffer.open(o.file().toString(), true, o.bufferSize());
         try {
             for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
-                int n = (int) Math.min(o.opSize(), o.fileSize() - pos);
-                Data.fill(op, n, pos);
-                NativeBuffer.write(op, n);  // one native call per operation
-                sum += Data.sum(op, 0, n);
+                NativeBuffer.write(Data.source, Data.offset(pos), (int) Math.min(o.opSize(), o.fileSize() - pos));  // one native call per operation
             }
         } finally {
             NativeBuffer.close();
         }
-        return sum;
+        return 0;
     }
 
     static long jniRead(Harness.Options o) throws IOException {
         byte[] op = new byte[o.opSize()];
-        long sum = 0;
+        long used = 0;
         NativeBuffer.open(o.file().toString(), false, o.bufferSize());
         try {
             for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
                 int n = NativeBuffer.read(op, (int) Math.min(o.opSize(), o.fileSize() - pos));
-                sum += Data.sum(op, 0, n);
+                used += Harness.use(op, 0, n);
             }
         } finally {
             NativeBuffer.close();
         }
-        return sum;
+        return used;
     }
 
     /** The C half's buffer and file, one at a time: the study's two native methods, plus open and close. */
@@ -114,8 +107,8 @@ public class JniOps {
         /** Copies the next n bytes into op, refilling the buffer with one read(2) when it is empty. */
         static native int read(byte[] op, int n) throws IOException;
 
-        /** Copies n bytes of op into the buffer, flushing it with one write(2) when it is full. */
-        static native void write(byte[] op, int n) throws IOException;
+        /** Copies the n bytes of op from off into the buffer, flushing it with one write(2) when it is full. */
+        static native void write(byte[] op, int off, int n) throws IOException;
 
         static native void close() throws IOException;
     }

@@ -13,7 +13,8 @@
 //   streams  the studies' reference: a DataOutputStream on a BufferedOutputStream of --op-size bytes,
 //            one writeInt per int (reads: DataInputStream.readInt)
 // With --lock region each process holds a FileLock on its share while it moves it, as Awan et al.
-// did. The checksum is the sum of all processes' ints as unsigned numbers (an MPI reduction).
+// did. A read hands each process's ints to Harness.use; its checksum is the sum of all processes' ints
+// as unsigned numbers (an MPI reduction, in the untimed check run), a write's the sum of its file's bytes.
 // Twin: c-snippets/mpi_file.c (MPI-IO, independent and collective).
 //
 // What you will see: more processes help reads from the page cache until the cores run out; forced
@@ -33,16 +34,15 @@ import static java.nio.file.StandardOpenOption.WRITE;
 public class MpiFile {
     static final List<String> STRATEGIES = List.of("view-heap", "view-direct", "mapped", "bulk", "streams");
 
-    /** This process's share of the array (ints[i] is the file's int at byte base + 4i): made once and kept. */
+    /** This process's share of the array (ints[i] is the file's int at byte base + 4i): made before the first run and kept. */
     static int[] ints;
 
     public static void main(String[] args) {
         Mpi.join();
-        Harness.run("mpi_file", STRATEGIES, List.of("--procs", "--lock"), args, MpiFile::check, o -> {
+        Harness.run("mpi_file", STRATEGIES, List.of("--procs", "--lock"), args, MpiFile::check, MpiFile::prepare, o -> {
             boolean write = o.op().equals("write");
             long[] share = Harness.share(o, Harness.team.rank());
             long base = share[0];
-            if (ints == null) ints = write ? Data.ints(share[0], share[1]) : new int[(int) ((share[1] - share[0]) / 4)];  // typed_arrays' ints
             if (write && Harness.team.rank() == 0) SharedFile.create(o);
             Harness.inProcesses(o, rank -> {
                 switch (o.strategy()) {
@@ -52,10 +52,13 @@ public class MpiFile {
                     default -> streams(o, share[0], share[1], write);
                 }
             });
-            long sum = 0;
-            for (int v : ints) sum += v & 0xFFFFFFFFL;
-            return Harness.team.sum(sum);
+            return write ? 0 : Harness.use(ints, 0, ints.length);
         });
+    }
+
+    static void prepare(Harness.Options o) {
+        long[] share = Harness.share(o, Harness.team.rank());
+        ints = o.op().equals("write") ? Data.ints(share[0], share[1]) : new int[(int) ((share[1] - share[0]) / 4)];  // typed_arrays' ints
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {

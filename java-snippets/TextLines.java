@@ -3,8 +3,10 @@
 //JAVAC_OPTIONS --release 17
 // text_lines: reading a text file line by line (Lord & Reddy, Sun white paper; today's JDK).
 // The harness writes a text file (--text: lf, crlf, cr, mixed endings, or utf8 with non-ASCII
-// characters); each strategy reads it, counts its lines and sums their characters (UTF-16 code
-// units, endings excluded). A line ends at \n, \r\n or \r, and a last line without an ending counts.
+// characters); each strategy reads it and counts its lines. A line ends at \n, \r\n or \r, and a last
+// line without an ending counts. Each line goes to Harness.use, which touches its last character; the
+// checksum, from the untimed check run, is the sum of all characters (UTF-16 code units, endings
+// excluded). `chars` sums them as it scans, since it looks at every character anyway.
 //   datainput           DataInputStream.readLine on a bare FileInputStream (deprecated: bytes as chars)
 //   datainput-buffered  the same over a BufferedInputStream (--buffer-size; the white paper used 2048)
 //   reader              BufferedReader over a UTF-8 FileReader (--buffer-size in chars: 1024, 8192)
@@ -59,7 +61,7 @@ public class TextLines {
                 default -> Files.readString(file).lines().forEach(lines::add);
             }
             Harness.operationsDone = lines.count;
-            return lines.sum;
+            return lines.used;
         });
     }
 
@@ -72,13 +74,13 @@ public class TextLines {
         }
     }
 
-    /** What every strategy reports: the number of lines and the sum of their characters. */
+    /** What every strategy reports: the number of lines, and what Harness.use returned for them. */
     static final class Lines {
-        long count, sum;
+        long count, used;
 
         void add(CharSequence line) {
             count++;
-            for (int i = 0; i < line.length(); i++) sum += line.charAt(i);
+            used += Harness.use(line);
         }
     }
 
@@ -175,7 +177,7 @@ public class TextLines {
         }
     }
 
-    /** No String at all: scan a char[] for line ends, summing characters as they pass. */
+    /** No String at all: scan a char[] for line ends, adding up characters as they pass (its use of them). */
     static void chars(Harness.Options o, Lines lines) throws IOException {
         char[] buffer = new char[o.bufferSize() > 0 ? o.bufferSize() : 8192];
         boolean inLine = false, afterCarriageReturn = false;
@@ -192,7 +194,7 @@ public class TextLines {
                         lines.count++;
                         inLine = false;
                     } else {
-                        lines.sum += c;
+                        lines.used += c;
                         inLine = true;
                     }
                 }

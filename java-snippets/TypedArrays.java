@@ -18,8 +18,10 @@
 //   native             a direct ByteBuffer in the machine's own byte order (little-endian on x86)
 //   jni-critical       BulkRandomAccessFile (lab 06): one native call per block, the array reached with
 //                      GetPrimitiveArrayCritical; jni-elements: with Get<Type>ArrayElements
-// The checksum is the sum of the elements' bit patterns (unsigned, wrapping at 64 bits), except for
-// `bytes`, which moves bytes and sums them. Twin: c-snippets/typed_arrays.c (`big`, `native`).
+// The array is made before the clock starts. A read hands each block's elements to Harness.use, which
+// touches one of them; the checksum (from the untimed check run) is the sum of the elements' bit patterns
+// (unsigned, wrapping at 64 bits), except for `bytes`, which moves bytes and sums them. A write's checksum
+// is the sum of its file's bytes. Encoding and decoding are the strategies' own work and stay timed. Twin: c-snippets/typed_arrays.c (`big`, `native`).
 //
 // What you will see: one call per element costs hundreds of times more than one call per block;
 // everything that moves whole blocks runs within a small factor of the bytes themselves.
@@ -46,7 +48,7 @@ public class TypedArrays {
     static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
     public static void main(String[] args) {
-        Harness.run("typed_arrays", STRATEGIES, List.of("--buffer-size", "--type"), args, TypedArrays::check, o -> {
+        Harness.run("typed_arrays", STRATEGIES, List.of("--buffer-size", "--type"), args, TypedArrays::check, TypedArrays::prepare, o -> {
             boolean write = o.op().equals("write");
             boolean jni = o.strategy().startsWith("jni");
             try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")
@@ -98,11 +100,22 @@ public class TypedArrays {
             return e;
         }
 
-        /** The checksum of the first n elements: their bit patterns, summed as unsigned numbers. */
-        long sum(int n) {
-            long sum = 0;
-            for (int i = 0; i < n; i++) sum += ints != null ? ints[i] & 0xFFFFFFFFL : Double.doubleToRawLongBits(doubles[i]);
-            return sum;
+        /** Hands the first n elements to the harness (Harness.use): their bit patterns, as unsigned numbers. */
+        long use(int n) {
+            return ints != null ? Harness.use(ints, 0, n) : Harness.use(doubles, 0, n);
+        }
+    }
+
+    /** The program's array, made before the first run and kept: the elements to write, or the array reads fill. */
+    static Elements held;
+
+    static void prepare(Harness.Options o) {
+        held = o.op().equals("write") ? Elements.of(o) : Elements.empty(o);
+        if (o.op().equals("write") && o.strategy().equals("bytes")) {
+            ByteBuffer bytes = ByteBuffer.allocate(o.opSize());
+            if (held.ints() != null) bytes.asIntBuffer().put(held.ints());
+            else bytes.asDoubleBuffer().put(held.doubles());
+            encoded = bytes.array();
         }
     }
 
@@ -112,33 +125,30 @@ public class TypedArrays {
     }
 
     static long dataWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.of(o);
-        long sum = 0;
+        Elements e = held;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             if (e.ints() != null) for (int i = 0; i < n; i++) file.writeInt(e.ints()[i]);
             else for (int i = 0; i < n; i++) file.writeDouble(e.doubles()[i]);
-            sum += e.sum(n);
         }
-        return sum;
+        return 0;
     }
 
     static long dataRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.empty(o);
-        long sum = 0;
+        Elements e = held;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = file.readInt();
             else for (int i = 0; i < n; i++) e.doubles()[i] = file.readDouble();
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 
     /** The study's chain: RandomAccessFile → its FileDescriptor → FileOutputStream → buffer → data stream. */
     static long dataBufferedWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.of(o);
-        long sum = 0;
+        Elements e = held;
         var buffered = o.bufferSize() > 0 ? new BufferedOutputStream(new FileOutputStream(file.getFD()), o.bufferSize())
                 : new BufferedOutputStream(new FileOutputStream(file.getFD()));
         var out = new DataOutputStream(buffered);
@@ -146,15 +156,14 @@ public class TypedArrays {
             int n = count(o, pos);
             if (e.ints() != null) for (int i = 0; i < n; i++) out.writeInt(e.ints()[i]);
             else for (int i = 0; i < n; i++) out.writeDouble(e.doubles()[i]);
-            sum += e.sum(n);
         }
         out.flush();  // not close(): the RandomAccessFile owns the descriptor
-        return sum;
+        return 0;
     }
 
     static long dataBufferedRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.empty(o);
-        long sum = 0;
+        Elements e = held;
+        long used = 0;
         var buffered = o.bufferSize() > 0 ? new BufferedInputStream(new FileInputStream(file.getFD()), o.bufferSize())
                 : new BufferedInputStream(new FileInputStream(file.getFD()));
         var in = new DataInputStream(buffered);
@@ -162,15 +171,14 @@ public class TypedArrays {
             int n = count(o, pos);
             if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = in.readInt();
             else for (int i = 0; i < n; i++) e.doubles()[i] = in.readDouble();
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 
     /** Each block goes through a DataOutputStream into memory, then to the file in one call. */
     static long dataByteArrayWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.of(o);
-        long sum = 0;
+        Elements e = held;
         var bytes = new ByteArrayOutputStream(o.opSize());  // sized up front: no regrowing
         var out = new DataOutputStream(bytes);
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
@@ -179,31 +187,29 @@ public class TypedArrays {
             if (e.ints() != null) for (int i = 0; i < n; i++) out.writeInt(e.ints()[i]);
             else for (int i = 0; i < n; i++) out.writeDouble(e.doubles()[i]);
             file.write(bytes.toByteArray());  // toByteArray copies the block once more
-            sum += e.sum(n);
         }
-        return sum;
+        return 0;
     }
 
     static long dataByteArrayRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.empty(o);
+        Elements e = held;
         byte[] block = new byte[o.opSize()];
-        long sum = 0;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             file.readFully(block, 0, n * width(o));
             var in = new DataInputStream(new ByteArrayInputStream(block, 0, n * width(o)));
             if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = in.readInt();
             else for (int i = 0; i < n; i++) e.doubles()[i] = in.readDouble();
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 
     /** Encode by hand: shift each element's bytes into place, most significant first (a double's via its bits). */
     static long encodeWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.of(o);
+        Elements e = held;
         byte[] block = new byte[o.opSize()];
-        long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             for (int i = 0; i < n; i++) {
@@ -219,16 +225,15 @@ public class TypedArrays {
                 }
             }
             file.write(block, 0, n * width(o));
-            sum += e.sum(n);
         }
-        return sum;
+        return 0;
     }
 
     /** Decode by hand: & 0xFF undoes the sign extension of each byte before it is shifted into place. */
     static long encodeRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.empty(o);
+        Elements e = held;
         byte[] block = new byte[o.opSize()];
-        long sum = 0;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             file.readFully(block, 0, n * width(o));
@@ -242,69 +247,58 @@ public class TypedArrays {
                     e.doubles()[i] = Double.longBitsToDouble(bits);
                 }
             }
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 
-    /** The array as big-endian bytes: made in the first run (a warm-up run, when there is one) and kept. */
+    /** The array as big-endian bytes, for `bytes` (made by prepare, before the first run). */
     static byte[] encoded;
 
     /** The data is already in bytes: the I/O alone. */
     static long bytesWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        if (encoded == null) {
-            ByteBuffer bytes = ByteBuffer.allocate(o.opSize());
-            Elements e = Elements.of(o);
-            if (e.ints() != null) bytes.asIntBuffer().put(e.ints());
-            else bytes.asDoubleBuffer().put(e.doubles());
-            encoded = bytes.array();
-        }
-        long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int length = count(o, pos) * width(o);
             file.write(encoded, 0, length);
-            sum += Data.sum(encoded, 0, length);
         }
-        return sum;
+        return 0;
     }
 
     static long bytesRead(Harness.Options o, RandomAccessFile file) throws IOException {
         byte[] block = new byte[o.opSize()];
-        long sum = 0;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int length = count(o, pos) * width(o);
             file.readFully(block, 0, length);
-            sum += Data.sum(block, 0, length);
+            used += Harness.use(block, 0, length);
         }
-        return sum;
+        return used;
     }
 
     static long varHandleWrite(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.of(o);
+        Elements e = held;
         byte[] block = new byte[o.opSize()];
-        long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             if (e.ints() != null) for (int i = 0; i < n; i++) BIG_ENDIAN_INT.set(block, 4 * i, e.ints()[i]);
             else for (int i = 0; i < n; i++) BIG_ENDIAN_DOUBLE.set(block, 8 * i, e.doubles()[i]);
             file.write(block, 0, n * width(o));
-            sum += e.sum(n);
         }
-        return sum;
+        return 0;
     }
 
     static long varHandleRead(Harness.Options o, RandomAccessFile file) throws IOException {
-        Elements e = Elements.empty(o);
+        Elements e = held;
         byte[] block = new byte[o.opSize()];
-        long sum = 0;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             file.readFully(block, 0, n * width(o));
             if (e.ints() != null) for (int i = 0; i < n; i++) e.ints()[i] = (int) BIG_ENDIAN_INT.get(block, 4 * i);
             else for (int i = 0; i < n; i++) e.doubles()[i] = (double) BIG_ENDIAN_DOUBLE.get(block, 8 * i);
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 
     /** bytebuffer: heap, big-endian; bytebuffer-direct: off-heap, big-endian; native: off-heap, the machine's order. */
@@ -318,24 +312,22 @@ public class TypedArrays {
 
     /** The typed view puts the whole array into the buffer in one call; the channel writes the buffer. */
     static long bufferWrite(Harness.Options o, RandomAccessFile file, ByteBuffer buffer) throws IOException {
-        Elements e = Elements.of(o);
+        Elements e = held;
         var channel = file.getChannel();
-        long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             buffer.clear().limit(n * width(o));
             if (e.ints() != null) buffer.asIntBuffer().put(e.ints(), 0, n);
             else buffer.asDoubleBuffer().put(e.doubles(), 0, n);
             while (buffer.hasRemaining()) channel.write(buffer);
-            sum += e.sum(n);
         }
-        return sum;
+        return 0;
     }
 
     static long bufferRead(Harness.Options o, RandomAccessFile file, ByteBuffer buffer) throws IOException {
-        Elements e = Elements.empty(o);
+        Elements e = held;
         var channel = file.getChannel();
-        long sum = 0;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             buffer.clear().limit(n * width(o));
@@ -345,35 +337,33 @@ public class TypedArrays {
             buffer.flip();
             if (e.ints() != null) buffer.asIntBuffer().get(e.ints(), 0, n);
             else buffer.asDoubleBuffer().get(e.doubles(), 0, n);
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 
     /** One native call per block: BulkRandomAccessFile moves the array range itself (c-snippets/jni/bulkraf.c). */
     static long jniWrite(Harness.Options o, BulkRandomAccessFile file) throws IOException {
-        Elements e = Elements.of(o);
+        Elements e = held;
         file.critical(o.strategy().equals("jni-critical"));
-        long sum = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             if (e.ints() != null) file.writeArray(e.ints(), 0, n);
             else file.writeArray(e.doubles(), 0, n);
-            sum += e.sum(n);
         }
-        return sum;
+        return 0;
     }
 
     static long jniRead(Harness.Options o, BulkRandomAccessFile file) throws IOException {
-        Elements e = Elements.empty(o);
+        Elements e = held;
         file.critical(o.strategy().equals("jni-critical"));
-        long sum = 0;
+        long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             if (e.ints() != null) file.readArray(e.ints(), 0, n);
             else file.readArray(e.doubles(), 0, n);
-            sum += e.sum(n);
+            used += e.use(n);
         }
-        return sum;
+        return used;
     }
 }

@@ -70,10 +70,10 @@ JNIEXPORT jint JNICALL Java_JniOps_00024NativeBuffer_read(JNIEnv *env, jclass cl
     return (jint)take;
 }
 
-JNIEXPORT void JNICALL Java_JniOps_00024NativeBuffer_write(JNIEnv *env, jclass cls, jbyteArray op, jint n) {
+JNIEXPORT void JNICALL Java_JniOps_00024NativeBuffer_write(JNIEnv *env, jclass cls, jbyteArray op, jint off, jint n) {
     (void)cls;
     if (f.next == f.size && flush(env) != 0) return; /* full: one system call */
-    (*env)->GetByteArrayRegion(env, op, 0, n, (jbyte *)(f.buffer + f.next));
+    (*env)->GetByteArrayRegion(env, op, off, n, (jbyte *)(f.buffer + f.next));
     f.next += (size_t)n;
 }
 

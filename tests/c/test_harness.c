@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -478,6 +481,137 @@ static void test_files(void) {
     CHECK_EQ(evict_file("/nonexistent-dir/x.dat"), (uint64_t)-1);
 }
 
+/* resident_pct: all of a file just read is in the page cache; after evict_file little or none is (on a
+ * file system with a page cache of its own to drop: tmpfs keeps its pages, being made of them). */
+static void test_resident(void) {
+    char path[64];
+    if (!CHECK(temp_file(path, sizeof path))) return;
+    CHECK_EQ(resident_pct(path), 0); /* empty */
+    CHECK_EQ(data_write_file(path, 4 << 20), 0);
+    CHECK(file_matches_data(path, 4 << 20)); /* read back whole: every page resident */
+    CHECK(resident_pct(path) == 100.0);
+    CHECK_EQ(evict_file(path), 0);
+    double after = resident_pct(path);
+    struct statfs fs;
+    CHECK(statfs(path, &fs) == 0);
+    if (fs.f_type == TMPFS_MAGIC) CHECK(after == 100.0);
+    else if (!CHECK(after < 10.0)) printf("    %.1f%% still resident after evict_file\n", after);
+    CHECK(unlink(path) == 0);
+    CHECK(resident_pct(path) == -1); /* gone: cannot be told */
+}
+
+/* ---- the clock holds the strategy, and validation stays outside it ---------------------------- */
+
+/* A clock that ticks once per reading; at each stop of a write run it appends a byte of 7 to the file,
+ * which the write's checksum must then include. A read run's buffer lies in its mapping so that every
+ * byte but the last sits on a page that cannot be read: touching one while the clock runs kills the run. */
+static int64_t ticks;
+static const char *clock_file;
+static unsigned char *guarded, *readable;
+static int64_t strategy_calls;
+enum { GUARDED = 1000 };
+
+static int64_t ticking_clock(void) {
+    if (++ticks % 2 == 0 && clock_file) {
+        int fd = open(clock_file, O_WRONLY | O_APPEND);
+        unsigned char seven = 7;
+        if (fd < 0 || write(fd, &seven, 1) != 1) abort();
+        close(fd);
+    }
+    return ticks;
+}
+
+static uint64_t write_strategy(const struct options *o) {
+    strategy_calls++;
+    int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) abort();
+    write_fully(o, fd, data_source(0), (size_t)o->file_size);
+    close(fd);
+    return 0;
+}
+
+static uint64_t read_strategy(const struct options *o) {
+    (void)o;
+    strategy_calls++;
+    return harness_use(ticks % 2 == 1 ? guarded : readable, GUARDED); /* odd: the clock is running */
+}
+
+/* Runs harness_run in a child with the ticking clock and its stdout in a file; returns the child's status. */
+static int run_with_clock(strategy_fn strategy, const char *out, char **args, int argc) {
+    pid_t child = fork();
+    if (child == 0) {
+        if (!freopen(out, "w", stdout)) _exit(99);
+        harness_clock = ticking_clock;
+        static const char *const raw[] = {"raw", NULL}, *const none[] = {NULL};
+        harness_run("raw_io", raw, none, argc, args, NULL, NULL, strategy);
+        printf("ticks %" PRId64 " calls %" PRId64 "\n", ticks, strategy_calls);
+        fflush(stdout);
+        _exit(0);
+    }
+    int status;
+    waitpid(child, &status, 0);
+    return status;
+}
+
+static void test_clock(void) {
+    char file[64], out[64], line[1024], expected[64];
+    if (!CHECK(temp_file(file, sizeof file) && temp_file(out, sizeof out))) return;
+    unlink(file);
+
+    /* a write: no check run, two readings per run, the file summed after the clock stopped */
+    clock_file = file;
+    char *write_args[] = {"raw_io", "--op", "write", "--file-size", "1000", "--repeat", "2", "--warmup", "1", "--file", file, NULL};
+    int status = run_with_clock(write_strategy, out, write_args, 11);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    unsigned char pattern[1000];
+    data_fill(pattern, sizeof pattern, 0);
+    snprintf(expected, sizeof expected, "\"checksum\":%" PRIu64 ",", data_sum(pattern, sizeof pattern) + 7);
+    FILE *f = fopen(out, "r");
+    int lines = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] == '{') {
+            lines++;
+            CHECK(strstr(line, expected) != NULL);
+            CHECK(strstr(line, "\"elapsed_ns\":1,") != NULL); /* the clock was read just around the strategy */
+        } else {
+            CHECK_STR(line, "ticks 6 calls 3\n");
+        }
+    }
+    if (f) fclose(f);
+    CHECK_EQ(lines, 2);
+
+    /* a read: the check run is untimed and sums everything; a timed run touches one byte */
+    clock_file = NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned char *pages = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!CHECK(pages != MAP_FAILED)) return;
+    readable = malloc(GUARDED);
+    for (int i = 0; i < GUARDED; i++) readable[i] = (unsigned char)(i % 251);
+    pages[page] = readable[GUARDED - 1];
+    CHECK(mprotect(pages, (size_t)page, PROT_NONE) == 0);
+    guarded = pages + page - (GUARDED - 1); /* all but the last byte on the page that cannot be read */
+    char *read_args[] = {"raw_io", "--op", "read", "--file-size", "100", "--repeat", "3", "--warmup", "1", "--file", file, NULL};
+    status = run_with_clock(read_strategy, out, read_args, 11);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* a SIGSEGV here: a timed run summed the buffer */
+    snprintf(expected, sizeof expected, "\"checksum\":%" PRIu64 ",", data_sum(readable, GUARDED));
+    f = fopen(out, "r");
+    lines = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] == '{') {
+            lines++;
+            CHECK(strstr(line, expected) != NULL);
+        } else {
+            CHECK_STR(line, "ticks 8 calls 5\n"); /* the check run, a warm-up, three measured runs */
+        }
+    }
+    if (f) fclose(f);
+    CHECK_EQ(lines, 3);
+    CHECK(access(file, F_OK) != 0); /* removed */
+    munmap(pages, 2 * (size_t)page);
+    free(readable);
+    unlink(out);
+}
+
 /* ---- threads ------------------------------------------------------------------------------- */
 
 static void test_threads(void) {
@@ -551,6 +685,8 @@ int main(void) {
     test_data();
     test_counts();
     test_files();
+    test_resident();
+    test_clock();
     test_threads();
     test_processes();
     printf("%d passed, %d failed\n", passed, failed);

@@ -501,6 +501,130 @@ class HarnessTest {
         }
     }
 
+    // ---- the clock holds the strategy, and validation stays outside it -------------------------
+
+    /** What a read reports in its check run: what it returned plus what use() summed besides. */
+    static long checked(Harness.Strategy read, Harness.Options o) throws IOException {
+        Harness.checking = true;
+        Harness.unseen = 0;
+        try {
+            return read.run(o) + Harness.unseen;
+        } finally {
+            Harness.checking = false;
+        }
+    }
+
+    /** Runs Harness.run in this JVM with a clock that ticks once per reading; returns its JSON lines. */
+    static List<String> runWithClock(java.util.function.LongSupplier clock, Harness.Strategy strategy, String... args) {
+        var lines = new java.io.ByteArrayOutputStream();
+        var out = System.out;
+        System.setOut(new java.io.PrintStream(lines, true));
+        Harness.clock = clock;
+        try {
+            Harness.run("raw_io", List.of("raw"), List.of(), args, strategy);
+        } finally {
+            Harness.clock = System::nanoTime;
+            System.setOut(out);
+        }
+        return lines.toString().lines().toList();
+    }
+
+    @Nested
+    class Clock {
+        @Test
+        void aWritesFileIsSummedAfterTheClockStops(@TempDir Path dir) {
+            Path file = dir.resolve("w.dat");
+            int[] ticks = {0}, calls = {0};
+            // every second reading stops the clock; then a byte of 7 is added to the file, which the checksum must see
+            List<String> lines = runWithClock(() -> {
+                if (++ticks[0] % 2 == 0) {
+                    try {
+                        Files.write(file, new byte[] {7}, java.nio.file.StandardOpenOption.APPEND);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+                return ticks[0];
+            }, o -> {
+                calls[0]++;
+                return RawIo.seqWrite(o);
+            }, "--op", "write", "--file-size", "1000", "--op-size", "100", "--repeat", "2", "--warmup", "1", "--file", file.toString());
+            assertEquals(2, lines.size());
+            assertEquals(3, calls[0], "one warm-up and two measured runs, no check run for a write");
+            assertEquals(6, ticks[0], "two readings of the clock per run");
+            long pattern = 0;
+            for (int i = 0; i < 1000; i++) pattern += Data.at(i);
+            for (String line : lines) {
+                assertTrue(line.contains("\"checksum\":" + (pattern + 7) + ","), line);
+                assertTrue(line.contains("\"elapsed_ns\":1,"), "the clock was read just around the strategy: " + line);
+            }
+        }
+
+        @Test
+        void aReadIsSummedOnlyInTheUntimedCheckRun(@TempDir Path dir) {
+            int[] ticks = {0}, calls = {0};
+            long[] charsSeenTimed = {0}, charsSeenUntimed = {0};
+            String line = "every character of this line counts";
+            // a line that counts which characters were looked at, and whether the clock was running then
+            CharSequence watched = new CharSequence() {
+                public int length() { return line.length(); }
+                public char charAt(int i) {
+                    if (ticks[0] % 2 == 1) charsSeenTimed[0]++;
+                    else charsSeenUntimed[0]++;
+                    return line.charAt(i);
+                }
+                public CharSequence subSequence(int a, int b) { return line.subSequence(a, b); }
+            };
+            List<String> lines = runWithClock(() -> ++ticks[0], o -> {
+                calls[0]++;
+                return Harness.use(watched);
+            }, "--op", "read", "--file-size", "100", "--repeat", "3", "--warmup", "1", "--file", dir.resolve("r.dat").toString());
+            assertEquals(5, calls[0], "the check run, one warm-up and three measured runs");
+            assertEquals(8, ticks[0], "no clock around the check run");
+            assertEquals(4, charsSeenTimed[0], "a timed run touches one character");
+            assertEquals(line.length(), charsSeenUntimed[0], "the check run sums them all, off the clock");
+            long sum = line.chars().sum();
+            assertEquals(3, lines.size());
+            for (String l : lines) assertTrue(l.contains("\"checksum\":" + sum + ","), l);
+        }
+
+        @Test
+        void useTouchesOneValueOutsideTheCheckRun() throws IOException {
+            byte[] bytes = {1, 2, (byte) 200};
+            Harness.unseen = 0;
+            assertEquals(200, Harness.use(bytes, 0, 3));
+            assertEquals(0, Harness.use(bytes, 0, 0));
+            assertEquals(0, Harness.unseen, "nothing summed in a timed run");
+            assertEquals(0xFFFFFFFFL, Harness.use(new int[] {5, -1}, 0, 2), "ints as unsigned numbers");
+            assertEquals(Double.doubleToRawLongBits(2.5), Harness.use(new double[] {1.0, 2.5}, 0, 2));
+            assertEquals(0, Harness.unseen);
+            assertEquals(1 + 2 + 200, checked(o -> Harness.use(bytes, 0, 3), null));
+            assertEquals(5 + 0xFFFFFFFFL + 7, checked(o -> Harness.use(new int[] {5, -1, 7}, 0, 3), null));
+        }
+
+        @Test
+        void aReadThatDiffersFromItsCheckRunFails(@TempDir Path dir) throws Exception {
+            // the harness ends the JVM on failure, so this runs a child JVM on the compiled classes
+            Path classes = Path.of(Harness.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classes.toString(),
+                    "HarnessTest$Flaky", "--op", "read", "--file-size", "100", "--repeat", "1", "--warmup", "0",
+                    "--file", dir.resolve("f.dat").toString()).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            assertEquals(1, p.waitFor(), output);
+            assertTrue(output.contains("run 0 read other bytes than the check run"), output);
+            assertFalse(Files.exists(dir.resolve("f.dat")), "the file is removed");
+        }
+    }
+
+    /** A read that returns something else each time. */
+    static final class Flaky {
+        static int calls;
+
+        public static void main(String[] args) {
+            Harness.run("raw_io", List.of("raw"), List.of(), args, o -> ++calls);
+        }
+    }
+
     // ---- the raw_io strategies --------------------------------------------------------------
 
     @Nested
@@ -509,25 +633,21 @@ class HarnessTest {
         @CsvSource({"1, 10001", "7, 10001", "4096, 10001", "4096, 8192", "7, 7", "1, 70000"})
         void seqWriteThenSeqRead(int opSize, long fileSize, @TempDir Path dir) throws IOException {
             Path file = dir.resolve("seq.dat");
-            long written = RawIo.seqWrite(options("write", "seq", fileSize, opSize, file, 42));
+            Data.prepareSource(opSize);
+            assertEquals(0, RawIo.seqWrite(options("write", "seq", fileSize, opSize, file, 42)), "a write returns 0: its file is checked");
             assertEquals(fileSize, Files.size(file));
             byte[] bytes = Files.readAllBytes(file);
-            long expected = 0;
-            for (int i = 0; i < bytes.length; i++) {
-                assertEquals(Data.at(i), bytes[i] & 0xFF, "byte " + i);
-                expected += Data.at(i);
-            }
-            assertEquals(expected, written, "seqWrite returns the sum of what it wrote");
-            assertEquals(written, RawIo.seqRead(options("read", "seq", fileSize, opSize, file, 42)));
+            for (int i = 0; i < bytes.length; i++) assertEquals(Data.at(i), bytes[i] & 0xFF, "byte " + i);
+            assertEquals(Data.sumFile(file), checked(RawIo::seqRead, options("read", "seq", fileSize, opSize, file, 42)));
         }
 
         @Test
         void seqReadOfOtherOpSizesAgrees(@TempDir Path dir) throws IOException {
             Path file = dir.resolve("seq.dat");
             Data.writeFile(file, 10001);
-            long one = RawIo.seqRead(options("read", "seq", 10001, 1, file, 42));
-            assertEquals(one, RawIo.seqRead(options("read", "seq", 10001, 7, file, 42)));
-            assertEquals(one, RawIo.seqRead(options("read", "seq", 10001, 4096, file, 42)));
+            long one = checked(RawIo::seqRead, options("read", "seq", 10001, 1, file, 42));
+            assertEquals(one, checked(RawIo::seqRead, options("read", "seq", 10001, 7, file, 42)));
+            assertEquals(one, checked(RawIo::seqRead, options("read", "seq", 10001, 4096, file, 42)));
             assertEquals(Data.sum(Files.readAllBytes(file), 0, 10001), one);
         }
 
@@ -535,19 +655,13 @@ class HarnessTest {
         @CsvSource({"1, 5000", "7, 10001", "4096, 40000"})
         void randWriteFillsWrittenSlotsWithThePattern(int opSize, long fileSize, @TempDir Path dir) throws IOException {
             Path file = dir.resolve("rand.dat");
-            Harness.Options o = options("write", "rand", fileSize, opSize, file, 42);
-            long sum = RawIo.randWrite(o);
+            Data.prepareSource(opSize);
+            RawIo.randWrite(options("write", "rand", fileSize, opSize, file, 42));
 
             long slots = fileSize / opSize;
             Prng replay = new Prng(42);
             Set<Long> written = new HashSet<>();
-            long expectedSum = 0;
-            for (long i = 0; i < slots; i++) {
-                long slot = replay.below(slots);
-                written.add(slot);
-                for (int k = 0; k < opSize; k++) expectedSum += Data.at(slot * opSize + k);
-            }
-            assertEquals(expectedSum, sum, "randWrite returns the sum over every operation, repeats included");
+            for (long i = 0; i < slots; i++) written.add(replay.below(slots));
             assertTrue(written.size() < slots, "some slots are picked twice, so some are never written");
 
             byte[] bytes = Files.readAllBytes(file);
@@ -567,15 +681,19 @@ class HarnessTest {
 
         @ParameterizedTest
         @ValueSource(ints = {1, 7, 4096})
-        void randReadMatchesRandWriteSums(int opSize, @TempDir Path dir) throws IOException {
+        void randReadSumsTheSlotsItsSeedVisits(int opSize, @TempDir Path dir) throws IOException {
             Path file = dir.resolve("rand.dat");
-            long fileSize = 20000;
+            long fileSize = 20000, slots = fileSize / opSize;
             Data.writeFile(file, fileSize);
-            long read = RawIo.randRead(options("read", "rand", fileSize, opSize, file, 5));
-            Path other = dir.resolve("rand2.dat");
-            long wrote = RawIo.randWrite(options("write", "rand", fileSize, opSize, other, 5));
-            assertEquals(wrote, read, "the same seed visits the same slots, whose bytes are the pattern");
-            assertNotEquals(read, RawIo.randRead(options("read", "rand", fileSize, opSize, file, 6)),
+            Prng replay = new Prng(5);
+            long expected = 0;
+            for (long i = 0; i < slots; i++) {
+                long slot = replay.below(slots);
+                for (int k = 0; k < opSize; k++) expected += Data.at(slot * opSize + k);
+            }
+            long read = checked(RawIo::randRead, options("read", "rand", fileSize, opSize, file, 5));
+            assertEquals(expected, read, "every operation counts, repeats included");
+            assertNotEquals(read, checked(RawIo::randRead, options("read", "rand", fileSize, opSize, file, 6)),
                     "another seed visits other slots");
         }
     }
