@@ -92,6 +92,10 @@ public final class Results {
                     + (first.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(first.get("buffer_size").getAsLong()) : "")
                     + ("region".equals(row.get("lock")) ? " locked" : ""));
             row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
+            // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
+            List<Double> resident = group.stream().map(r -> r.get("resident_pct"))
+                    .filter(e -> e != null && !e.isJsonNull()).map(JsonElement::getAsDouble).toList();
+            row.put("resident_pct", resident.isEmpty() ? null : Collections.max(resident));
             String workers = first.has("thread_ns") ? "thread_ns" : "proc_ns";
             if (first.has(workers)) {
                 // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
@@ -217,9 +221,9 @@ public final class Results {
     static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type",
             "threads", "procs", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
-            "sys_share_pct", "hit_ratio_pct", "study_mb_per_s", "wall_mb_per_s");
-    /** Measures only some snippets have: shown where at least one row has them. */
-    static final List<String> OPTIONAL_MEASURES = List.of("hit_ratio_pct", "study_mb_per_s", "wall_mb_per_s");
+            "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s");
+    /** Measures only some snippets or runs have: shown where at least one row has them. */
+    static final List<String> OPTIONAL_MEASURES = List.of("hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s");
 
     /**
      * The summary as an HTML table for the notebook. With more than one row, a case column that is the

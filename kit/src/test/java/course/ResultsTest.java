@@ -73,6 +73,23 @@ class ResultsTest {
     }
 
     @Test
+    void residentIsTheMostAnyColdRunFoundCachedAndShownOnlyWhereMeasured() {
+        JsonObject warm = Runs.run("c", "read", 1 << 20, 0, 1000);
+        List<JsonObject> cold = new java.util.ArrayList<>();
+        double[] found = {0.0, 3.5, 0.2};
+        for (int i = 0; i < found.length; i++) {
+            JsonObject r = Runs.run("c", "read", 1 << 20, i, 2000);
+            r.addProperty("cache", "cold");
+            r.addProperty("resident_pct", found[i]);
+            cold.add(r);
+        }
+        assertEquals(3.5, new Results(cold).summary().get(0).get("resident_pct"));
+        assertNull(new Results(List.of(warm)).summary().get(0).get("resident_pct"));
+        assertFalse(new Results(List.of(warm)).html().contains("resident"), "a warm table has no such column");
+        assertTrue(new Results(cold).html().contains("<th>resident pct</th>"));
+    }
+
+    @Test
     void oneRowPerCaseInFirstSeenOrder() {
         List<JsonObject> runs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
