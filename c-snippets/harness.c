@@ -545,10 +545,49 @@ const char *parse_options(const char *snippet, const char *const *strategies,
 
 /* ---- memory and scratch space -------------------------------------------------------------------------- */
 
-/* Half of a quarter of RAM (the JVM's default heap limit; Java takes half of its heap), and half of the
- * address space `ulimit -v` allows. */
+/* The limit and use of this process's cgroup (v2 memory.max and memory.current, else v1's
+ * memory.limit_in_bytes and memory.usage_in_bytes); 0 where no limit is set (Java: containerMemory). */
+static int container_memory(int64_t *limit, int64_t *used) {
+    FILE *self = fopen("/proc/self/cgroup", "r");
+    char line[PATH_MAX], dir[PATH_MAX + 64], path[PATH_MAX + 96];
+    int found = 0;
+    while (self && !found && fgets(line, sizeof line, self)) {
+        char *controllers = strchr(line, ':'), *where = controllers ? strchr(controllers + 1, ':') : NULL;
+        if (!where) continue;
+        *where++ = '\0';
+        where[strcspn(where, "\n")] = '\0';
+        controllers++;
+        int v2 = *controllers == '\0', v1 = 0;
+        for (char *c = strtok(controllers, ","); c && !v2; c = strtok(NULL, ",")) v1 |= strcmp(c, "memory") == 0;
+        if (!v1 && !v2) continue;
+        snprintf(dir, sizeof dir, "%s%s", v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory", where);
+        char text[64] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, v2 ? "memory.max" : "memory.limit_in_bytes");
+        FILE *f = fopen(path, "r");
+        int read_limit = f && fgets(text, sizeof text, f) != NULL;
+        if (f) fclose(f);
+        long long value;
+        if (!read_limit || sscanf(text, "%lld", &value) != 1 || value >= (INT64_C(1) << 62)) continue; /* "max", or v1's huge "none" */
+        snprintf(path, sizeof path, "%s/%s", dir, v2 ? "memory.current" : "memory.usage_in_bytes");
+        f = fopen(path, "r");
+        long long in_use;
+        if (f && fscanf(f, "%lld", &in_use) == 1) {
+            *limit = value;
+            *used = in_use;
+            found = 1;
+        }
+        if (f) fclose(f);
+    }
+    if (self) fclose(self);
+    return found;
+}
+
+/* Half of a quarter of RAM, or of a container's memory limit (the JVM's default heap limit; Java takes
+ * half of its heap), and half of the address space `ulimit -v` allows. */
 int64_t harness_memory_limit(void) {
-    int64_t limit = (int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE) / 4;
+    int64_t limit = (int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE), container, used;
+    if (container_memory(&container, &used) && container < limit) limit = container;
+    limit /= 4;
     struct rlimit as;
     if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (int64_t)as.rlim_cur < limit)
         limit = (int64_t)as.rlim_cur;
@@ -564,6 +603,8 @@ int64_t harness_available_memory(void) {
         if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) available = (int64_t)kb << 10;
     }
     if (meminfo) fclose(meminfo);
+    int64_t limit, used;
+    if (container_memory(&limit, &used) && limit - used < available) available = limit > used ? limit - used : 0;
     return available;
 }
 

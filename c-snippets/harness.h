@@ -71,8 +71,9 @@ int64_t harness_workers(const struct options *o);
  * out as evenly as they go, in order, so the shares are disjoint and cover the file. */
 void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to);
 
-/* The most a snippet may hold in memory: half of a quarter of RAM or of `ulimit -v` (Java: half of
- * its heap limit); and the memory the system could give now (MemAvailable; INT64_MAX if unknown). */
+/* The most a snippet may hold in memory: half of a quarter of RAM (or of a container's memory limit) or
+ * of `ulimit -v` (Java: half of its heap limit, which the JVM sizes by the container too); and the memory
+ * the system could give now (MemAvailable, at most what the container has left; INT64_MAX if unknown). */
 int64_t harness_memory_limit(void);
 int64_t harness_available_memory(void);
 

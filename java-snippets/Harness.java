@@ -600,16 +600,44 @@ final class Harness {
         return Runtime.getRuntime().maxMemory() / 2;
     }
 
-    /** Memory the system could give now without swapping (MemAvailable in /proc/meminfo); unknown: Long.MAX_VALUE. */
+    /**
+     * Memory the system could give now without swapping (MemAvailable in /proc/meminfo), and no more than
+     * this process's container has left (its cgroup's limit less its use); unknown: Long.MAX_VALUE.
+     */
     static long availableMemory() {
+        long available = Long.MAX_VALUE;
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                if (line.startsWith("MemAvailable:")) return Long.parseLong(line.replaceAll("[^0-9]", "")) << 10;
+                if (line.startsWith("MemAvailable:")) available = Long.parseLong(line.replaceAll("[^0-9]", "")) << 10;
             }
         } catch (IOException | RuntimeException notLinux) {
             // no such file outside Linux: no bound
         }
-        return Long.MAX_VALUE;
+        long[] container = containerMemory();
+        return container == null ? available : Math.min(available, Math.max(0, container[0] - container[1]));
+    }
+
+    /**
+     * {limit, in use} of this process's cgroup (v2 memory.max and memory.current, else v1's
+     * memory.limit_in_bytes and memory.usage_in_bytes); null where no limit is set (C: container_memory).
+     */
+    static long[] containerMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+                String[] f = line.split(":", 3);
+                boolean v2 = f.length == 3 && f[1].isEmpty(), v1 = f.length == 3 && List.of(f[1].split(",")).contains("memory");
+                if (!v2 && !v1) continue;
+                Path dir = Path.of(v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory", f[2]);
+                Path limit = dir.resolve(v2 ? "memory.max" : "memory.limit_in_bytes"), used = dir.resolve(v2 ? "memory.current" : "memory.usage_in_bytes");
+                if (!Files.isReadable(limit) || !Files.isReadable(used)) continue;
+                String text = Files.readString(limit).strip();
+                if (text.equals("max") || Long.parseLong(text) >= 1L << 62) continue;  // v1 writes "none" as a huge number
+                return new long[] {Long.parseLong(text), Long.parseLong(Files.readString(used).strip())};
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            // no cgroups: no container bound
+        }
+        return null;
     }
 
     /** A buffer may take at most memoryLimit(). */

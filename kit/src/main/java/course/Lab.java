@@ -180,9 +180,15 @@ public final class Lab {
         Profile.syscalls(this, sweep);
     }
 
-    /** fio's sequential write and cold read of a file of this size, beside the C ceiling. */
-    public void fio(long size) {
-        Profile.fio(this, size);
+    /** fio's sequential write, warm read and cold read of a file of this size, beside the course's C figures for them. */
+    public void fio(long size, Results course) {
+        Profile.fio(this, size, course);
+    }
+
+    /** Says in one sentence whether cold reads reached a slower device here, and how cold they were. */
+    public void coldReading(Results warm, Results cold) {
+        String sentence = Profile.coldReading(warm, cold);
+        Notebook.html("<p>" + Notebook.escape(sentence) + "</p>", sentence);
     }
 
     /**

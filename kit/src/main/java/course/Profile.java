@@ -141,11 +141,19 @@ final class Profile {
                 "%s: %.0f%% of %d samples in the kernel, %.0f%% copying memory", p.name(), p.kernelPct(), p.samples(), p.copyPct()));
     }
 
+    /** fio's jobs for the course's ceiling: {label, --rw, --invalidate, the course's op and cache}. */
+    static final List<List<String>> FIO_JOBS = List.of(
+            List.of("sequential write, 1 MB blocks, into the page cache", "write", "0", "write", "warm"),
+            List.of("sequential read, 1 MB blocks, warm page cache", "read", "0", "read", "warm"),
+            List.of("sequential read, 1 MB blocks, cache dropped first", "read", "1", "read", "cold"));
+
     /**
-     * fio's view of the same ceiling: sequential 1 MB writes, then reads after fio drops the file from
-     * the page cache (invalidate), as a cross-check of the C figures. Skipped with a reason without fio.
+     * fio, the disk benchmark people trust, on the jobs of the course's ceiling (course: C's runs of
+     * them), side by side with the course's figures and their ratio. fio's read job drops the file from
+     * the page cache itself (invalidate=1) for the cold figure and keeps it (0) for the warm one; both
+     * use plain read/write calls (psync), as the C snippet does. Skipped with a reason without fio.
      */
-    static void fio(Lab lab, long size) {
+    static void fio(Lab lab, long size, Results course) {
         if (!Machine.onPath("fio")) {
             unavailable("fio cross-check", "fio is not installed (" + Machine.installHint("fio") + ")");
             return;
@@ -154,19 +162,26 @@ final class Profile {
         try {
             Runner.createDirectories(lab.scratch());
             dir = Files.createTempDirectory(lab.scratch(), "fio-");
-            StringBuilder h = new StringBuilder("<table><thead><tr><th>fio job</th><th>MB per second</th></tr></thead><tbody>");
+            StringBuilder h = new StringBuilder("<table><thead><tr><th>job</th><th>fio MB/s</th><th>course (C) MB/s</th>"
+                    + "<th>course ÷ fio</th></tr></thead><tbody>");
             StringBuilder t = new StringBuilder();
-            for (String rw : List.of("write", "read")) {
+            for (List<String> job : FIO_JOBS) {
                 String json = Runner.exec(List.of("fio", "--name=ceiling", "--filename=" + dir.resolve("fio.dat"),
-                        "--size=" + size, "--bs=1m", "--rw=" + rw, "--ioengine=psync", "--invalidate=1",
-                        "--output-format=json"), "fio " + rw);
-                var job = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
+                        "--size=" + size, "--bs=1m", "--rw=" + job.get(1), "--ioengine=psync", "--invalidate=" + job.get(2),
+                        "--output-format=json"), "fio " + job.get(0));
+                var result = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
                         .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
-                double mbPerS = job.getAsJsonObject(rw).get("bw_bytes").getAsDouble() / (1 << 20);
-                String name = "sequential " + rw + ", 1 MB blocks" + (rw.equals("read") ? ", cache dropped first" : "");
-                h.append("<tr><td style='text-align:left'>").append(name).append("</td><td>")
-                        .append(String.format(Locale.ROOT, "%,.0f", mbPerS)).append("</td></tr>");
-                t.append(String.format(Locale.ROOT, "fio %s: %.0f MB/s%n", name, mbPerS));
+                double fioMbPerS = result.getAsJsonObject(job.get(1)).get("bw_bytes").getAsDouble() / (1 << 20);
+                Results ours = course.where(r -> r.get("op").getAsString().equals(job.get(3))
+                        && r.get("cache").getAsString().equals(job.get(4)) && r.get("language").getAsString().equals("c"));
+                Double courseMbPerS = ours.runs().isEmpty() ? null : (Double) ours.summary().get(0).get("mb_per_s");
+                String ratio = courseMbPerS == null ? "n/a" : String.format(Locale.ROOT, "%.2f", courseMbPerS / fioMbPerS);
+                h.append("<tr><td style='text-align:left'>").append(job.get(0)).append("</td><td>")
+                        .append(String.format(Locale.ROOT, "%,.0f", fioMbPerS)).append("</td><td>")
+                        .append(courseMbPerS == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", courseMbPerS)).append("</td><td>")
+                        .append(ratio).append("</td></tr>");
+                t.append(String.format(Locale.ROOT, "%s: fio %.0f MB/s, course %s MB/s, course/fio %s%n", job.get(0), fioMbPerS,
+                        courseMbPerS == null ? "n/a" : String.format(Locale.ROOT, "%.0f", courseMbPerS), ratio));
             }
             Notebook.html(h.append("</tbody></table>").toString(), t.toString());
         } catch (IOException e) {
@@ -174,6 +189,33 @@ final class Profile {
         } finally {
             if (dir != null) Runner.removeTree(dir);
         }
+    }
+
+    /** Slower than this many times the warm read, a cold read is taken to have reached a slower device. */
+    static final double COLD_REACHES_DEVICE = 1.5;
+    /** More of the file than this still cached after eviction, and eviction did not work here. */
+    static final double EVICTION_FAILED_PCT = 10;
+
+    /**
+     * One sentence on what "cold" means on this machine: how much of each file the harness found still
+     * cached when a cold run's clock started (it measures it, mincore), and whether cold reads were
+     * slower than warm ones, i.e. whether they reach a slower device at all.
+     */
+    static String coldReading(Results warm, Results cold) {
+        double warmMbPerS = warm.where("op", "read").median("mb_per_s", r -> true), coldMbPerS = cold.median("mb_per_s", r -> true);
+        double resident = cold.runs().stream().mapToDouble(r -> r.get("resident_pct").getAsDouble()).max().orElse(0);
+        double slower = warmMbPerS / coldMbPerS;
+        if (resident > EVICTION_FAILED_PCT) {
+            return String.format(Locale.ROOT, "Cold runs still found up to %.0f%% of the file in the page cache: eviction does not work on this "
+                    + "file system (tmpfs, say), so \"cold\" figures here are warm ones.", resident);
+        }
+        if (slower < COLD_REACHES_DEVICE) {
+            return String.format(Locale.ROOT, "Cold runs found at most %.1f%% of the file cached, yet read at %.1f× the warm speed: this "
+                    + "machine's disk answers almost from memory (a virtual disk the host caches, say), so cold and warm figures here "
+                    + "hardly differ.", resident, 1 / slower);
+        }
+        return String.format(Locale.ROOT, "Cold runs found at most %.1f%% of the file cached and read %.1f× slower than warm ones: on this "
+                + "machine cold reads reach the device.", resident, slower);
     }
 
     static void unavailable(String what, String why) {

@@ -9,6 +9,30 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ProfileTest {
+    /** A warm read of 1 MB in warmMs, and cold ones in coldMs, each still finding resident % of the file cached. */
+    static Results[] ceiling(long warmMs, long coldMs, double resident) {
+        List<com.google.gson.JsonObject> warm = new java.util.ArrayList<>(), cold = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            warm.add(Runs.run("c", "read", 1 << 20, i, warmMs * 1_000_000));
+            com.google.gson.JsonObject c = Runs.run("c", "read", 1 << 20, i, coldMs * 1_000_000);
+            c.addProperty("cache", "cold");
+            c.addProperty("resident_pct", i == 1 ? resident : 0.0);
+            cold.add(c);
+        }
+        return new Results[] {new Results(warm), new Results(cold)};
+    }
+
+    @Test
+    void coldReadingSaysWhetherColdReachedTheDevice() {
+        Results[] device = ceiling(10, 100, 0.5);
+        assertEquals("Cold runs found at most 0.5% of the file cached and read 10.0× slower than warm ones: on this machine cold reads"
+                + " reach the device.", Profile.coldReading(device[0], device[1]));
+        Results[] cachedDisk = ceiling(10, 12, 0.0);
+        assertTrue(Profile.coldReading(cachedDisk[0], cachedDisk[1]).contains("yet read at 0.8× the warm speed"));
+        Results[] tmpfs = ceiling(10, 10, 100.0);
+        assertTrue(Profile.coldReading(tmpfs[0], tmpfs[1]).startsWith("Cold runs still found up to 100% of the file in the page cache"));
+    }
+
     @Test
     void parsesAStraceTableWithTheErrorsColumn() {
         List<String> lines = List.of(
