@@ -59,11 +59,11 @@ static uint64_t stream_read(const struct options *o) {
 
 /* Fills the buffer byte by byte; one write(2) per full buffer, and one for the rest at the end. */
 static uint64_t direct_seq_write(const struct options *o) {
-    unsigned char *buffer = malloc((size_t)o->buffer_size);
+    unsigned char *buffer = harness_buffer(o, (size_t)o->buffer_size);
     size_t used = 0;
     harness_misses = 0;
     int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (!buffer || fd < 0) io_fail(o);
+    if (fd < 0) io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos++) {
         if (used == (size_t)o->buffer_size) { /* full: flush it with one system call */
             write_fully(o, fd, buffer, used);
@@ -81,11 +81,11 @@ static uint64_t direct_seq_write(const struct options *o) {
 /* Takes bytes from the buffer; one read(2) per buffer when it runs dry. */
 static uint64_t direct_seq_read(const struct options *o) {
     uint64_t used = 0;
-    unsigned char *buffer = malloc((size_t)o->buffer_size);
+    unsigned char *buffer = harness_buffer(o, (size_t)o->buffer_size);
     size_t next = 0, filled = 0;
     harness_misses = 0;
     int fd = open(o->file, O_RDONLY);
-    if (!buffer || fd < 0) io_fail(o);
+    if (fd < 0) io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos++) {
         if (next == filled) { /* empty: refill it with one system call */
             ssize_t got = read(fd, buffer, (size_t)o->buffer_size);
@@ -107,13 +107,13 @@ static uint64_t direct_seq_read(const struct options *o) {
  * that writing it back never clobbers bytes this run did not write). */
 static uint64_t direct_rand_write(const struct options *o) {
     int64_t start = 0;
-    unsigned char *buffer = malloc((size_t)o->buffer_size);
+    unsigned char *buffer = harness_buffer(o, (size_t)o->buffer_size);
     size_t length = 0;
     int dirty = 0;
     struct prng random = {o->seed};
     harness_misses = 0;
     int fd = open(o->file, O_RDWR | O_CREAT, 0644);
-    if (!buffer || fd < 0) io_fail(o);
+    if (fd < 0) io_fail(o);
     for (int64_t i = 0; i < o->file_size; i++) {
         int64_t pos = (int64_t)prng_below(&random, (uint64_t)o->file_size);
         if (pos < start || pos >= start + (int64_t)length) { /* miss */
@@ -143,12 +143,12 @@ static uint64_t direct_rand_write(const struct options *o) {
 static uint64_t direct_rand_read(const struct options *o) {
     uint64_t used = 0;
     int64_t start = 0;
-    unsigned char *buffer = malloc((size_t)o->buffer_size);
+    unsigned char *buffer = harness_buffer(o, (size_t)o->buffer_size);
     size_t length = 0;
     struct prng random = {o->seed};
     harness_misses = 0;
     int fd = open(o->file, O_RDONLY);
-    if (!buffer || fd < 0) io_fail(o);
+    if (fd < 0) io_fail(o);
     for (int64_t i = 0; i < o->file_size; i++) {
         int64_t pos = (int64_t)prng_below(&random, (uint64_t)o->file_size);
         if (pos < start || pos >= start + (int64_t)length) { /* miss: load the window that holds pos */

@@ -205,6 +205,18 @@ uint64_t harness_use(const unsigned char *buf, size_t n) {
     return last;
 }
 
+/* size bytes starting on a page boundary, or NULL (see harness_buffer). */
+static void *page_aligned(size_t size) {
+    void *memory = NULL;
+    return posix_memalign(&memory, 4096, size ? size : 1) == 0 ? memory : NULL;
+}
+
+void *harness_buffer(const struct options *o, size_t size) {
+    void *memory = page_aligned(size);
+    if (!memory) io_fail_because(o, "out of memory");
+    return memory;
+}
+
 uint64_t harness_use_ints(const int32_t *values, size_t n) {
     if (n == 0) return 0;
     if (checking) for (size_t i = 0; i + 1 < n; i++) unseen += (uint32_t)values[i];
@@ -804,7 +816,7 @@ static unsigned char *source;
 
 void data_prepare_source(int64_t longest) {
     free(source);
-    source = malloc((size_t)(PERIOD + longest));
+    source = page_aligned((size_t)(PERIOD + longest));
     if (!source) {
         fprintf(stderr, "harness: no memory for %" PRId64 " bytes of data to write\n", PERIOD + longest);
         exit(1);
@@ -828,7 +840,7 @@ int32_t data_int_at(int64_t i) {
 }
 
 int32_t *data_ints(int64_t from, int64_t to) {
-    int32_t *ints = malloc((size_t)(to - from));
+    int32_t *ints = page_aligned((size_t)(to - from));
     for (int64_t i = 0; ints && i < (to - from) / 4; i++) ints[i] = data_int_at(from / 4 + i);
     return ints;
 }

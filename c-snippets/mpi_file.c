@@ -86,7 +86,7 @@ static int32_t *ints;
 static void prepare(const struct options *o) {
     int64_t from, to;
     harness_share(o, harness_team->rank(), &from, &to);
-    ints = strcmp(o->op, "write") == 0 ? data_ints(from, to) : malloc((size_t)(to - from)); /* typed_arrays' ints */
+    ints = strcmp(o->op, "write") == 0 ? data_ints(from, to) : harness_buffer(o, (size_t)(to - from)); /* typed_arrays' ints */
     if (!ints) io_fail(o);
 }
 
@@ -121,8 +121,7 @@ static void part(const struct options *o, int64_t rank) {
     int fd = strcmp(o->lock, "region") == 0 ? open(o->file, write ? O_WRONLY : O_RDONLY) : -1;
     if (strcmp(o->lock, "region") == 0 && fd < 0) io_fail(o);
     lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
-    uint32_t *buffer = malloc((size_t)o->op_size);
-    if (!buffer) io_fail(o);
+    uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     for (int64_t b = 0; b < calls; b++) {
         int n = b < blocks ? (int)(o->op_size / 4) : 0;
         int32_t *block = ints + b * (o->op_size / 4);

@@ -40,7 +40,7 @@ static uint64_t seq_read(const struct options *o) {
         unsigned char b;
         while (read_fully(o, fd, &b, 1) == 1) used += b;
     } else {
-        unsigned char *buf = malloc((size_t)o->op_size);
+        unsigned char *buf = harness_buffer(o, (size_t)o->op_size);
         for (size_t n; (n = read_fully(o, fd, buf, (size_t)o->op_size)) > 0;) used += harness_use(buf, n);
         free(buf);
     }
@@ -66,7 +66,7 @@ static uint64_t rand_write(const struct options *o) {
 static uint64_t rand_read(const struct options *o) {
     uint64_t used = 0, slots = (uint64_t)(o->file_size / o->op_size);
     struct prng random = {o->seed};
-    unsigned char *buf = malloc((size_t)o->op_size);
+    unsigned char *buf = harness_buffer(o, (size_t)o->op_size);
     int fd = open(o->file, O_RDONLY);
     if (fd < 0) io_fail(o);
     for (uint64_t i = 0; i < slots; i++) {

@@ -29,7 +29,7 @@
 static int32_t *shared;
 
 static void prepare(const struct options *o) {
-    shared = strcmp(o->op, "write") == 0 ? data_ints(0, o->file_size) : malloc((size_t)o->file_size); /* typed_arrays' ints */
+    shared = strcmp(o->op, "write") == 0 ? data_ints(0, o->file_size) : harness_buffer(o, (size_t)o->file_size); /* typed_arrays' ints */
     if (!shared) io_fail(o);
 }
 
@@ -39,9 +39,9 @@ static const char *check(const struct options *o) {
 
 /* The twin of Java's view strategies: swap into a buffer, then one positional call per block. */
 static void positional(const struct options *o, int64_t from, int64_t to, int write) {
-    uint32_t *buffer = malloc((size_t)o->op_size);
+    uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
-    if (!buffer || fd < 0) io_fail(o);
+    if (fd < 0) io_fail(o);
     lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;

@@ -41,8 +41,7 @@ static const char *check(const struct options *o) {
 
 /* The program's array: int32_t or double, element i a fixed function of i, the same in Java (Elements). */
 static void *array(const struct options *o) {
-    void *values = malloc((size_t)o->op_size);
-    if (!values) io_fail(o);
+    void *values = harness_buffer(o, (size_t)o->op_size);
     for (int64_t i = 0; i < o->op_size / (int64_t)width(o); i++) {
         int32_t v = data_int_at(i);
         if (width(o) == 4) ((int32_t *)values)[i] = v;
@@ -65,13 +64,13 @@ static uint64_t use(const struct options *o, const void *values, size_t n) {
 static void *held;
 
 static void prepare(const struct options *o) {
-    held = strcmp(o->op, "write") == 0 ? array(o) : malloc((size_t)o->op_size);
+    held = strcmp(o->op, "write") == 0 ? array(o) : harness_buffer(o, (size_t)o->op_size);
     if (!held) io_fail(o);
 }
 
 static uint64_t big_write(const struct options *o, int fd) {
     void *values = held;
-    unsigned char *block = malloc((size_t)o->op_size);
+    unsigned char *block = harness_buffer(o, (size_t)o->op_size);
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
         for (size_t i = 0; i < n; i++) {
@@ -93,7 +92,7 @@ static uint64_t big_write(const struct options *o, int fd) {
 
 static uint64_t big_read(const struct options *o, int fd) {
     void *values = held;
-    unsigned char *block = malloc((size_t)o->op_size);
+    unsigned char *block = harness_buffer(o, (size_t)o->op_size);
     uint64_t used = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);

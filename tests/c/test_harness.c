@@ -675,6 +675,22 @@ static void test_processes(void) {
     CHECK_EQ(harness_workers(&o), 4);
 }
 
+/* Snippets' buffers and the data the harness lays out start on a page boundary, whatever their size. */
+static void test_buffers(void) {
+    struct options o;
+    memset(&o, 0, sizeof o);
+    for (size_t size = 1; size <= (size_t)4 << 20; size *= 16) {
+        unsigned char *b = harness_buffer(&o, size);
+        CHECK_EQ((uintptr_t)b % 4096, 0);
+        b[size - 1] = 1; /* all of it is ours */
+        free(b);
+    }
+    int32_t *ints = data_ints(0, 1 << 20);
+    CHECK_EQ((uintptr_t)ints % 4096, 0);
+    CHECK_EQ(ints[5], data_int_at(5));
+    free(ints);
+}
+
 int main(void) {
     test_parse_size();
     test_parse_defaults();
@@ -686,6 +702,7 @@ int main(void) {
     test_counts();
     test_files();
     test_resident();
+    test_buffers();
     test_clock();
     test_threads();
     test_processes();

@@ -51,7 +51,7 @@ public final class Course {
         if (!presets.has(name)) {
             throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
         }
-        return new Preset(lab, name, presets.getAsJsonObject(name));
+        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()));
     }
 
     /** Parses 4k, 16m, 1g (powers of 1024) as the snippets' harnesses do. */

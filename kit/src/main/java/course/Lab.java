@@ -34,6 +34,7 @@ public final class Lab {
     private final String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     private Path scratch;
     private Map<String, String> machine;
+    private NoiseFloor noiseFloor;
     /** The sweep that ran last (lab.again() repeats it). */
     Sweep lastSweep;
 
@@ -117,6 +118,23 @@ public final class Lab {
 
     public Sweep sweep(String snippet) {
         return new Sweep(this, snippet);
+    }
+
+    /**
+     * Measures this lab's noise floor on the sweep's first case (run as two identical cases, interleaved),
+     * shows it in one line and keeps it with the saved results; graded checks and verdicts read it back.
+     */
+    public NoiseFloor noiseFloor(Sweep sweep) {
+        noiseFloor = sweep.noiseFloor();
+        Notebook.html("<p><small>" + Notebook.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
+        save();
+        return noiseFloor;
+    }
+
+    /** The noise floor this lab measured (lab.noiseFloor(sweep) must have run first). */
+    public NoiseFloor noiseFloor() {
+        if (noiseFloor == null) throw new IllegalStateException("no noise floor yet in this lab: run the noise-floor cell first");
+        return noiseFloor;
     }
 
     /**
@@ -324,6 +342,13 @@ public final class Lab {
             checked.add(o);
         }
         doc.add("verdicts", checked);
+        if (noiseFloor != null) {
+            JsonObject floor = new JsonObject();
+            floor.addProperty("case", noiseFloor.caseName());
+            floor.addProperty("runs", noiseFloor.runs());
+            floor.addProperty("pct", noiseFloor.pct());
+            doc.add("noise_floor", floor);
+        }
         Path dir = Course.results();
         Path file = dir.resolve(id + "-" + preset.name() + "-" + started + ".json");
         try {

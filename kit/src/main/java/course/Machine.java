@@ -187,6 +187,14 @@ public final class Machine {
         };
     }
 
+    /** The memory this process may use: the machine's, or its container's limit where that is lower. */
+    static long memoryAllowed() {
+        String kb = firstMatch(Path.of("/proc/meminfo"), "MemTotal").replaceAll("[^0-9]", "");
+        long total = kb.isEmpty() ? Runtime.getRuntime().maxMemory() * 4 : Long.parseLong(kb) * 1024;  // no /proc: the JVM's view
+        Long limit = Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup")).memoryBytes();
+        return limit == null ? total : Math.min(total, limit);
+    }
+
     private static String memory() {
         String kb = firstMatch(Path.of("/proc/meminfo"), "MemTotal").replaceAll("[^0-9]", "");
         return kb.isEmpty() ? "unknown" : gib(Long.parseLong(kb) * 1024);

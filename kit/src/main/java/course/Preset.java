@@ -5,16 +5,34 @@ import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One lab's sizes in one preset, read from labs/presets.json (never retyped in a notebook). */
-public record Preset(String lab, String name, JsonObject values) {
+/**
+ * One lab's sizes in one preset, read from labs/presets.json (never retyped in a notebook). Every size
+ * (a key with "size" in its name) is capped at sizeCap, a quarter of the memory this machine or its
+ * container allows as a power of two, so a warm file stays in the page cache and mapped or shared
+ * arrays fit (on a 2 GiB Binder: 512m). 0 means no cap.
+ */
+public record Preset(String lab, String name, JsonObject values, long sizeCap) {
+    public Preset(String lab, String name, JsonObject values) {
+        this(lab, name, values, 0);
+    }
+
+    /** The cap for a machine (or container) allowing this much memory: the largest power of two within a quarter of it. */
+    static long capFor(long memoryBytes) {
+        return Long.highestOneBit(Math.max(1, memoryBytes / 4));
+    }
+
     public long size(String key) {
-        return Course.parseSize(get(key).getAsString());
+        return capped(key, Course.parseSize(get(key).getAsString()));
     }
 
     public List<Long> sizes(String key) {
         List<Long> out = new ArrayList<>();
-        for (JsonElement e : get(key).getAsJsonArray()) out.add(Course.parseSize(e.getAsString()));
+        for (JsonElement e : get(key).getAsJsonArray()) out.add(capped(key, Course.parseSize(e.getAsString())));
         return out;
+    }
+
+    private long capped(String key, long value) {
+        return key.contains("size") && sizeCap > 0 ? Math.min(value, sizeCap) : value;
     }
 
     public int count(String key) {
@@ -25,17 +43,25 @@ public record Preset(String lab, String name, JsonObject values) {
         return get("minutes").getAsDouble();
     }
 
-    /** The preset's file and operation sizes as a learner reads them: "size 128m · map_sizes 16k, 256k, 4m, 64m". */
+    /** The preset's file and operation sizes as a learner reads them: "size 128m · map sizes 16k, 256k, 4m, 64m" (and any cap). */
     public String sizesLine() {
         List<String> parts = new ArrayList<>();
+        boolean anyCapped = false;
         for (var e : values.entrySet()) {
             if (!e.getKey().contains("size")) continue;
+            List<JsonElement> given = new ArrayList<>();
+            if (e.getValue().isJsonArray()) e.getValue().getAsJsonArray().forEach(given::add);
+            else given.add(e.getValue());
             List<String> shown = new ArrayList<>();
-            if (e.getValue().isJsonArray()) e.getValue().getAsJsonArray().forEach(v -> shown.add(v.getAsString()));
-            else shown.add(e.getValue().getAsString());
+            for (JsonElement v : given) {
+                boolean cut = capped(e.getKey(), Course.parseSize(v.getAsString())) < Course.parseSize(v.getAsString());
+                anyCapped |= cut;
+                shown.add(cut ? Course.formatSize(sizeCap) + " (not " + v.getAsString() + ")" : v.getAsString());
+            }
             parts.add(e.getKey().replace('_', ' ') + " " + String.join(", ", shown));
         }
-        return String.join(" · ", parts);
+        String line = String.join(" · ", parts);
+        return anyCapped ? line + " · sizes capped at " + Course.formatSize(sizeCap) + ", a quarter of the memory allowed here" : line;
     }
 
     private JsonElement get(String key) {

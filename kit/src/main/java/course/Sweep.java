@@ -10,6 +10,11 @@ import java.util.Locale;
  * operation sizes, buffer sizes and strategies given, each one child process with warm-up and repeats.
  * Built by Lab.sweep. Strategies and buffer sizes are passed only when set (a buffer size of 0 means
  * the library's default: the flag is left out).
+ *
+ * <p>The repeats run in rounds (the preset's "rounds"): every case once per round, in the same order
+ * (A B C, A B C, …), each round a new process with its own warm-up, so a slow minute of the machine is
+ * shared by all cases instead of landing on one. Each run records its round and the place of its process
+ * in the sweep ("order"). A round costs a process start and a warm-up per case; see Sweep.schedule.
  */
 public final class Sweep {
     private final Lab lab;
@@ -31,12 +36,14 @@ public final class Sweep {
     private String cache = "warm";
     private int repeat;
     private int warmup;
+    private int rounds;
 
     Sweep(Lab lab, String snippet) {
         this.lab = lab;
         this.snippet = snippet;
         this.repeat = lab.preset().count("repeat");
         this.warmup = lab.preset().count("warmup");
+        this.rounds = lab.preset().count("rounds");
     }
 
     public Sweep languages(String... values) { languages = List.of(values); return this; }
@@ -89,9 +96,36 @@ public final class Sweep {
     public Sweep cache(String value) { cache = value; return this; }
     public Sweep repeat(int value) { repeat = value; return this; }
     public Sweep warmup(int value) { warmup = value; return this; }
+    /** Spreads the repeats over this many rounds (1: every run of a case in one process, one case after another). */
+    public Sweep rounds(int value) {
+        if (value < 1) throw new IllegalArgumentException("rounds must be 1 or more, not " + value);
+        rounds = value;
+        return this;
+    }
 
-    /** The child processes this sweep will start, in order (so a learner can rerun one by hand). */
+    /** One child process per case, each doing every repeat (so a learner can rerun a case by hand; strace and profiles use these). */
     public List<Runner.Invocation> invocations() {
+        return cases(repeat);
+    }
+
+    /**
+     * The child processes run() starts, in order: round after round, every case once per round, the
+     * repeats shared out (3 repeats in 2 rounds: 2 runs, then 1). Never more rounds than repeats.
+     */
+    public List<Round> schedule() {
+        int count = Math.min(rounds, repeat);
+        List<Round> out = new ArrayList<>();
+        for (int round = 1; round <= count; round++) {
+            int runs = repeat / count + (round <= repeat % count ? 1 : 0);
+            for (Runner.Invocation inv : cases(runs)) out.add(new Round(round, count, inv));
+        }
+        return out;
+    }
+
+    /** One process of a sweep's schedule: its round (from 1) of how many, and what it runs. */
+    public record Round(int round, int of, Runner.Invocation invocation) {}
+
+    private List<Runner.Invocation> cases(int runs) {
         List<Runner.Invocation> out = new ArrayList<>();
         List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
         List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
@@ -123,43 +157,70 @@ public final class Sweep {
                                     if (threadCount != null) flags.addAll(List.of("--threads", String.valueOf(threadCount)));
                                     if (procCount != null) flags.addAll(List.of("--procs", String.valueOf(procCount)));
                                     if (lock != null) flags.addAll(List.of("--lock", lock));
-                                    flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(repeat), "--warmup", String.valueOf(warmup)));
+                                    flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
                                     out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
                                 }
         return out;
     }
 
-    /** Runs every invocation with live progress, shows the results table, records and saves them. */
+    /** Runs the schedule with live progress, shows the results table, records and saves them. */
     public Results run() {
         lab.lastSweep = this;
-        List<Runner.Invocation> all = invocations();
-        List<JsonObject> rows = new ArrayList<>();
-        String progress = "progress-" + System.nanoTime();
-        long start = System.nanoTime();
-        double total = all.stream().mapToDouble(Sweep::weight).sum(), done = 0;
-        for (int i = 0; i < all.size(); i++) {
-            Runner.Invocation inv = all.get(i);
-            int index = i;
-            double doneBefore = done;
-            showProgress(progress, index, all.size(), inv, 0, start, doneBefore, total);
-            rows.addAll(lab.runner().run(inv, lab.scratch(), row ->
-                    showProgress(progress, index, all.size(), inv, row.get("run").getAsInt() + 1, start, doneBefore, total)));
-            done += weight(inv);
-        }
-        Notebook.show(Notebook.data(String.format(Locale.ROOT, "<small>done: %d runs of %s in %.1f s</small>",
-                all.size(), snippet, (System.nanoTime() - start) / 1e9), "done"), progress);
-        Results results = new Results(rows);
+        Results results = new Results(execute(schedule()));
         lab.record(results);
         Notebook.html(results.html(), results.toString());
         return results;
     }
 
-    private void showProgress(String id, int index, int count, Runner.Invocation inv, int runsDone, long start,
-                              double doneWeight, double totalWeight) {
+    /**
+     * This sweep's first case run as two identical cases, A and B, in at least two rounds (A B, A B, …):
+     * how far apart their medians land is the noise floor. Its runs are not recorded as results.
+     */
+    NoiseFloor noiseFloor() {
+        List<Round> plan = new ArrayList<>();
+        int count = Math.min(Math.max(rounds, 2), repeat);
+        for (int round = 1; round <= count; round++) {
+            Runner.Invocation inv = cases(repeat / count + (round <= repeat % count ? 1 : 0)).get(0);
+            plan.add(new Round(round, count, inv));
+            plan.add(new Round(round, count, inv));
+        }
+        List<Double> a = new ArrayList<>(), b = new ArrayList<>();
+        for (JsonObject row : execute(plan)) (row.get("order").getAsInt() % 2 == 1 ? a : b).add(row.get("elapsed_ns").getAsDouble());
+        return new NoiseFloor(cases(repeat).get(0).caseName(), a.size(), Results.median(a), Results.median(b));
+    }
+
+    /** Starts each process of a plan in turn with live progress; every run it prints, marked with its round and order. */
+    private List<JsonObject> execute(List<Round> plan) {
+        List<JsonObject> rows = new ArrayList<>();
+        String progress = "progress-" + System.nanoTime();
+        long start = System.nanoTime();
+        double total = plan.stream().mapToDouble(r -> weight(r.invocation())).sum(), done = 0;
+        for (int i = 0; i < plan.size(); i++) {
+            Round step = plan.get(i);
+            int order = i + 1;
+            double doneBefore = done;
+            showProgress(progress, order, plan.size(), step, 0, start, doneBefore, total);
+            for (JsonObject row : lab.runner().run(step.invocation(), lab.scratch(), row ->
+                    showProgress(progress, order, plan.size(), step, row.get("run").getAsInt() + 1, start, doneBefore, total))) {
+                row.addProperty("round", step.round());
+                row.addProperty("order", order);
+                rows.add(row);
+            }
+            done += weight(step.invocation());
+        }
+        int of = plan.get(plan.size() - 1).of();
+        Notebook.show(Notebook.data(String.format(Locale.ROOT, "<small>done: %d processes of %s in %d round%s, %.1f s</small>",
+                plan.size(), snippet, of, of == 1 ? "" : "s", (System.nanoTime() - start) / 1e9), "done"), progress);
+        return rows;
+    }
+
+    private static void showProgress(String id, int order, int count, Round step, int runsDone, long start,
+                                     double doneWeight, double totalWeight) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         String left = doneWeight > 0 ? String.format(Locale.ROOT, ", about %.0f s left", elapsed * (totalWeight - doneWeight) / doneWeight) : "";
-        String text = String.format(Locale.ROOT, "▶ %d of %d: %s · run %d of %d · %.0f s elapsed%s",
-                index + 1, count, inv.label(), runsDone, repeat, elapsed, left);
+        String round = step.of() > 1 ? String.format(Locale.ROOT, "round %d of %d · ", step.round(), step.of()) : "";
+        String text = String.format(Locale.ROOT, "▶ %s%d of %d: %s · run %d of %s · %.0f s elapsed%s", round,
+                order, count, step.invocation().label(), runsDone, step.invocation().flag("--repeat"), elapsed, left);
         Notebook.show(Notebook.data("<small><code>" + Notebook.escape(text) + "</code></small>", text), id);
     }
 

@@ -32,7 +32,8 @@ class PresetTest {
         assertEquals(2, smoke.count("repeat"));
         assertEquals(0, smoke.count("warmup"));
         assertEquals(1, Course.preset("00-start-here", "quick").size("first_op_size"));
-        assertEquals(2L << 30, Course.preset("00-start-here", "paper").size("ceiling_size"));
+        Preset paper = Course.preset("00-start-here", "paper");
+        assertEquals(Math.min(2L << 30, paper.sizeCap()), paper.size("ceiling_size"), "the study's size, or this machine's cap");
     }
 
     @Test
@@ -80,5 +81,21 @@ class PresetTest {
         var values = com.google.gson.JsonParser.parseString(
                 "{\"minutes\": 1, \"size\": \"128m\", \"map_sizes\": [\"16k\", \"64m\"], \"repeat\": 3}").getAsJsonObject();
         org.junit.jupiter.api.Assertions.assertEquals("size 128m · map sizes 16k, 64m", new Preset("07-x", "quick", values).sizesLine());
+    }
+
+    @Test
+    void sizesAreCappedAtAQuarterOfTheMemoryAllowed() {
+        assertEquals(512L << 20, Preset.capFor(2L << 30), "a 2 GiB Binder container");
+        assertEquals(256L << 20, Preset.capFor(1536L << 20), "a power of two within a quarter");
+        var values = com.google.gson.JsonParser.parseString(
+                "{\"size\": \"1g\", \"map_sizes\": [\"16k\", \"1g\"], \"op_size\": \"4m\", \"exercise_ints\": \"1g\"}").getAsJsonObject();
+        Preset binder = new Preset("07-x", "paper", values, Preset.capFor(2L << 30));
+        assertEquals(512L << 20, binder.size("size"));
+        assertEquals(List.of(16L << 10, 512L << 20), binder.sizes("map_sizes"));
+        assertEquals(4L << 20, binder.size("op_size"), "sizes under the cap are kept");
+        assertEquals(1L << 30, binder.size("exercise_ints"), "counts are not sizes");
+        assertEquals("size 512m (not 1g) · map sizes 16k, 512m (not 1g) · op size 4m · sizes capped at 512m, a quarter of the memory allowed here",
+                binder.sizesLine());
+        assertEquals(1L << 30, new Preset("07-x", "paper", values).size("size"), "no cap");
     }
 }

@@ -3,6 +3,7 @@ package course;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -102,5 +103,56 @@ class SweepTest {
     void againNeedsASweepFirst() {
         String m = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> Lab.open("01-raw-io", "smoke").again()).getMessage();
         org.junit.jupiter.api.Assertions.assertTrue(m.contains("run one first"), m);
+    }
+
+    @Test
+    void roundsRunEveryCaseOncePerRoundInTheSameOrder() {
+        List<Sweep.Round> plan = LAB.sweep("raw_io").languages("java", "c").ops("read").repeat(3).rounds(2).schedule();
+        assertEquals(List.of("java read seq", "c read seq", "java read seq", "c read seq"),
+                plan.stream().map(r -> r.invocation().caseName()).toList(), "A B, A B");
+        assertEquals(List.of(1, 1, 2, 2), plan.stream().map(Sweep.Round::round).toList());
+        assertEquals(List.of("2", "2", "1", "1"), plan.stream().map(r -> r.invocation().flag("--repeat")).toList(),
+                "3 repeats in 2 rounds: 2, then 1");
+        assertTrue(plan.stream().allMatch(r -> r.invocation().flag("--warmup").equals("0")), "each process keeps its own warm-up");
+        assertEquals(List.of("3"), LAB.sweep("raw_io").languages("c").ops("read").repeat(3).invocations().stream()
+                .map(i -> i.flag("--repeat")).toList(), "invocations: one process per case with every repeat, to rerun by hand");
+    }
+
+    @Test
+    void neverMoreRoundsThanRepeats() {
+        List<Sweep.Round> plan = LAB.sweep("raw_io").languages("c").ops("read").repeat(2).rounds(5).schedule();
+        assertEquals(List.of(1, 2), plan.stream().map(Sweep.Round::round).toList());
+        assertEquals(List.of(2, 2), plan.stream().map(Sweep.Round::of).toList());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LAB.sweep("raw_io").rounds(0));
+        assertEquals("rounds must be 1 or more, not 0", e.getMessage());
+    }
+
+    @Test
+    void aRealSweepRecordsEachRunsRoundAndOrder() {
+        Results results = LAB.sweep("raw_io").languages("c").fileSize(64 << 10).opSize(4096).repeat(2).rounds(2).run();
+        assertEquals(List.of("write 1 1", "read 1 2", "write 2 3", "read 2 4"), results.runs().stream()
+                .map(r -> r.get("op").getAsString() + " " + r.get("round").getAsInt() + " " + r.get("order").getAsInt()).toList());
+        assertEquals(List.of(2, 2), results.summary().stream().map(r -> r.get("runs")).toList(), "a case's runs from every round, together");
+    }
+
+    @Test
+    void aNoiseFloorRunsOneCaseAsTwoInterleaved() {
+        Lab lab = Lab.open("01-raw-io", "smoke");
+        assertThrows(IllegalStateException.class, lab::noiseFloor, "not measured yet");
+        NoiseFloor floor = lab.noiseFloor(lab.sweep("raw_io").languages("c").ops("read").fileSize(64 << 10).opSize(4096).repeat(2));
+        assertEquals("c read seq", floor.caseName());
+        assertEquals(2, floor.runs(), "every repeat for each twin, over two rounds");
+        assertTrue(floor.pct() >= 0);
+        assertEquals(floor, lab.noiseFloor());
+    }
+
+    @Test
+    void theNoiseFloorWidensGradedFactors() {
+        NoiseFloor floor = new NoiseFloor("c read seq", 3, 100, 120);
+        assertEquals(20, floor.pct(), 1e-9, "the slower twin over the faster");
+        assertEquals(20, new NoiseFloor("c read seq", 3, 120, 100).pct(), 1e-9, "whichever ran slower");
+        assertEquals(1.4, floor.widen(1.25), 1e-9, "twice the floor where that is wider");
+        assertEquals(1.5, floor.widen(1.5), 1e-9, "the stated factor where it is wider");
+        assertTrue(floor.line().contains("20.0% apart"), floor.line());
     }
 }
