@@ -20,6 +20,12 @@ public final class Course {
         return env != null && !env.isEmpty() ? Path.of(env).toAbsolutePath() : home().resolve("data/results");
     }
 
+    /** Where runs write their files: COURSE_SCRATCH if set, else scratch/ in the course folder. */
+    public static Path scratch() {
+        String env = System.getenv("COURSE_SCRATCH");
+        return env != null && !env.isEmpty() ? Path.of(env) : home().resolve("scratch");
+    }
+
     public static Path home() {
         String env = System.getenv("COURSE_HOME");
         if (env != null && !env.isEmpty()) return Path.of(env).toAbsolutePath();
@@ -39,7 +45,7 @@ public final class Course {
         return env == null || env.isEmpty() ? "quick" : env;
     }
 
-    static Preset preset(String lab, String name) {
+    public static Preset preset(String lab, String name) {
         JsonObject all;
         try {
             all = new Gson().fromJson(Files.readString(home().resolve("labs/presets.json")), JsonObject.class);

@@ -35,14 +35,14 @@ public final class Lab {
     private Path scratch;
     private Map<String, String> machine;
     private NoiseFloor noiseFloor;
+    private String coldReading;
     /** The sweep that ran last (lab.again() repeats it). */
     Sweep lastSweep;
 
     private Lab(String id, String presetName) {
         this.id = id;
         this.preset = Course.preset(id, presetName);
-        String env = System.getenv("COURSE_SCRATCH");
-        this.scratch = env == null || env.isEmpty() ? Course.home().resolve("scratch") : Path.of(env);
+        this.scratch = Course.scratch();
     }
 
     /** Opens a lab in the preset COURSE_PRESET names (quick by default) and says what it will do. */
@@ -124,11 +124,10 @@ public final class Lab {
      * Measures this lab's noise floor on the sweep's first case (run as two identical cases, interleaved),
      * shows it in one line and keeps it with the saved results; graded checks and verdicts read it back.
      */
-    public NoiseFloor noiseFloor(Sweep sweep) {
+    public void noiseFloor(Sweep sweep) {
         noiseFloor = sweep.noiseFloor();
         Notebook.html("<p><small>" + Notebook.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
         save();
-        return noiseFloor;
     }
 
     /** The noise floor this lab measured (lab.noiseFloor(sweep) must have run first). */
@@ -205,8 +204,17 @@ public final class Lab {
 
     /** Says in one sentence whether cold reads reached a slower device here, and how cold they were. */
     public void coldReading(Results warm, Results cold) {
-        String sentence = Profile.coldReading(warm, cold);
-        Notebook.html("<p>" + Notebook.escape(sentence) + "</p>", sentence);
+        coldReading = Profile.coldReading(warm, cold);
+        Notebook.html("<p>" + Notebook.escape(coldReading) + "</p>", coldReading);
+        save();
+    }
+
+    /** Repeats lab 00's sentence on whether cold reads reach a slower device here (labs with cold runs show it beside them). */
+    public void coldReading() {
+        var saved = newestStartHere().filter(doc -> doc.has("cold_reading"));
+        String line = saved.map(doc -> "Lab 00 found on this machine: " + doc.get("cold_reading").getAsString())
+                .orElse("Run lab 00 once on this machine to learn whether its cold reads reach a slower device.");
+        Notebook.html("<p><small>" + Notebook.escape(line) + "</small></p>", line);
     }
 
     /**
@@ -266,29 +274,36 @@ public final class Lab {
      * in the newest results lab 00 saved here in a real preset (quick or paper; smoke is for tests). NaN, with a note, when lab 00 has not been run yet.
      */
     public double ceiling(String op) {
-        Path dir = Course.results();
-        try (var files = Files.list(dir)) {
-            Path newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
-                    .filter(f -> !f.getFileName().toString().startsWith("00-start-here-smoke-"))  // smoke's tiny files measure no disk
-                    .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElse(null);
-            if (newest != null) {
-                var doc = com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject();
-                List<com.google.gson.JsonObject> runs = new ArrayList<>();
-                doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
-                Results warm = new Results(runs).where("language", "c").where("cache", "warm").where("op", op);
-                if (!warm.runs().isEmpty()) {
-                    double mbPerS = warm.median("mb_per_s", r -> true);
-                    Notebook.html(String.format(Locale.ROOT, "<small>Ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
-                            Notebook.escape(newest.getFileName().toString()), op, mbPerS), "ceiling " + op + " " + mbPerS);
-                    return mbPerS;
-                }
+        var doc = newestStartHere();
+        if (doc.isPresent()) {
+            List<com.google.gson.JsonObject> runs = new ArrayList<>();
+            doc.get().getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
+            Results warm = new Results(runs).where("language", "c").where("cache", "warm").where("op", op);
+            if (!warm.runs().isEmpty()) {
+                double mbPerS = warm.median("mb_per_s", r -> true);
+                String file = doc.get().get("lab").getAsString() + "-" + doc.get().get("preset").getAsString() + "-"
+                        + doc.get().get("started").getAsString() + ".json";
+                Notebook.html(String.format(Locale.ROOT, "<small>Ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
+                        Notebook.escape(file), op, mbPerS), "ceiling " + op + " " + mbPerS);
+                return mbPerS;
             }
-        } catch (IOException | RuntimeException e) {
-            // no readable results: fall through to the note
         }
         Notebook.html("<small>No ceiling yet: run lab 00 once on this machine to see your disk's ceiling here.</small>",
                 "no ceiling: run lab 00 first");
         return Double.NaN;
+    }
+
+    /** The newest results lab 00 saved here in a real preset (quick or paper; smoke's tiny files measure no disk), if readable. */
+    private static java.util.Optional<JsonObject> newestStartHere() {
+        try (var files = Files.list(Course.results())) {
+            Path newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
+                    .filter(f -> !f.getFileName().toString().startsWith("00-start-here-smoke-"))
+                    .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElse(null);
+            return newest == null ? java.util.Optional.empty()
+                    : java.util.Optional.of(com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject());
+        } catch (IOException | RuntimeException e) {
+            return java.util.Optional.empty();  // no readable results: the caller says to run lab 00
+        }
     }
 
     public void chart(Map<String, Object> spec) {
@@ -342,6 +357,7 @@ public final class Lab {
             checked.add(o);
         }
         doc.add("verdicts", checked);
+        if (coldReading != null) doc.addProperty("cold_reading", coldReading);
         if (noiseFloor != null) {
             JsonObject floor = new JsonObject();
             floor.addProperty("case", noiseFloor.caseName());

@@ -186,7 +186,10 @@ public final class Sweep {
         }
         List<Double> a = new ArrayList<>(), b = new ArrayList<>();
         for (JsonObject row : execute(plan)) (row.get("order").getAsInt() % 2 == 1 ? a : b).add(row.get("elapsed_ns").getAsDouble());
-        return new NoiseFloor(cases(repeat).get(0).caseName(), a.size(), Results.median(a), Results.median(b));
+        Runner.Invocation first = cases(repeat).get(0);
+        String name = String.format(Locale.ROOT, "%s %s, %s file, %s operations", snippet, first.caseName(), first.flag("--file-size"),
+                first.flag("--op-size").equals("1") ? "1-byte" : first.flag("--op-size"));
+        return new NoiseFloor(name, a.size(), Results.median(a), Results.median(b));
     }
 
     /** Starts each process of a plan in turn with live progress; every run it prints, marked with its round and order. */

@@ -103,4 +103,30 @@ class LabTest {
         assertTrue(Lab.extract(bulk, "order").startsWith("public BulkRandomAccessFile order(ByteOrder order) {"));
         assertTrue(Lab.extract(bulk, "read").startsWith("private void read(Object array"), "not a one-liner that calls read(");
     }
+
+    @Test
+    void laterLabsRepeatLabZerosColdReading() throws IOException {
+        Results[] device = ProfileTest.ceiling(10, 100, 0.5);
+        Lab start = Lab.open("00-start-here", "quick");
+        String shown = printed(() -> start.coldReading(device[0], device[1]));
+        String sentence = Profile.coldReading(device[0], device[1]);
+        assertTrue(shown.contains(sentence), shown);
+        var saved = com.google.gson.JsonParser.parseString(Files.readString(start.save())).getAsJsonObject();
+        assertEquals(sentence, saved.get("cold_reading").getAsString(), "kept with lab 00's results");
+        String repeated = printed(() -> Lab.open("07-nio-threads", "smoke").coldReading());
+        assertTrue(repeated.contains("Lab 00 found on this machine: " + sentence), repeated);
+    }
+
+    /** What a call printed (outside a kernel the kit prints its displays' text). */
+    static String printed(Runnable call) {
+        var out = System.out;
+        var captured = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            call.run();
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
 }
