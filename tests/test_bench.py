@@ -12,5 +12,5 @@ def test_bench_builds_with_the_one_byte_read_benchmark():
     with zipfile.ZipFile(HOME / "bench/target/benchmarks.jar") as jar:
         listed = jar.read("META-INF/BenchmarkList").decode()
         manifest = jar.read("META-INF/MANIFEST.MF").decode()
-    assert "course.bench.OneByteRead.openReadClose" in listed, listed
+    assert "course.bench.jmh_generated.OneByteRead_openReadClose_jmhTest" in listed and "AverageTime" in listed, listed
     assert "Main-Class: course.bench.CrossCheck" in manifest, manifest
