@@ -314,14 +314,15 @@ public final class Lab {
     public void verdicts(Verdict... list) {
         verdicts.addAll(List.of(list));
         StringBuilder h = new StringBuilder("<table><thead><tr><th>claim</th><th>where</th><th>published</th>"
-                + "<th>measured here</th><th>verdict</th><th>why</th></tr></thead><tbody>");
+                + "<th>measured here [95% interval]</th><th>verdict</th><th>rule</th><th>why</th></tr></thead><tbody>");
         StringBuilder t = new StringBuilder();
         for (Verdict v : list) {
             String color = Verdict.color(v.outcome());
             h.append("<tr><td style='text-align:left'>").append(Notebook.escape(v.claim().statement())).append("</td><td>")
                     .append(Notebook.escape(v.claim().citation())).append("</td><td>").append(Notebook.escape(v.claim().shown()))
                     .append("</td><td>").append(Notebook.escape(v.measured())).append("</td><td style='color:").append(color)
-                    .append(";font-weight:bold'>").append(v.outcome()).append("</td><td style='text-align:left'>")
+                    .append(";font-weight:bold'>").append(v.outcome()).append("</td><td style='text-align:left'><small>")
+                    .append(Notebook.escape(v.rule())).append("</small></td><td style='text-align:left'>")
                     .append(Notebook.escape(v.why())).append("</td></tr>");
             t.append(String.format(Locale.ROOT, "%-9s %s | published %s | measured %s%n", v.outcome(), v.claim().id(),
                     v.claim().shown(), v.measured()));
@@ -354,6 +355,7 @@ public final class Lab {
             o.addProperty("published", v.claim().shown());
             o.addProperty("measured", v.measured());
             o.addProperty("verdict", v.outcome());
+            o.addProperty("rule", v.rule());
             checked.add(o);
         }
         doc.add("verdicts", checked);

@@ -36,6 +36,20 @@ public final class Results {
         return where(r -> r.get(field).getAsString().equals(value));
     }
 
+    /**
+     * The same cases, each with as many runs redrawn at random (with replacement) from its own: one
+     * bootstrap replicate (Estimate). Runs never move between cases.
+     */
+    Results resample(java.util.Random random) {
+        Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
+        for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
+        List<JsonObject> drawn = new ArrayList<>(runs.size());
+        for (List<JsonObject> group : byCase.values()) {
+            for (int i = 0; i < group.size(); i++) drawn.add(group.get(random.nextInt(group.size())));
+        }
+        return new Results(drawn);
+    }
+
     /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */
     public Results and(Results other) {
         List<JsonObject> all = new ArrayList<>(runs);

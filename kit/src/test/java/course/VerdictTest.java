@@ -130,4 +130,28 @@ class VerdictTest {
         assertEquals("not measured", Verdict.rate(claim(10, "GB/s", "text"), Double.NaN, "").outcome());
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Verdict.rate(claim(2, "x", "ratio"), 5, ""));
     }
+
+    @ParameterizedTest(name = "published 2x, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"2, 1.8, 2.2, holds", "2, 1.2, 2.2, too close to call", "2.9, 2.7, 3.1, too close to call", "4, 3.5, 4.5, changed",
+            "0.8, 0.7, 0.85, reversed", "1, 0.8, 1.2, too close to call", "1.2, 1.1, 1.3, changed"})
+    void ratioJudgedByItsWholeInterval(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(value, low, high), "because");
+        assertEquals(outcome, v.outcome());
+        assertEquals(switch (outcome) { case "holds" -> ""; case "too close to call" -> Verdict.SETTLE; default -> "because"; }, v.why());
+        assertEquals("holds within ×1.5 of 2.00×; reversed beyond 1 by 10%", v.rule());
+    }
+
+    @Test
+    void anIntervalIsShownBesideItsFigure() {
+        assertEquals("2.35× [2.10–2.60]", Verdict.ratio(claim(2, "x", "ratio"), new Estimate(2.346, 2.1, 2.6), "").measured());
+        assertEquals("224% [200–250]", Verdict.ratio(claim(224, "%", "percent"), new Estimate(2.24, 2.0, 2.5), "").measured());
+    }
+
+    @ParameterizedTest(name = "published 98%, measured {0}% [{1}–{2}]: {3}")
+    @CsvSource({"95, 90, 99, holds", "89, 85, 93, too close to call", "70, 60, 80, changed", "30, 20, 40, reversed", "50, 45, 55, too close to call"})
+    void shareJudgedByItsWholeInterval(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.share(claim(98, "%", "percent"), new Estimate(value, low, high), "because");
+        assertEquals(outcome, v.outcome());
+        assertEquals("holds within ±10 points of 98.0%; reversed across 50%", v.rule());
+    }
 }

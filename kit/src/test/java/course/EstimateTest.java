@@ -1,0 +1,71 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class EstimateTest {
+    /** Runs of one raw_io read case per language, with these times in ms. */
+    static Results runs(double[] javaMs, double[] cMs) {
+        List<JsonObject> all = new ArrayList<>();
+        for (int i = 0; i < javaMs.length; i++) all.add(Runs.run("java", "read", 1 << 20, i, (long) (javaMs[i] * 1e6)));
+        for (int i = 0; i < cMs.length; i++) all.add(Runs.run("c", "read", 1 << 20, i, (long) (cMs[i] * 1e6)));
+        return new Results(all);
+    }
+
+    @Test
+    void runsWithoutSpreadGiveAnIntervalOfOnePoint() {
+        Results r = runs(new double[] {10, 10, 10}, new double[] {5, 5, 5});
+        Estimate e = Estimate.of(draw -> draw.from(r).ratio("java", "c"));
+        assertEquals(2, e.value(), 1e-9);
+        assertEquals(2, e.low(), 1e-9);
+        assertEquals(2, e.high(), 1e-9);
+        assertEquals("2.00×", e.format("%.2f×"));
+    }
+
+    @Test
+    void aKnownSampleGivesTheFigureOfItsRunsAndAnIntervalWithinTheirRange() {
+        Results r = runs(new double[] {9, 10, 12}, new double[] {5, 5, 5});
+        Estimate e = Estimate.of(draw -> draw.from(r).ratio("java", "c"));
+        assertEquals(2, e.value(), 1e-9, "median 10 over median 5");
+        assertEquals(1.8, e.low(), 1e-9, "a redrawn median of three is one of the three runs");
+        assertEquals(2.4, e.high(), 1e-9);
+        assertEquals("2.00× [1.80–2.40]", e.format("%.2f×"));
+        assertEquals(e, Estimate.of(draw -> draw.from(r).ratio("java", "c")), "a fixed seed: the same runs, the same interval");
+    }
+
+    @Test
+    void oneRedrawPerResultsWithinAReplicate() {
+        Results r = runs(new double[] {9, 10, 12}, new double[] {5, 6, 7});
+        Estimate same = Estimate.of(draw -> draw.from(r).ratio("java", "c") / draw.from(r).ratio("java", "c"));
+        assertEquals(Estimate.exact(1), same, "asking twice within a replicate sees the same redraw");
+    }
+
+    @Test
+    void theIntervalCoversATrueRatioAboutAsOftenAsItSays() {
+        Random random = new Random(7);
+        int covered = 0, experiments = 100;
+        for (int x = 0; x < experiments; x++) {
+            double[] java = new double[10], c = new double[10];
+            for (int i = 0; i < 10; i++) {
+                java[i] = 15 * Math.exp(0.1 * random.nextGaussian());  // true ratio of medians: 1.5
+                c[i] = 10 * Math.exp(0.1 * random.nextGaussian());
+            }
+            Results r = runs(java, c);
+            Estimate e = Estimate.of(draw -> draw.from(r).ratio("java", "c"));
+            if (e.low() <= 1.5 && 1.5 <= e.high()) covered++;
+        }
+        assertTrue(covered >= 85 && covered <= 100, covered + " of " + experiments + " intervals covered the true ratio (95% asked)");
+    }
+
+    @Test
+    void aMissingFigureHasNoInterval() {
+        Estimate e = Estimate.of(draw -> Double.NaN);
+        assertTrue(Double.isNaN(e.low()) && Double.isNaN(e.high()));
+    }
+}
