@@ -95,10 +95,10 @@ uint64_t harness_use_ints(const int32_t *values, size_t n);
 uint64_t harness_use_doubles(const double *values, size_t n);
 
 /* Memory for a snippet's buffer or array, starting on a page boundary (free it with free). malloc puts a
- * large block 16 bytes past a page boundary, and on some CPUs (AMD EPYC here, with the kernel's `rep movsb`
- * copy) a read into such a buffer runs four times slower than into any other offset: the figure would
- * then measure malloc's placement, not the strategy. fio aligns its buffers the same way. Java's arrays
- * are placed by the JVM (Java has no twin of this). Stops the run with an error if memory is short. */
+ * large block 16 bytes past a page boundary, and on the course's AMD EPYC test machine a read() into such
+ * a buffer ran four times slower than into any other offset: the figure would then measure malloc's
+ * placement, not the strategy. fio aligns its buffers the same way. Java's arrays are placed by the JVM
+ * (Java has no twin of this). Stops the run with an error if memory is short. */
 void *harness_buffer(const struct options *o, size_t size);
 
 int64_t operations(const struct options *o);
