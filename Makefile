@@ -11,11 +11,12 @@ setup:
 	@$(SETUP)
 
 # The URL is printed here because JupyterLab masks a token it was given. Set COURSE_PORT or COURSE_TOKEN to choose.
+# The token reaches JupyterLab in its environment (JUPYTER_TOKEN), never on its command line, which every user of the machine can read.
 lab: setup
 	@$(ENV) && port=$${COURSE_PORT:-8888} && token=$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')} \
 	  && echo "Open the course at: http://127.0.0.1:$$port/lab/tree/00-start-here.ipynb?token=$$token" \
-	  && jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.port=$$port --ServerApp.port_retries=0 \
-	     --ServerApp.root_dir="$$COURSE_HOME/labs" --IdentityProvider.token="$$token"
+	  && JUPYTER_TOKEN="$$token" jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.port=$$port --ServerApp.port_retries=0 \
+	     --ServerApp.root_dir="$$COURSE_HOME/labs"
 
 test: setup
 	@$(ENV) && python -m pytest tests

@@ -53,4 +53,22 @@ class HandinsTest {
         assertTrue(m.startsWith("no folder ") && m.contains("COURSE_HANDIN"), m);
         assertEquals(0, Handins.collect(dir).handins().size());
     }
+
+    @Test
+    void aHandedInFieldCannotLeaveItsCellOrAttribute(@TempDir Path dir) throws java.io.IOException {
+        JsonObject d = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000));
+        JsonObject verdict = new JsonObject();
+        verdict.addProperty("claim", "xu-guo.raw-1byte.java-over-c-time-seq");
+        verdict.addProperty("published", "2×");
+        verdict.addProperty("measured", "' onmouseover='alert(1)\" x=\"<script>");
+        verdict.addProperty("verdict", "holds");
+        d.getAsJsonArray("verdicts").add(verdict);
+        try (var zip = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(dir.resolve("results-mallory.zip")))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("01-raw-io-quick-1.json"));
+            zip.write(d.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String page = Handins.collect(dir).verdicts();
+        assertTrue(page.contains("title='&#39; onmouseover=&#39;alert(1)&quot; x=&quot;&lt;script&gt;'"), page);
+        assertTrue(!page.contains("<script") && !page.contains("' onmouseover"), page);
+    }
 }

@@ -1,0 +1,52 @@
+"""`make lab` serves the course on 127.0.0.1 with its token, and the token is on no process's command line
+(where every user of a shared machine could read it with ps)."""
+import os
+import secrets
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from conftest import ENV, HOME
+from test_browser import free_port
+
+
+def status(url):
+    try:
+        return urllib.request.urlopen(url, timeout=5).status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except OSError:
+        return None
+
+
+def test_make_lab_keeps_its_token_off_the_command_line(tmp_path):
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+    lab = subprocess.Popen(["make", "-s", "lab"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}/api/status"
+        deadline = time.time() + 120
+        while status(f"{base}?token={token}") != 200:
+            assert lab.poll() is None and time.time() < deadline, "make lab did not serve the course"
+            time.sleep(0.5)
+        assert status(f"{base}?token=wrong") == 403
+        lines = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                lines.append(cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+            except OSError:
+                pass  # a process that ended meanwhile
+        assert not [line for line in lines if token in line], "the token is on a command line"
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.pid, signal.SIGKILL)
+            lab.wait(timeout=30)
+    assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"
