@@ -1,5 +1,7 @@
 # The course's entry points. Each runs the one set-up first (seconds when nothing is missing).
 SHELL := /bin/bash
+# The folder this Makefile is in (`make -f path/to/Makefile clean` cleans the course there, not the current folder).
+COURSE := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 SETUP := bash setup/setup.sh
 ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
@@ -45,5 +47,8 @@ handin: setup
 class-results: setup
 	@$(ENV) && python tools/classroom.py class-results $(HANDIN)
 
+# Removes what the set-up and the runs made, in the course folder whichever folder make runs from. It spares
+# what people made: grades, submissions and feedback (build/classroom), hand-ins (build/handin), results (data/results).
 clean:
-	rm -rf build scratch labs/flamegraphs kit/target bench/target
+	@if [ -d "$(COURSE)/build" ]; then find "$(COURSE)/build" -mindepth 1 -maxdepth 1 ! -name classroom ! -name handin -exec rm -rf {} +; fi
+	rm -rf "$(COURSE)/scratch" "$(COURSE)/labs/flamegraphs" "$(COURSE)/kit/target" "$(COURSE)/bench/target"
