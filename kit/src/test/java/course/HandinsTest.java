@@ -71,4 +71,38 @@ class HandinsTest {
         assertTrue(page.contains("title='&#39; onmouseover=&#39;alert(1)&quot; x=&quot;&lt;script&gt;'"), page);
         assertTrue(!page.contains("<script") && !page.contains("' onmouseover"), page);
     }
+
+    static void zip(Path file, String entry, byte[] content) throws java.io.IOException {
+        try (var zip = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(file))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry(entry));
+            zip.write(content);
+        }
+    }
+
+    @Test
+    void eachMalformedHandInIsLeftOutByNameAndTheRestShown(@TempDir Path dir) throws java.io.IOException {
+        String good = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000)).toString();
+        zip(dir.resolve("results-ada.zip"), "01-raw-io-quick-1.json", good.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.util.Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("lab-null", good.replace("\"lab\":\"01-raw-io\"", "\"lab\":null"));
+        bad.put("lab-path", good.replace("\"lab\":\"01-raw-io\"", "\"lab\":\"../../labs/01-raw-io\""));
+        bad.put("started-object", good.replace("\"preset\":\"quick\"", "\"preset\":\"quick\",\"started\":{}"));
+        bad.put("verdict-number", good.replace("\"verdicts\":[]", "\"verdicts\":[1]"));
+        bad.put("verdict-object-field", good.replace("\"verdicts\":[]", "\"verdicts\":[{\"claim\":\"x\",\"verdict\":\"holds\",\"measured\":{}}]"));
+        bad.put("elapsed-text", good.replace("\"elapsed_ns\":1000000", "\"elapsed_ns\":\"fast\""));
+        bad.put("misses-object", good.replace("\"seed\":42", "\"seed\":42,\"misses\":{}"));
+        bad.put("machine-list", good.replace("\"machine\":{}", "\"machine\":{\"cores\":[2]}"));
+        for (var e : bad.entrySet()) {
+            zip(dir.resolve("results-" + e.getKey() + ".zip"), "01-raw-io-quick-1.json", e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        zip(dir.resolve("results-bomb.zip"), "01-raw-io-quick-1.json", new byte[Handins.MAX_FILE_BYTES + 4096]);
+        Handins all = Handins.collect(dir);
+        assertEquals(List.of("ada"), all.handins().stream().map(Handins.Handin::learner).toList(), "the good one is shown");
+        String page = all.html();
+        for (String name : bad.keySet()) assertTrue(page.contains("results-" + name + ".zip"), name + " is named under left out: " + page);
+        assertTrue(page.contains("results-bomb.zip:01-raw-io-quick-1.json</code>: larger than 16 MB"), page);
+        all.verdicts();  // the class's other views take what was kept without failing
+        all.ceilings();
+        all.javaOverC();
+    }
 }
