@@ -119,6 +119,7 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         signal(SIGINT, on_signal);
         signal(SIGTERM, on_signal);
         signal(SIGHUP, on_signal);
+        signal(SIGPIPE, on_signal); /* whoever reads our lines stopped (`| head -1`): the file goes too */
     }
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
                                                       : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);

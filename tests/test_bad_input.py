@@ -227,6 +227,16 @@ def test_interrupt_removes_file(commands, tmp_path, language, sig):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_reader_that_stops_early_leaves_no_file(commands, tmp_path, language):
+    """Piped into `head -1`, a snippet loses its reader half-way (C dies of SIGPIPE): its file is removed all the same."""
+    cmd = " ".join(commands("raw_io", language))
+    script = f"{cmd} --op read --file-size 1m --op-size 4k --repeat 500 --warmup 0 --file {tmp_path / 'x.dat'} | head -1"
+    result = subprocess.run(["bash", "-c", script], env=ENV, capture_output=True, text=True, timeout=120)
+    assert len(rows(result.stdout)) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_file_cut_short_under_a_reader(commands, tmp_path):
     """Another program truncates the file while readInt is reading it: one line, the file removed."""
     target = tmp_path / "x.dat"

@@ -134,8 +134,11 @@ public final class Handins {
                     labs.put(doc.get("lab").getAsString(), new LabRun(doc.get("lab").getAsString(), preset, started, new Results(runs), verdicts));
                     machine = machine(doc.getAsJsonObject("machine"));
                 }
-            } catch (IOException | RuntimeException e) {  // one unusable hand-in never stops the class's view
-                rejected.add(new Rejected(zip.getFileName().toString(), "not a usable zip (" + e.getMessage() + ")"));
+            } catch (IOException e) {
+                rejected.add(new Rejected(zip.getFileName().toString(), "not a zip (" + e.getMessage() + ")"));
+                continue;
+            } catch (RuntimeException e) {  // one unusable hand-in never stops the class's view
+                rejected.add(new Rejected(zip.getFileName().toString(), "not a usable hand-in (" + e.getMessage() + ")"));
                 continue;
             }
             if (!labs.isEmpty()) handins.add(new Handin(learner, machine, labs));
