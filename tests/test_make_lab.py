@@ -1,8 +1,6 @@
 """`make lab` serves the course on 127.0.0.1 with its token, and the token is on no process's command line
 (where every user of a shared machine could read it with ps)."""
-import os
 import secrets
-import signal
 import subprocess
 import time
 import urllib.error
@@ -10,7 +8,7 @@ import urllib.request
 from pathlib import Path
 
 from conftest import ENV, HOME
-from test_browser import free_port
+from test_browser import free_port, stop
 
 
 def status(url):
@@ -43,10 +41,5 @@ def test_make_lab_keeps_its_token_off_the_command_line(tmp_path):
                 pass  # a process that ended meanwhile
         assert not [line for line in lines if token in line], "the token is on a command line"
     finally:
-        os.killpg(lab.pid, signal.SIGTERM)
-        try:
-            lab.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(lab.pid, signal.SIGKILL)
-            lab.wait(timeout=30)
+        stop(lab)
     assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"

@@ -54,7 +54,8 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
             else given.add(e.getValue());
             List<String> shown = new ArrayList<>();
             for (JsonElement v : given) {
-                boolean cut = capped(e.getKey(), Course.parseSize(v.getAsString())) < Course.parseSize(v.getAsString());
+                long size = Course.parseSize(v.getAsString());
+                boolean cut = capped(e.getKey(), size) < size;
                 anyCapped |= cut;
                 shown.add(cut ? Course.formatSize(sizeCap) + " (not " + v.getAsString() + ")" : v.getAsString());
             }

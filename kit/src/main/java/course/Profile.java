@@ -197,11 +197,12 @@ final class Profile {
                         refused = "refused by this file system (" + Machine.filesystem(lab.scratch()) + ")";
                     }
                 }
-                String fioShown = refused != null ? refused : String.format(Locale.ROOT, "%,.0f", Results.median(runs));
+                double fioMbPerS = refused != null ? Double.NaN : Results.median(runs);
+                String fioShown = refused != null ? refused : String.format(Locale.ROOT, "%,.0f", fioMbPerS);
                 Results ours = job.op() == null ? new Results(List.of()) : course.where(r -> r.get("op").getAsString().equals(job.op())
                         && r.get("cache").getAsString().equals(job.cache()) && r.get("language").getAsString().equals("c"));
                 Double courseMbPerS = ours.runs().isEmpty() ? null : (Double) ours.summary().get(0).get("mb_per_s");
-                String ratio = courseMbPerS == null || refused != null ? "n/a" : String.format(Locale.ROOT, "%.2f", courseMbPerS / Results.median(runs));
+                String ratio = courseMbPerS == null || refused != null ? "n/a" : String.format(Locale.ROOT, "%.2f", courseMbPerS / fioMbPerS);
                 String courseShown = courseMbPerS == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", courseMbPerS);
                 h.append("<tr><td style='text-align:left'>").append(job.label()).append("</td><td>").append(Notebook.escape(fioShown))
                         .append("</td><td>").append(courseShown).append("</td><td>").append(ratio).append("</td></tr>");
