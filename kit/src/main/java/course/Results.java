@@ -199,6 +199,35 @@ public final class Results {
         return Math.exp(logSum / n);
     }
 
+    /** Only the runs of these strategies (say the two view buffers). */
+    public Results strategies(String... names) {
+        List<String> wanted = List.of(names);
+        return where(r -> wanted.contains(r.get("strategy").getAsString()));
+    }
+
+    /** Each strategy's median of a summary column over its cases, e.g. medianByStrategy("mb_per_s").get("bytes"). */
+    public Map<String, Double> medianByStrategy(String column) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (JsonObject r : runs) out.computeIfAbsent(r.get("strategy").getAsString(), s -> strategies(s).median(column));
+        return out;
+    }
+
+    /** Median of a summary column over every case (say "mb_per_s" of one strategy's cases). */
+    public double median(String column) {
+        return median(column, r -> true);
+    }
+
+    /** The largest value of a summary column over the cases (a best rate, say); NaN when there is no case. */
+    public double max(String column) {
+        return summary().stream().map(r -> (Number) r.get(column)).filter(java.util.Objects::nonNull)
+                .mapToDouble(Number::doubleValue).max().orElse(Double.NaN);
+    }
+
+    /** How much longer these runs take than before's, in percent of before's time (−91 is 91% less time; see ratioTo). */
+    public double percentChange(Results before) {
+        return 100 * (ratioTo(before) - 1);
+    }
+
     /** Median of a summary column over the cases that pass the filter. */
     public double median(String column, Predicate<Map<String, Object>> filter) {
         List<Double> values = column(column, filter);

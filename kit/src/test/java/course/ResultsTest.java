@@ -342,4 +342,24 @@ class ResultsTest {
         assertEquals(2.0, locked.ratioTo(unlocked), 1e-9, "matched with the unlocked run of the same thread count only");
         assertEquals(0.0, (double) r.summary().get(0).get("spread_pct"), 1e-9);
     }
+
+    /** A run of raw_io read by one strategy, taking ms. */
+    static com.google.gson.JsonObject byStrategy(String strategy, int run, long ms) {
+        com.google.gson.JsonObject r = Runs.run("java", "read", 1 << 20, run, ms * 1_000_000);
+        r.addProperty("strategy", strategy);
+        return r;
+    }
+
+    @Test
+    void strategiesMedianMaxAndPercentChange() {
+        Results r = new Results(List.of(byStrategy("view", 0, 10), byStrategy("view", 1, 30), byStrategy("view", 2, 20),
+                byStrategy("bulk", 0, 5), byStrategy("mapped", 0, 40)));
+        assertEquals(List.of("view", "view", "view", "mapped"), r.strategies("view", "mapped").runs().stream()
+                .map(x -> x.get("strategy").getAsString()).toList());
+        assertEquals(20, r.strategies("view").median("median_ms"), 1e-9, "the median of the case's median");
+        assertEquals(1024.0 / 5 * 1000 / 1024, r.max("mb_per_s"), 1e-9, "the fastest case: bulk, 1 MB in 5 ms");
+        assertTrue(Double.isNaN(r.strategies("none").max("mb_per_s")), "no case: NaN");
+        assertEquals(-75, r.strategies("bulk").percentChange(r.strategies("view")), 1e-9, "5 ms against 20 ms: 75% less time");
+        assertEquals(Map.of("view", 20.0, "bulk", 5.0, "mapped", 40.0), r.medianByStrategy("median_ms"));
+    }
 }
