@@ -82,7 +82,8 @@ public record Estimate(double value, double low, double high) {
     public String format(String format) {
         String shown = String.format(Locale.ROOT, format, value);
         if (Double.isNaN(low) || low == high) return shown;
-        return shown + " [" + String.format(Locale.ROOT, format, low).replace("×", "").replace("%", "") + "–"
+        String between = low < 0 ? " to " : "–";  // "−5 to 3", never "-5–3"
+        return shown + " [" + String.format(Locale.ROOT, format, low).replace("×", "").replace("%", "") + between
                 + String.format(Locale.ROOT, format, high).replace("×", "").replace("%", "") + "]";
     }
 

@@ -31,6 +31,7 @@ public final class Lab {
     private final Published published = Published.load();
     private final List<Results> recorded = new ArrayList<>();
     private final List<Verdict> verdicts = new ArrayList<>();
+    private final List<Context> contexts = new ArrayList<>();
     private final String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     private Path scratch;
     private Map<String, String> machine;
@@ -327,6 +328,38 @@ public final class Lab {
             t.append(String.format(Locale.ROOT, "%-9s %s | published %s | measured %s%n", v.outcome(), v.claim().id(),
                     v.claim().shown(), v.measured()));
         }
+        h.append("</tbody></table>");
+        List<Published.NotJudged> left = published.notJudged(id.substring(0, 2));
+        if (!left.isEmpty()) {
+            h.append("<details><summary>").append(left.size()).append(" more statements of the studies belong to this lab but are not judged here, and why</summary><table><tbody>");
+            for (Published.NotJudged n : left) {
+                h.append("<tr><td style='text-align:left'>").append(Notebook.escape(n.claim().statement())).append("</td><td>")
+                        .append(Notebook.escape(n.claim().citation())).append("</td><td style='text-align:left'>")
+                        .append(Notebook.escape(n.reason())).append("</td></tr>");
+            }
+            h.append("</tbody></table></details>");
+            t.append(left.size()).append(" more statements not judged here (see data/not-judged.csv)").append(System.lineSeparator());
+        }
+        Notebook.html(h.toString(), t.toString());
+        save();
+    }
+
+    /**
+     * Shows the studies' absolute figures beside this machine's ("then and here"), with no outcome:
+     * hardware moved on, so the course judges ratios and shapes, not bandwidths. Saved with the results.
+     */
+    public void thenAndHere(Context... list) {
+        contexts.addAll(List.of(list));
+        StringBuilder h = new StringBuilder("<table><thead><tr><th>figure</th><th>where</th><th>then (the study's machine)</th>"
+                + "<th>here</th><th>what differs</th></tr></thead><tbody>");
+        StringBuilder t = new StringBuilder();
+        for (Context c : list) {
+            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(c.claim().statement())).append("</td><td>")
+                    .append(Notebook.escape(c.claim().citation())).append("</td><td>").append(Notebook.escape(c.claim().shown()))
+                    .append("</td><td>").append(Notebook.escape(c.here())).append("</td><td style='text-align:left'>")
+                    .append(Notebook.escape(c.note())).append("</td></tr>");
+            t.append(String.format(Locale.ROOT, "then %s | here %s | %s%n", c.claim().shown(), c.here(), c.claim().id()));
+        }
         Notebook.html(h.append("</tbody></table>").toString(), t.toString());
         save();
     }
@@ -359,6 +392,15 @@ public final class Lab {
             checked.add(o);
         }
         doc.add("verdicts", checked);
+        JsonArray context = new JsonArray();
+        for (Context c : contexts) {
+            JsonObject o = new JsonObject();
+            o.addProperty("claim", c.claim().id());
+            o.addProperty("published", c.claim().shown());
+            o.addProperty("here", c.here());
+            context.add(o);
+        }
+        if (!contexts.isEmpty()) doc.add("then_and_here", context);
         if (coldReading != null) doc.addProperty("cold_reading", coldReading);
         if (noiseFloor != null) {
             JsonObject floor = new JsonObject();

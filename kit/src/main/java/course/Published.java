@@ -80,4 +80,19 @@ public final class Published {
     public int size() {
         return claims.size();
     }
+
+    /** A claim no lab judges, the lab it belongs to ("02") and why it is not judged. */
+    public record NotJudged(Claim claim, String lab, String reason) {}
+
+    /** The claims data/not-judged.csv says a lab leaves unjudged, with the reasons (tests check that every claim is accounted for). */
+    public List<NotJudged> notJudged(String labNumber) {
+        Path file = Course.home().resolve("data/not-judged.csv");
+        CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build();
+        try (Reader in = Files.newBufferedReader(file)) {
+            return format.parse(in).stream().filter(r -> r.get("lab").equals(labNumber))
+                    .map(r -> new NotJudged(get(r.get("id")), r.get("lab"), r.get("reason"))).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
 }

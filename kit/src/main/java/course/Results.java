@@ -212,6 +212,34 @@ public final class Results {
         return out;
     }
 
+    /** The highest of the strategies' medians of a summary column (the best way's MB/s, say, or the least steady way's spread); NaN when there is none. */
+    public double highestStrategyMedian(String column) {
+        return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
+    /** The lowest of the strategies' medians of a summary column; NaN when there is none. */
+    public double lowestStrategyMedian(String column) {
+        return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    /**
+     * Where one strategy stands in each piece of work it did (same language, operation, threads, sizes...):
+     * "fastest", "slowest" or "between" the other strategies' median times, one entry per case.
+     */
+    public List<String> standing(String strategy) {
+        List<String> work = workload();
+        List<String> out = new ArrayList<>();
+        List<Map<String, Object>> rows = summary();
+        for (Map<String, Object> mine : rows) {
+            if (!strategy.equals(mine.get("strategy"))) continue;
+            double time = ((Number) mine.get("median_ms")).doubleValue();
+            List<Double> same = rows.stream().filter(r -> r != mine && key(r, work).equals(key(mine, work)))
+                    .map(r -> ((Number) r.get("median_ms")).doubleValue()).toList();
+            out.add(same.stream().allMatch(t -> t >= time) ? "fastest" : same.stream().allMatch(t -> t <= time) ? "slowest" : "between");
+        }
+        return out;
+    }
+
     /** Median of a summary column over every case (say "mb_per_s" of one strategy's cases). */
     public double median(String column) {
         return median(column, r -> true);
@@ -219,8 +247,16 @@ public final class Results {
 
     /** The largest value of a summary column over the cases (a best rate, say); NaN when there is no case. */
     public double max(String column) {
-        return summary().stream().map(r -> (Number) r.get(column)).filter(java.util.Objects::nonNull)
-                .mapToDouble(Number::doubleValue).max().orElse(Double.NaN);
+        return columnValues(column).max().orElse(Double.NaN);
+    }
+
+    /** The smallest value of a summary column over the cases; NaN when there is no case. */
+    public double min(String column) {
+        return columnValues(column).min().orElse(Double.NaN);
+    }
+
+    private java.util.stream.DoubleStream columnValues(String column) {
+        return summary().stream().map(r -> (Number) r.get(column)).filter(java.util.Objects::nonNull).mapToDouble(Number::doubleValue);
     }
 
     /** How much longer these runs take than before's, in percent of before's time (−91 is 91% less time; see ratioTo). */

@@ -36,6 +36,7 @@ class EstimateTest {
         assertEquals(1.8, e.low(), 1e-9, "a redrawn median of three is one of the three runs");
         assertEquals(2.4, e.high(), 1e-9);
         assertEquals("2.00× [1.80–2.40]", e.format("%.2f×"));
+        assertEquals("-3% [-8 to 2]", new Estimate(-3, -8, 2).format("%.0f%%"), "a range with a negative end reads 'to', not a dash");
         assertEquals(e, Estimate.of(draw -> draw.from(r).ratio("java", "c")), "a fixed seed: the same runs, the same interval");
     }
 

@@ -361,5 +361,20 @@ class ResultsTest {
         assertTrue(Double.isNaN(r.strategies("none").max("mb_per_s")), "no case: NaN");
         assertEquals(-75, r.strategies("bulk").percentChange(r.strategies("view")), 1e-9, "5 ms against 20 ms: 75% less time");
         assertEquals(Map.of("view", 20.0, "bulk", 5.0, "mapped", 40.0), r.medianByStrategy("median_ms"));
+        assertEquals(1024.0 / 40 * 1000 / 1024, r.min("mb_per_s"), 1e-9, "the slowest case: mapped, 1 MB in 40 ms");
+        assertEquals(40, r.highestStrategyMedian("median_ms"), 1e-9);
+        assertEquals(5, r.lowestStrategyMedian("median_ms"), 1e-9);
+        assertTrue(Double.isNaN(r.strategies("none").lowestStrategyMedian("median_ms")), "no strategy: NaN");
+    }
+
+    @Test
+    void standingSaysWhereAStrategyFinishedInEachPieceOfWork() {
+        com.google.gson.JsonObject slowWrite = byStrategy("mapped", 0, 50);
+        slowWrite.addProperty("op", "write");
+        com.google.gson.JsonObject viewWrite = byStrategy("view", 0, 30);
+        viewWrite.addProperty("op", "write");
+        Results r = new Results(List.of(byStrategy("view", 0, 20), byStrategy("bulk", 0, 5), byStrategy("mapped", 0, 10), slowWrite, viewWrite));
+        assertEquals(List.of("between", "slowest"), r.standing("mapped"), "reads: between bulk and view; writes: slower than view");
+        assertEquals(List.of("fastest"), r.strategies("bulk").standing("bulk"), "alone in its work: fastest and slowest at once, called fastest");
     }
 }

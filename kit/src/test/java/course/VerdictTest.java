@@ -2,96 +2,180 @@ package course;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class VerdictTest {
+    static final Why WHY = Why.ifLower("lower").orIfHigher("higher");
+
     static Published.Claim claim(double value, String unit, String kind) {
         return new Published.Claim("test.claim", "Xu & Guo", "§4.2, Fig 4.1", "raw-1byte", "series", "", "", value, unit,
                 kind, "a statement");
     }
 
-    @ParameterizedTest(name = "published {0}x, measured {1}: {2}")
+    static Estimate at(double value) {
+        return Estimate.exact(value);
+    }
+
+    /** The text a verdict should give: none when it holds, the settle line when too close, else the side it missed on. */
+    static String expectedWhy(String outcome, double measured, double published) {
+        return switch (outcome) {
+            case "holds" -> "";
+            case "too close to call" -> Verdict.SETTLE;
+            default -> measured > published ? "higher" : "lower";
+        };
+    }
+
+    @ParameterizedTest(name = "published {0}×, measured {1}: {2}")
     @CsvSource({
-            "2, 2, holds", "2, 3, holds", "2, 1.34, holds", "2, 3.01, changed", "2, 1.3, changed",
-            "2, 1.0, changed", "2, 0.95, changed", "2, 0.9, reversed", "2, 0.5, reversed",
-            "0.5, 0.5, holds", "0.5, 0.75, holds", "0.5, 0.34, holds", "0.5, 0.33, changed", "0.5, 0.8, changed", "0.5, 1.1, changed",
-            "0.5, 1.2, reversed", "0.5, 4, reversed",
-            "10, 15, holds", "10, 6.7, holds", "10, 16, changed", "10, 1.05, changed"})
-    void ratio(double published, double measured, String outcome) {
-        Verdict v = Verdict.ratio(claim(published, "x", "ratio"), measured, "because");
+            "2, 2, holds", "2, 2.5, holds", "2, 1.6, holds", "2, 2.51, changed", "2, 1.59, changed", "2, 1.0, changed",
+            "2, 0.81, changed", "2, 0.79, reversed", "2, 0.3, reversed", "2, 45, changed",
+            "0.5, 0.5, holds", "0.5, 0.62, holds", "0.5, 0.41, holds", "0.5, 0.39, changed", "0.5, 1.2, changed",
+            "0.5, 1.26, reversed", "0.5, 4, reversed",
+            "45, 36.1, holds", "45, 56, holds", "45, 30, changed", "45, 67, changed",
+            "1.1, 1.1, holds", "1.1, 3, changed", "1.1, 0.2, changed"})
+    void ratiosHoldWithinAQuarterEitherWayOnALogScale(double published, double measured, String outcome) {
+        Verdict v = Verdict.ratio(claim(published, "x", "ratio"), at(measured), WHY);
         assertEquals(outcome, v.outcome());
-        assertEquals(outcome.equals("holds") ? "" : "because", v.why());
+        assertEquals(expectedWhy(outcome, measured, published), v.why());
+    }
+
+    @ParameterizedTest(name = "published 2×, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"2, 1.7, 2.4, holds", "1.7, 1.5, 1.8, too close to call", "2.4, 2.3, 2.6, too close to call", "3.5, 3, 4, changed",
+            "0.8, 0.7, 0.9, too close to call", "0.6, 0.5, 0.7, reversed", "1.2, 1.1, 1.3, changed", "1, 0.5, 3, too close to call"})
+    void aRatioIsJudgedByItsWholeInterval(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(value, low, high), WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals(expectedWhy(outcome, value, 2), v.why());
     }
 
     @Test
-    void ratioShowsTimes() {
+    void eachRowStatesItsRule() {
+        assertEquals("holds within ×1.25 of 2.00×: 1.60× to 2.50×; reversed below 0.800×",
+                Verdict.ratio(claim(2, "x", "ratio"), at(1), WHY).rule());
+        assertEquals("holds within ×1.25 of 0.500×: 0.400× to 0.625×; reversed above 1.25×",
+                Verdict.ratio(claim(0.5, "x", "ratio"), at(1), WHY).rule());
+        assertEquals("holds within ×1.25 of 1.10×: 0.880× to 1.38×", Verdict.ratio(claim(1.1, "x", "ratio"), at(1), WHY).rule());
+    }
+
+    @Test
+    void ratiosShowTheirInterval() {
         Published.Claim c = claim(2, "x", "ratio");
-        Verdict v = Verdict.ratio(c, 2.346, "why");
+        Verdict v = Verdict.ratio(c, new Estimate(2.346, 2.1, 2.6), WHY);
         assertSame(c, v.claim());
-        assertEquals("2.35×", v.measured());
+        assertEquals("2.35× [2.10–2.60]", v.measured());
+        assertEquals("224% [200–250]", Verdict.ratio(claim(224, "%", "percent"), new Estimate(2.24, 2.0, 2.5), WHY).measured());
     }
 
     @ParameterizedTest(name = "published {0}%, measured ratio {1}: {2}")
-    @CsvSource({"224, 2.24, holds", "224, 3.3, holds", "224, 1.5, holds", "224, 3.5, changed", "224, 0.8, reversed",
-            "50, 0.5, holds", "50, 1.5, reversed"})
-    void ratioPublishedInPercent(double published, double measured, String outcome) {
-        Verdict v = Verdict.ratio(claim(published, "%", "percent"), measured, "w");
+    @CsvSource({"224, 2.24, holds", "224, 2.8, holds", "224, 1.8, holds", "224, 1.5, changed", "224, 2.9, changed", "224, 0.7, reversed"})
+    void ratiosPublishedInPercentAreReadAsRatios(double published, double measured, String outcome) {
+        assertEquals(outcome, Verdict.ratio(claim(published, "%", "percent"), at(measured), WHY).outcome());
+    }
+
+    @ParameterizedTest(name = "published {0}% less time, measured {1}%: {2}")
+    @CsvSource({"85, 85, holds", "85, 82, holds", "85, 88, holds", "85, 95, changed", "85, 75, changed", "85, -30, reversed",
+            "85, -10, changed", "25, 25, holds", "25, 0, changed", "25, 39.9, holds", "25, 41, changed", "25, -26, reversed"})
+    void cutsAreJudgedAsTheSpeedUpTheyMean(double published, double measured, String outcome) {
+        Verdict v = Verdict.cut(claim(published, "%", "percent"), at(measured), WHY);
         assertEquals(outcome, v.outcome());
+        assertEquals(expectedWhy(outcome, measured, published), v.why());
     }
 
     @Test
-    void ratioPublishedInPercentShowsPercent() {
-        assertEquals("224%", Verdict.ratio(claim(224, "%", "percent"), 2.24, "").measured());
-        assertEquals("150%", Verdict.ratio(claim(224, "%", "percent"), 1.5, "").measured());
+    void aCutShowsItsSpeedUp() {
+        Verdict v = Verdict.cut(claim(85, "%", "percent"), new Estimate(95, 94, 96), WHY);
+        assertEquals("20.0× [16.7–25.0] as fast (95.0% [94.0–96.0] less time)", v.measured());
+        assertEquals("holds within ×1.25 of 6.67×: 5.33× to 8.33×; reversed below 0.800× as fast (the study's 85% less time)", v.rule());
     }
 
     @ParameterizedTest(name = "published {0}%, measured {1}%: {2}")
-    @CsvSource({"98, 98, holds", "98, 88, holds", "98, 100, holds", "98, 87.9, changed", "98, 60, changed",
-            "98, 50, reversed", "98, 10, reversed", "30, 40, holds", "30, 20, holds", "30, 45, changed", "30, 5, changed",
-            "30, 51, reversed", "30, 95, reversed", "55, 45, holds", "55, 44, reversed"})
-    void share(double published, double measured, String outcome) {
-        Verdict v = Verdict.share(claim(published, "%", "percent"), measured, "because");
+    @CsvSource({"-91.1, -90, holds", "-91.1, -93, changed", "-91.1, 12, changed", "-91.1, 30, reversed",
+            "-5.9, -1, holds", "-5.9, 20, changed", "-5.9, -30, changed", "37, 40, holds", "37, -30, reversed"})
+    void changesAreJudgedAsTimeRatios(double published, double measured, String outcome) {
+        assertEquals(outcome, Verdict.change(claim(published, "%", "table"), at(measured), WHY).outcome());
+    }
+
+    @ParameterizedTest(name = "published {0}%, measured {1}%: {2}")
+    @CsvSource({"98, 98, holds", "98, 97, holds", "98, 98.9, holds", "98, 99.1, changed", "98, 90, changed", "98, 40, changed", "98, 30, reversed",
+            "0.36, 0.36, holds", "0.36, 0.7, holds", "0.36, 0.2, holds", "0.36, 10, changed", "0.36, 80, reversed",
+            "50, 40, holds", "50, 80, changed", "50, 20, changed", "85, 75, holds", "85, 95, changed"})
+    void sharesAreJudgedByTheirOdds(double published, double measured, String outcome) {
+        Verdict v = Verdict.share(claim(published, "%", "percent"), at(measured), WHY);
         assertEquals(outcome, v.outcome());
-        assertEquals(outcome.equals("holds") ? "" : "because", v.why());
+        assertEquals(expectedWhy(outcome, measured, published), v.why());
     }
 
     @Test
-    void shareShowsPercent() {
-        assertEquals("88%", Verdict.share(claim(98, "%", "percent"), 87.6, "").measured());
+    void aShareStatesItsBandInPercent() {
+        Verdict v = Verdict.share(claim(98, "%", "percent"), new Estimate(89, 85, 93), WHY);
+        assertEquals("changed", v.outcome());
+        assertEquals("89.0% [85.0–93.0]", v.measured());
+        assertEquals("holds within ×2 in odds: 96.1% to 99.0%; reversed below 33.3%", v.rule());
+        assertEquals("too close to call", Verdict.share(claim(98, "%", "percent"), new Estimate(96, 94, 97), WHY).outcome());
+    }
+
+    @ParameterizedTest(name = "falls, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"0.3, 0.2, 0.4, holds", "1.3, 1.2, 1.5, reversed", "1, 0.97, 1.03, changed", "0.93, 0.9, 1, too close to call",
+            "1.06, 1.02, 1.1, too close to call"})
+    void aDirectionHoldsOnlyPastNoDifference(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.below(claim(Double.NaN, "", "claim"), new Estimate(value, low, high), "time after: %s the time before", WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals(outcome.equals("holds") ? "" : outcome.equals("too close to call") ? Verdict.SETTLE : "higher", v.why());
+        assertTrue(v.measured().startsWith("time after: " + String.format(java.util.Locale.ROOT, "%.3g×", value)), v.measured());
+        Verdict up = Verdict.above(claim(Double.NaN, "", "claim"), new Estimate(1 / value, 1 / high, 1 / low), "%s", WHY);
+        assertEquals(outcome, up.outcome());
+    }
+
+    @ParameterizedTest(name = "near, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"1, 0.9, 1.1, holds", "1.3, 1.26, 1.4, changed", "0.5, 0.4, 0.6, changed", "1.2, 1.1, 1.3, too close to call"})
+    void aboutTheSameHoldsWithinTheRatioTolerance(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.near(claim(Double.NaN, "", "claim"), new Estimate(value, low, high), "Java took %s C's time", WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals(expectedWhy(outcome, value, 1), v.why());
+        assertEquals("holds within ×1.25 of 1.00×: 0.800× to 1.25×", v.rule());
+    }
+
+    @ParameterizedTest(name = "at least 10×, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"50, 20, 80, holds", "10, 10, 12, holds", "5, 3, 8, changed", "12, 8, 15, too close to call"})
+    void aSizeInWordsHoldsAtItsReadingsThreshold(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.atLeast(claim(Double.NaN, "", "claim"), new Estimate(value, low, high), 10, "orders of magnitude", "gain %s", WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals(outcome.equals("holds") ? "" : outcome.equals("changed") ? "lower" : Verdict.SETTLE, v.why());
+        assertEquals("holds at or above 10.0× (reading: orders of magnitude)", v.rule());
     }
 
     @Test
-    void wordClaims() {
+    void aMissingTextSaysWhichWayInsteadOfGuessing() {
+        Verdict v = Verdict.ratio(claim(2, "x", "ratio"), at(5), Why.ifLower("the JIT closed the gap"));
+        assertEquals("changed", v.outcome());
+        assertTrue(v.why().startsWith("The figure came out higher than the study's"), v.why());
+        assertEquals("the JIT closed the gap", Verdict.ratio(claim(2, "x", "ratio"), at(1), Why.ifLower("the JIT closed the gap")).why());
+        assertEquals("either way", Verdict.ratio(claim(2, "x", "ratio"), at(5), Why.either("either way")).why());
+    }
+
+    @Test
+    void wordClaimsStateTheirCheck() {
         Published.Claim c = claim(Double.NaN, "", "claim");
-        Verdict yes = Verdict.claim(c, true, "flat within 10%", "not flat");
+        Verdict yes = Verdict.claim(c, true, "it threw", "an overlapping lock throws", "it waited");
         assertEquals("holds", yes.outcome());
-        assertEquals("flat within 10%", yes.measured());
+        assertEquals("it threw", yes.measured());
         assertEquals("", yes.why());
-        Verdict no = Verdict.claim(c, false, "rate doubled", "not flat");
+        assertEquals("holds when an overlapping lock throws", yes.rule());
+        Verdict no = Verdict.claim(c, false, "it waited", "an overlapping lock throws", "it waited");
         assertEquals("changed", no.outcome());
-        assertEquals("not flat", no.why());
+        assertEquals("it waited", no.why());
     }
 
     @Test
-    void tolerances() {
-        assertEquals(1.5, Verdict.RATIO_TOLERANCE);
-        assertEquals(10, Verdict.SHARE_POINTS);
-    }
-
-    @ParameterizedTest
-    @CsvSource({"25, 30, holds", "25, 15, holds", "25, 97, changed", "40, -20, reversed", "5, 14.9, holds", "5, 16, changed"})
-    void cutsHoldWithinTenPointsAndReverseWhenSlower(double published, double measured, String outcome) {
-        Verdict v = Verdict.cut(claim(published, "%", "percent"), measured, "because");
-        assertEquals(outcome, v.outcome());
-        assertEquals(outcome.equals("holds") ? "" : "because", v.why());
-    }
-
-    @Test
-    void cutsShowTheTimeSaved() {
-        assertEquals("97% less time", Verdict.cut(claim(25, "%", "percent"), 97.4, "").measured());
+    void aSettingThatDiffersIsShownBesideTheFigure() {
+        Verdict v = Verdict.ratio(claim(2, "x", "ratio"), at(2), WHY).at("250 KB file; study: 100 MB");
+        assertEquals("2.00× · 250 KB file; study: 100 MB", v.measured());
+        assertEquals("holds", v.outcome());
     }
 
     @Test
@@ -104,54 +188,20 @@ class VerdictTest {
 
     @Test
     void aNaNFigureIsNotMeasured() {
-        assertEquals("not measured", Verdict.share(claim(0.36, "%", "percent"), Double.NaN, "w").outcome());
-        assertEquals("not measured", Verdict.ratio(claim(3, "x", "ratio"), Double.NaN, "w").outcome());
-        assertEquals("not measured", Verdict.cut(claim(25, "%", "percent"), Double.NaN, "w").outcome());
-    }
-
-    @ParameterizedTest
-    @CsvSource({"-91.1, -97.0, holds", "-13.9, -30, changed", "-37.3, 12, reversed", "-5.9, -1, holds"})
-    void changesCompareSignedPercentages(double published, double measured, String outcome) {
-        Verdict v = Verdict.change(claim(published, "%", "table"), measured, "w");
-        assertEquals(outcome, v.outcome());
+        Estimate nan = at(Double.NaN);
+        assertEquals("not measured", Verdict.share(claim(0.36, "%", "percent"), nan, WHY).outcome());
+        assertEquals("not measured", Verdict.ratio(claim(3, "x", "ratio"), nan, WHY).outcome());
+        assertEquals("not measured", Verdict.cut(claim(25, "%", "percent"), nan, WHY).outcome());
+        assertEquals("not measured", Verdict.change(claim(25, "%", "table"), nan, WHY).outcome());
+        assertEquals("not measured", Verdict.below(claim(Double.NaN, "", "claim"), nan, "%s", WHY).outcome());
     }
 
     @ParameterizedTest(name = "published {0} {1}, measured {2} MB/s: {3}")
-    @CsvSource({"94, MB/s, 94, holds", "94, MB/s, 141, holds", "94, MB/s, 142, changed", "94, MB/s, 62, changed",
-            "10, GB/s, 10240, holds", "10, GB/s, 7000, holds", "10, GB/s, 6000, changed", "6, GB/s, 20000, changed"})
-    void rate(double published, String unit, double measuredMbPerS, String outcome) {
-        Verdict v = Verdict.rate(claim(published, unit, "text"), measuredMbPerS, "because");
-        assertEquals(outcome, v.outcome());
-    }
-
-    @Test
-    void rateShowsTheClaimsUnit() {
-        assertEquals("5.00 GB/s (0.50× the study's)", Verdict.rate(claim(10, "GB/s", "text"), 5120, "").measured());
-        assertEquals("not measured", Verdict.rate(claim(10, "GB/s", "text"), Double.NaN, "").outcome());
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Verdict.rate(claim(2, "x", "ratio"), 5, ""));
-    }
-
-    @ParameterizedTest(name = "published 2x, measured {0} [{1}–{2}]: {3}")
-    @CsvSource({"2, 1.8, 2.2, holds", "2, 1.2, 2.2, too close to call", "2.9, 2.7, 3.1, too close to call", "4, 3.5, 4.5, changed",
-            "0.8, 0.7, 0.85, reversed", "1, 0.8, 1.2, too close to call", "1.2, 1.1, 1.3, changed"})
-    void ratioJudgedByItsWholeInterval(double value, double low, double high, String outcome) {
-        Verdict v = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(value, low, high), "because");
-        assertEquals(outcome, v.outcome());
-        assertEquals(switch (outcome) { case "holds" -> ""; case "too close to call" -> Verdict.SETTLE; default -> "because"; }, v.why());
-        assertEquals("holds within ×1.5 of 2.00×; reversed beyond 1 by 10%", v.rule());
-    }
-
-    @Test
-    void anIntervalIsShownBesideItsFigure() {
-        assertEquals("2.35× [2.10–2.60]", Verdict.ratio(claim(2, "x", "ratio"), new Estimate(2.346, 2.1, 2.6), "").measured());
-        assertEquals("224% [200–250]", Verdict.ratio(claim(224, "%", "percent"), new Estimate(2.24, 2.0, 2.5), "").measured());
-    }
-
-    @ParameterizedTest(name = "published 98%, measured {0}% [{1}–{2}]: {3}")
-    @CsvSource({"95, 90, 99, holds", "89, 85, 93, too close to call", "70, 60, 80, changed", "30, 20, 40, reversed", "50, 45, 55, too close to call"})
-    void shareJudgedByItsWholeInterval(double value, double low, double high, String outcome) {
-        Verdict v = Verdict.share(claim(98, "%", "percent"), new Estimate(value, low, high), "because");
-        assertEquals(outcome, v.outcome());
-        assertEquals("holds within ±10 points of 98.0%; reversed across 50%", v.rule());
+    @CsvSource({"94, MB/s, 188, 188 MB/s (2.00× the study's)", "10, GB/s, 5120, 5.00 GB/s (0.500× the study's)",
+            "4, MB/s, 5748, 5748 MB/s (1437× the study's)",
+            "10, GB/s, NaN, not measured"})
+    void bandwidthsAreContextNotVerdicts(double published, String unit, double measuredMbPerS, String here) {
+        assertEquals(here, Context.rate(claim(published, unit, "text"), measuredMbPerS, "note").here());
+        assertThrows(IllegalArgumentException.class, () -> Context.rate(claim(2, "x", "ratio"), 5, ""));
     }
 }
