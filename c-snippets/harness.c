@@ -63,6 +63,9 @@ const struct team *harness_team = &alone;
 
 static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
 static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
+static dev_t created_dev;       /* its identity once this process made it (claim_file), so a file */
+static ino_t created_ino;       /* someone else put at the path since is never the one removed */
+static int created_known;
 static char default_file[PATH_MAX];
 static char sigbus_message[3 * PATH_MAX]; /* made before any I/O: a signal handler may not format text */
 
@@ -74,6 +77,7 @@ static void fail(const char *snippet, const char *text, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
 static void remove_created(void);
+static int claim_file(const char *path);
 static void on_signal(int sig);
 static void on_sigbus(int sig);
 
@@ -121,6 +125,7 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         signal(SIGHUP, on_signal);
         signal(SIGPIPE, on_signal); /* whoever reads our lines stopped (`| head -1`): the file goes too */
     }
+    if (first && claim_file(o.file) != 0) io_fail(&o); /* new, never through a link: O_EXCL */
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
                                                       : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);
     if (harness_team->size() > 1) check_shared(&o);
@@ -136,9 +141,9 @@ int harness_run(const char *snippet, const char *const *strategies, const char *
         checking = 0;
     }
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
-        if (first && write && unlink(o.file) != 0 && errno != ENOENT) io_fail(&o);
+        if (first && write && ((unlink(o.file) != 0 && errno != ENOENT) || claim_file(o.file) != 0)) io_fail(&o);
         double resident = -1; /* -1: not a cold run */
-        if (first && strcmp(o.cache, "cold") == 0 && access(o.file, F_OK) == 0) {
+        if (first && !write && strcmp(o.cache, "cold") == 0) {
             if (evict_file(o.file) != 0 || (resident = resident_pct(o.file)) < 0) io_fail(&o);
         }
         struct rusage before, after;
@@ -553,6 +558,10 @@ const char *parse_options(const char *snippet, const char *const *strategies,
         snprintf(default_file, sizeof default_file, "%s/%s-%d.dat", default_scratch(), snippet, (int)getpid());
         o->file = default_file;
     }
+    if (strlen(o->file) >= PATH_MAX) { /* refused whole: a path cut short could name another file */
+        snprintf(message, sizeof message, "--file: a path of %zu characters is too long (at most %d)", strlen(o->file), PATH_MAX - 1);
+        return message;
+    }
     return NULL;
 }
 
@@ -633,7 +642,8 @@ static const char *check_memory(const struct options *o) {
     return NULL;
 }
 
-/* The file must be new (the harness removes what it creates) and its folder must have room. */
+/* The file must be new (the harness removes what it creates; a link, even to nowhere, counts as there)
+ * and its folder must have room. */
 static const char *check_scratch(const struct options *o) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", o->file);
@@ -650,7 +660,8 @@ static const char *check_scratch(const struct options *o) {
         snprintf(message, sizeof message, "scratch folder %s is not writable", dir);
         return message;
     }
-    if (access(o->file, F_OK) == 0) {
+    struct stat existing;
+    if (lstat(o->file, &existing) == 0) {
         snprintf(message, sizeof message, "--file %s already exists (the harness only writes files it creates)", o->file);
         return message;
     }
@@ -708,8 +719,26 @@ double resident_pct(const char *path) {
     return ok ? 100.0 * (double)resident / (double)pages : -1;
 }
 
+/* Makes the file, empty, where none was (O_EXCL: not through a link either), and remembers which it is. */
+static int claim_file(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+    struct stat st;
+    if (fd < 0) return -1;
+    int ok = fstat(fd, &st) == 0;
+    if (close(fd) != 0 || !ok) return -1;
+    created_dev = st.st_dev;
+    created_ino = st.st_ino;
+    created_known = 1;
+    return 0;
+}
+
+/* Removes the run's file: a regular file, and the very one this process made when it made one (lstat
+ * and unlink are safe in a signal handler). */
 static void remove_created(void) {
-    if (created[0]) unlink(created);
+    struct stat st;
+    if (!created[0] || lstat(created, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (created_known && (st.st_dev != created_dev || st.st_ino != created_ino)) return;
+    unlink(created);
 }
 
 static void on_signal(int sig) {

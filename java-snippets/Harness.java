@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -173,6 +174,7 @@ final class Harness {
         Thread cleanup = new Thread(() -> removeQuietly(created));
         if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);  // every process, if it fails or is stopped: a job ends as a whole
         try {
+            if (first) claim(o.file());  // new, never through a link
             if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
             else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
             if (team.size() > 1) checkShared(o);
@@ -188,8 +190,11 @@ final class Harness {
                 checking = false;
             }
             for (int run = -o.warmup(); run < o.repeat(); run++) {
-                if (first && write) Files.deleteIfExists(o.file());
-                Double resident = first && o.cache().equals("cold") && Files.exists(o.file()) ? evict(o.file()) : null;
+                if (first && write) {
+                    Files.deleteIfExists(o.file());
+                    claim(o.file());
+                }
+                Double resident = first && !write && o.cache().equals("cold") ? evict(o.file()) : null;
                 long[] cpuStart = cpuTimes();
                 misses = -1;
                 operationsDone = -1;
@@ -484,6 +489,9 @@ final class Harness {
                     + (team.size() == 1 ? "" : "es") + " (start it with mpirun -np " + procs + ")");
         }
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
+        if (file.length() >= MAX_PATH) {  // refused whole, as in C, where a path cut short could name another file
+            throw new UsageError("--file: a path of " + file.length() + " characters is too long (at most " + (MAX_PATH - 1) + ")");
+        }
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
                 (int) repeat, (int) warmup, (int) threads, (int) procs, cache, text, type, lock, Path.of(file), seed, keep);
     }
@@ -649,12 +657,12 @@ final class Harness {
         }
     }
 
-    /** The file must be new (the harness removes what it creates) and its folder must have room. */
+    /** The file must be new (the harness removes what it creates; a link, even to nowhere, counts as there) and its folder must have room. */
     static void checkScratch(Options o) throws UsageError {
         Path dir = o.file().toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) throw new UsageError("scratch folder " + dir + " does not exist");
         if (!Files.isWritable(dir)) throw new UsageError("scratch folder " + dir + " is not writable");
-        if (Files.exists(o.file())) {
+        if (Files.exists(o.file(), LinkOption.NOFOLLOW_LINKS)) {
             throw new UsageError("--file " + o.file() + " already exists (the harness only writes files it creates)");
         }
         String marginText = System.getenv("COURSE_SCRATCH_MARGIN");
@@ -693,11 +701,25 @@ final class Harness {
         }
     }
 
+    /** Linux's PATH_MAX, as the C twin's: a longer --file is refused rather than cut short. */
+    static final int MAX_PATH = 4096;
+    /** The identity (device and inode) of the file this process made, so a file someone else put there since is never removed. */
+    static volatile Object createdKey;
+
+    /** Makes the file, empty, where none was (CREATE_NEW: not through a link either), and remembers which it is. */
+    static void claim(Path file) throws IOException {
+        Files.createFile(file);
+        createdKey = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+    }
+
+    /** Removes the run's file: a regular file, and the very one this process made when it made one. */
     static void removeQuietly(Path file) {
         try {
+            var now = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!now.isRegularFile() || (createdKey != null && !createdKey.equals(now.fileKey()))) return;
             Files.deleteIfExists(file);
         } catch (IOException ignored) {
-            // best effort on the way out; the kit also removes its whole scratch folder
+            // gone already, or best effort on the way out; the kit also removes its whole scratch folder
         }
     }
 

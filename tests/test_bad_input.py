@@ -188,6 +188,33 @@ def test_existing_file_is_never_overwritten(commands, tmp_path, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_link_is_never_followed(commands, tmp_path, language):
+    """A --file that is a link, even to nowhere, is refused: nothing is written where it points."""
+    target = tmp_path / "elsewhere" / "target.dat"
+    target.parent.mkdir()
+    link = tmp_path / "link.dat"
+    link.symlink_to(target)
+    result = run_snippet(commands("raw_io", language), ["--op", "read", "--file", str(link)])
+    assert result.returncode == 2 and f"--file {link} already exists" in result.stderr, result.stderr
+    assert not target.exists() and link.is_symlink()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_over_long_path_is_refused_whole(commands, tmp_path, language):
+    """Cut to 4,095 characters, victim/////…/keep.txt.dat would name victim/keep.txt, a file the run never made."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    keep = victim / "keep.txt"
+    keep.write_text("keep me")
+    prefix = f"{victim}/"
+    path = prefix + "/" * (4095 - len(prefix) - len("keep.txt")) + "keep.txt.dat"
+    result = run_snippet(commands("raw_io", language), ["--op", "read", "--file", path])
+    assert result.returncode == 2 and f"--file: a path of {len(path)} characters is too long (at most 4095)" in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert keep.read_text() == "keep me" and sorted(p.name for p in victim.iterdir()) == ["keep.txt"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_not_enough_free_space(commands, tmp_path, language):
     result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "x.dat")],
                          env_extra={"COURSE_SCRATCH_MARGIN": "100000g"})
