@@ -25,8 +25,8 @@ public final class Charts {
     static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes");
 
     /**
-     * A measured rate against file size, one line per language and operation, with the spread of the
-     * runs as a band: the shape the study's Figs 4.1 and 4.3 describe.
+     * A measured rate against file size, one line per language and operation, with each median's 95%
+     * interval as a band: the shape the study's Figs 4.1 and 4.3 describe.
      */
     public static Map<String, Object> rateVsSize(Results results, String rateColumn, String title) {
         return lines(results, "file_size", rateColumn, false, title);
@@ -34,7 +34,7 @@ public final class Charts {
 
     /**
      * A summary column (median_ms, mb_per_s or ops_per_s) against a size (file_size, op_size or
-     * buffer_size, log scale): one line per language and operation, the spread of the runs as a band.
+     * buffer_size, log scale): one line per language and operation, each median's 95% interval as a band.
      * logY suits values spanning orders of magnitude (a buffer of 1 B against one of 1 MB).
      */
     public static Map<String, Object> lines(Results results, String sizeField, String column, boolean logY, String title) {
@@ -45,15 +45,11 @@ public final class Charts {
     public static Map<String, Object> lines(Results results, boolean byMethod, String sizeField, String column, boolean logY, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
-            Map<String, Object> v = new LinkedHashMap<>(row);
-            double median = (Double) row.get("median_ms");
-            double value = ((Number) row.get(column)).doubleValue();
-            // a rate is inversely proportional to time: the slowest run gives the low end of the band
-            boolean time = column.startsWith("ms_per") || column.equals("median_ms");
-            double[] range = (double[]) row.get(column + Results.RANGE);  // a per-run rate keeps its own spread
-            v.put("y", value);
-            v.put("y_low", range != null ? range[0] : value * (time ? (Double) row.get("min_ms") / median : median / (Double) row.get("max_ms")));
-            v.put("y_high", range != null ? range[1] : value * (time ? (Double) row.get("max_ms") / median : median / (Double) row.get("min_ms")));
+            Map<String, Object> v = plain(row);
+            Estimate y = Results.interval(row, column);
+            v.put("y", y.value());
+            v.put("y_low", y.low());
+            v.put("y_high", y.high());
             v.put("size", row.get(sizeField));
             v.put("who", byMethod ? row.get("language") + " " + row.get("method") : row.get("language"));
             v.put("series", v.get("who") + " " + row.get("op"));
@@ -72,11 +68,26 @@ public final class Charts {
                 "encoding", Map.of("x", x, "y", Map.of("field", "y", "type", "quantitative", "title", yTitle, "scale", yScale),
                         "color", color, "strokeDash", dash, "detail", Map.of("field", "series"),
                         "tooltip", List.of(Map.of("field", "series"), Map.of("field", "size", "title", "bytes"),
-                                Map.of("field", "y", "format", ",.3~f", "title", yTitle))));
+                                Map.of("field", "y", "format", ",.3~f", "title", yTitle), Map.of("field", "y_low", "format", ",.3~f", "title", "95% interval from"),
+                                Map.of("field", "y_high", "format", ",.3~f", "title", "to"), Map.of("field", "runs"))));
         Map<String, Object> band = Map.of("mark", Map.of("type", "errorband", "opacity", 0.25),
                 "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale),
                         "y2", Map.of("field", "y_high"), "color", color, "detail", Map.of("field", "series")));
-        return spec(title, values, List.of(band, line));
+        return spec(withBand(title), values, List.of(band, line));
+    }
+
+    /** What every band and whisker is, said under the chart's title. */
+    static final String BAND = "band or whisker: 95% interval of the median (bootstrap over the runs)";
+
+    private static Map<String, Object> withBand(String title) {
+        return Map.of("text", title, "subtitle", BAND);
+    }
+
+    /** A summary row as chart data: its fields without the per-run lists kept for intervals. */
+    private static Map<String, Object> plain(Map<String, Object> row) {
+        Map<String, Object> v = new LinkedHashMap<>(row);
+        v.keySet().removeIf(k -> k.endsWith(Results.RUNS));
+        return v;
     }
 
     /** Adds a labelled horizontal line at y (a ceiling, say) to a line chart; a NaN level (not measured) adds nothing. */
@@ -117,32 +128,35 @@ public final class Charts {
     public static Map<String, Object> methodBars(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
-            Map<String, Object> v = new LinkedHashMap<>(row);
+            Map<String, Object> v = plain(row);
             // one bar per language, or per runtime where one language ran on several (JDK 17 and 25, say)
             boolean several = results.where("language", (String) row.get("language")).summary().stream()
                     .map(r -> r.get("runtime")).distinct().count() > 1;
             v.put("who", several ? row.get("runtime") : row.get("language"));
+            Estimate rate = Results.interval(row, "mb_per_s");
+            v.put("low", rate.low());
+            v.put("high", rate.high());
             values.add(v);
         }
         boolean byRuntime = values.stream().map(v -> v.get("who")).distinct().count() > 2;
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("$schema", SCHEMA);
-        spec.put("title", title);
-        spec.put("data", Map.of("values", values));
-        spec.put("mark", "bar");
-        spec.put("width", 220);
-        spec.put("height", 260);
-        spec.put("encoding", Map.of(
-                "column", Map.of("field", "op", "type", "nominal", "title", "operation", "sort", List.of("write", "read")),
-                "x", Map.of("field", "method", "type", "nominal", "title", "", "axis", Map.of("labelAngle", -30),
-                        "sort", values.stream().map(v -> v.get("method")).distinct().toList()),
-                "xOffset", Map.of("field", "who"),
-                "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (log scale)", "scale", Map.of("type", "log")),
-                "color", byRuntime ? Map.of("field", "who", "type", "nominal", "title", "runtime")
-                        : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language"),
+        Map<String, Object> x = Map.of("field", "method", "type", "nominal", "title", "", "axis", Map.of("labelAngle", -30),
+                "sort", values.stream().map(v -> v.get("method")).distinct().toList());
+        Map<String, Object> y = Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (log scale)", "scale", Map.of("type", "log"));
+        Map<String, Object> color = byRuntime ? Map.of("field", "who", "type", "nominal", "title", "runtime")
+                : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");
+        Map<String, Object> bars = Map.of("mark", "bar", "encoding", Map.of("x", x, "xOffset", Map.of("field", "who"), "y", y, "color", color,
                 "tooltip", List.of(Map.of("field", "runtime"), Map.of("field", "method"), Map.of("field", "op"),
                         Map.of("field", "mb_per_s", "format", ",.1f", "title", "MB/s (median run)"),
-                        Map.of("field", "file_size", "title", "file bytes"))));
+                        Map.of("field", "low", "format", ",.1f", "title", "95% interval from"), Map.of("field", "high", "format", ",.1f", "title", "to"),
+                        Map.of("field", "runs"), Map.of("field", "file_size", "title", "file bytes"))));
+        Map<String, Object> whiskers = Map.of("mark", Map.of("type", "rule", "color", "black"), "encoding", Map.of("x", x, "xOffset", Map.of("field", "who"),
+                "y", Map.of("field", "low", "type", "quantitative", "scale", Map.of("type", "log")), "y2", Map.of("field", "high")));
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("$schema", SCHEMA);
+        spec.put("title", withBand(title));
+        spec.put("data", Map.of("values", values));
+        spec.put("facet", Map.of("column", Map.of("field", "op", "type", "nominal", "title", "operation", "sort", List.of("write", "read"))));
+        spec.put("spec", Map.of("width", 220, "height", 260, "layer", List.of(bars, whiskers)));
         return spec;
     }
 
@@ -186,7 +200,11 @@ public final class Charts {
         Map<String, Object> bars = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here'")),
                 "mark", Map.of("type", "bar", "color", "#1c7ed6", "width", Map.of("band", 0.6)),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
-                        Map.of("field", "value", "format", format, "title", "measured"))));
+                        Map.of("field", "value", "format", format, "title", "measured"), Map.of("field", "low", "format", format, "title", "95% interval from"),
+                        Map.of("field", "high", "format", format, "title", "to"))));
+        Map<String, Object> whiskers = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here' && isValid(datum.low)")),
+                "mark", Map.of("type", "rule", "color", "#0b3d73", "strokeWidth", 1.5),
+                "encoding", Map.of("x", x, "y", with(y, "field", "low"), "y2", Map.of("field", "high")));
         Map<String, Object> ticks = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published'")),
                 "mark", Map.of("type", "tick", "color", "black", "thickness", 3, "size", 40),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
@@ -197,14 +215,19 @@ public final class Charts {
         Map<String, Object> base = Map.of("data", Map.of("values", List.of(Map.of("base", baseline))),
                 "mark", Map.of("type", "rule", "strokeDash", List.of(4, 4), "color", "gray"),
                 "encoding", Map.of("y", Map.of("field", "base", "type", "quantitative")));
-        return spec(title, values, log ? List.of(bars, ticks, labels) : List.of(bars, ticks, labels, base));
+        boolean intervals = measured.stream().anyMatch(m -> m.containsKey("low"));
+        List<Map<String, Object>> layers = new ArrayList<>(List.of(bars));
+        if (intervals) layers.add(whiskers);
+        layers.addAll(List.of(ticks, labels));
+        if (!log) layers.add(base);
+        return spec(intervals ? withBand(title) : title, values, layers);
     }
 
     /** Throughput per operation, warm and cold page cache side by side: the disk's ceiling. */
     public static Map<String, Object> throughputBars(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
-            Map<String, Object> v = new LinkedHashMap<>(row);
+            Map<String, Object> v = plain(row);
             v.put("case", row.get("language") + " " + row.get("op"));
             values.add(v);
         }
@@ -232,9 +255,14 @@ public final class Charts {
         return spec(title, values, List.of(lines));
     }
 
-    /** A bar of a measured value (or a published one) for ratioBars. */
-    public static Map<String, Object> bar(String label, double value) {
-        return new LinkedHashMap<>(Map.of("label", label, "value", value));
+    /** A bar of a measured value for ratioBars, cutBars or logBars, with its 95% interval as a whisker. */
+    public static Map<String, Object> bar(String label, Estimate value) {
+        Map<String, Object> bar = new LinkedHashMap<>(Map.of("label", label, "value", value.value()));
+        if (!Double.isNaN(value.low()) && value.low() != value.high()) {
+            bar.put("low", value.low());
+            bar.put("high", value.high());
+        }
+        return bar;
     }
 
     /** A published reference mark for ratioBars, with its citation. */
@@ -255,7 +283,7 @@ public final class Charts {
         return mark(label, claim.value(), claim.source() + " " + claim.where());
     }
 
-    static Map<String, Object> spec(String title, List<Map<String, Object>> values, List<Map<String, Object>> layers) {
+    static Map<String, Object> spec(Object title, List<Map<String, Object>> values, List<Map<String, Object>> layers) {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("$schema", SCHEMA);
         spec.put("title", title);

@@ -44,11 +44,31 @@ public record Estimate(double value, double low, double high) {
     /** The statistic on the runs, and its bootstrap interval (NaN figures give NaN intervals). */
     public static Estimate of(ToDoubleFunction<Draw> statistic) {
         double value = statistic.applyAsDouble(new Draw(null));
+        return bootstrap(value, random -> statistic.applyAsDouble(new Draw(random)));
+    }
+
+    /**
+     * The median of one case's per-run values, with its bootstrap interval (the band a chart draws around
+     * a case's median). With five runs or fewer this is the lowest to the highest run: the median of a
+     * redrawn handful lands on its lowest or highest value more than 2.5% of the time.
+     */
+    public static Estimate ofMedian(List<Double> perRun) {
+        double[] runs = perRun.stream().mapToDouble(Double::doubleValue).toArray();
+        return bootstrap(Results.median(perRun), random -> {
+            double[] drawn = new double[runs.length];
+            for (int i = 0; i < drawn.length; i++) drawn[i] = runs[random.nextInt(runs.length)];
+            java.util.Arrays.sort(drawn);
+            int n = drawn.length;
+            return n % 2 == 1 ? drawn[n / 2] : (drawn[n / 2 - 1] + drawn[n / 2]) / 2;
+        });
+    }
+
+    private static Estimate bootstrap(double value, java.util.function.ToDoubleFunction<Random> replicate) {
         if (Double.isNaN(value)) return new Estimate(value, Double.NaN, Double.NaN);
         Random random = new Random(SEED);
         List<Double> replicates = new ArrayList<>(RESAMPLES);
         for (int i = 0; i < RESAMPLES; i++) {
-            double v = statistic.applyAsDouble(new Draw(random));
+            double v = replicate.applyAsDouble(random);
             if (!Double.isNaN(v)) replicates.add(v);
         }
         Collections.sort(replicates);

@@ -106,6 +106,11 @@ public final class Lab {
         return counts;
     }
 
+    /** The most of these counts (of processes or threads) that each get a core of this machine: none share one. */
+    public int mostWithACoreEach(List<Integer> counts) {
+        return counts.stream().filter(c -> c <= cores()).max(Integer::compare).orElse(0);
+    }
+
     /** This machine's cores (as the JVM sees them: a container's limit, not the host's). */
     public int cores() {
         return Runtime.getRuntime().availableProcessors();

@@ -31,6 +31,25 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
         return out;
     }
 
+    public long smallest(String key) {
+        return java.util.Collections.min(sizes(key));
+    }
+
+    public long largest(String key) {
+        return java.util.Collections.max(sizes(key));
+    }
+
+    /** The largest of the sizes under key that is at most limit (the study's size, or the nearest the preset runs below it). */
+    public long largestUpTo(String key, long limit) {
+        return sizes(key).stream().filter(s -> s <= limit).max(Long::compare)
+                .orElseThrow(() -> new IllegalArgumentException("preset " + name + " of lab " + lab + " has no " + key + " at or below " + limit));
+    }
+
+    /** The largest of the sizes under key that is smaller than limit (the step before it, a buffer smaller than the file). */
+    public long largestBelow(String key, long limit) {
+        return largestUpTo(key, limit - 1);
+    }
+
     private long capped(String key, long value) {
         return key.contains("size") && sizeCap > 0 ? Math.min(value, sizeCap) : value;
     }

@@ -36,6 +36,24 @@ public final class Results {
         return where(r -> r.get(field).getAsString().equals(value));
     }
 
+    /** The runs of one way of doing the work, as the summary and the charts name it ("stream 1k", "view-direct locked"). */
+    public Results method(String method) {
+        return where(r -> method(r).equals(method));
+    }
+
+    /** A run's way of doing the work: its strategy, with its buffer's size and its lock where it has them. */
+    static String method(JsonObject run) {
+        JsonElement lock = run.get("lock");
+        return run.get("strategy").getAsString()
+                + (run.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(run.get("buffer_size").getAsLong()) : "")
+                + (lock != null && !lock.isJsonNull() && lock.getAsString().equals("region") ? " locked" : "");
+    }
+
+    /** The runs whose numeric field (a size, a count) is value. */
+    public Results where(String field, long value) {
+        return where(r -> r.get(field).getAsLong() == value);
+    }
+
     /**
      * The same cases, each with as many runs redrawn at random (with replacement) from its own: one
      * bootstrap replicate (Estimate). Runs never move between cases.
@@ -93,6 +111,7 @@ public final class Results {
             row.put("median_ms", median / 1e6);
             row.put("min_ms", Collections.min(ns) / 1e6);
             row.put("max_ms", Collections.max(ns) / 1e6);
+            row.put("median_ms" + RUNS, ns.stream().map(t -> t / 1e6).toList());
             row.put("mb_per_s", first.get("bytes").getAsDouble() / (1 << 20) / (median / 1e9));
             row.put("ms_per_mb", median / 1e6 / (first.get("bytes").getAsDouble() / (1 << 20)));
             row.put("ops_per_s", first.get("ops").getAsDouble() / (median / 1e9));
@@ -102,9 +121,7 @@ public final class Results {
             JsonElement misses = first.get("misses");  // counted only by strategies that keep their own buffer
             row.put("hit_ratio_pct", misses == null || misses.isJsonNull() ? null
                     : 100 * (1 - misses.getAsDouble() / first.get("ops").getAsDouble()));
-            row.put("method", first.get("strategy").getAsString()
-                    + (first.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(first.get("buffer_size").getAsLong()) : "")
-                    + ("region".equals(row.get("lock")) ? " locked" : ""));
+            row.put("method", method(first));
             row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
             // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
             List<Double> resident = group.stream().map(r -> r.get("resident_pct"))
@@ -122,14 +139,31 @@ public final class Results {
         return rows;
     }
 
-    /** A rate per run, summarised as its median, with the slowest and fastest run kept for charts' bands. */
+    /** A rate per run, summarised as its median, with the runs kept for its interval (interval, Charts' bands). */
     private static void putRate(Map<String, Object> row, String column, List<Double> perRun) {
         row.put(column, median(perRun));
-        row.put(column + RANGE, new double[] {Collections.min(perRun), Collections.max(perRun)});
+        row.put(column + RUNS, perRun);
     }
 
-    /** Suffix of the summary entry holding a per-run rate's {lowest, highest} (a band in Charts.lines). */
-    static final String RANGE = ":range";
+    /** Suffix of the summary entry holding a column's per-run values, where its median is not one of the time's. */
+    static final String RUNS = ":runs";
+
+    /**
+     * The 95% interval of a summary row's median (one case; Estimate.ofMedian over its runs) for column: the
+     * time, a figure that moves with it (ms_per_mb) or against it (mb_per_s, ops_per_s), or a per-run rate.
+     */
+    @SuppressWarnings("unchecked")
+    public static Estimate interval(Map<String, Object> row, String column) {
+        List<Double> perRun = (List<Double>) row.get(column + RUNS);
+        if (perRun != null) return Estimate.ofMedian(perRun);
+        double value = ((Number) row.get(column)).doubleValue(), median = (Double) row.get("median_ms");
+        Estimate time = Estimate.ofMedian((List<Double>) row.get("median_ms" + RUNS));
+        return switch (column) {
+            case "ms_per_mb" -> time.map(t -> value * t / median);
+            case "mb_per_s", "ops_per_s" -> time.map(t -> value * median / t);
+            default -> throw new IllegalArgumentException(column + " has no interval: use median_ms, ms_per_mb, mb_per_s, ops_per_s or a per-run rate");
+        };
+    }
 
     private static double mean(com.google.gson.JsonArray values) {
         double sum = 0;
@@ -159,6 +193,12 @@ public final class Results {
      */
     public double ratioTo(Results other) {
         return ratioTo(other, "median_ms");
+    }
+
+    /** The smallest ratioTo(other) among these runs' strategies, each on its own: the best of several ways against one. */
+    public double bestStrategyRatioTo(Results other) {
+        return runs.stream().map(r -> r.get("strategy").getAsString()).distinct()
+                .mapToDouble(s -> where("strategy", s).ratioTo(other)).min().orElse(Double.NaN);
     }
 
     /** The same for another summary column; fields named in mayDiffer (say "op_size") are not matched. */

@@ -191,6 +191,20 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         return new Verdict(claim, "n/a", "not measured", why, "");
     }
 
+    /** judge's verdict where this machine can measure the claim, otherwise "not measured" with whyNot. */
+    public static Verdict when(boolean measurable, Published.Claim claim, String whyNot, java.util.function.Supplier<Verdict> judge) {
+        return measurable ? judge.get() : unmeasured(claim, whyNot);
+    }
+
+    /**
+     * A claim about more processes (or threads) than small machines have cores for: judged where this run
+     * gave at least needed of them a core each, otherwise not measured, saying how many it could.
+     */
+    public static Verdict withCores(Published.Claim claim, int withACoreEach, int needed, java.util.function.Supplier<Verdict> judge) {
+        return when(withACoreEach >= needed, claim, String.format(Locale.ROOT, "This run gave at most %d processes a core each; judging this needs %d"
+                + " (the studies' 16 to 64 processes each had a processor): run the paper preset on a machine with more cores.", withACoreEach, needed), judge);
+    }
+
     /**
      * A claim the study made in words, without a direction to reverse (a lock that throws, a method
      * that mangles characters): the lab computes whether it holds, shows what it saw and states its check.

@@ -67,14 +67,16 @@ class ChartsTest {
     void rateVsSize() {
         JsonObject spec = json(Charts.rateVsSize(results(), "mb_per_s", "Rate against size"));
         assertSelfContained(spec, 6);
-        assertEquals("Rate against size", spec.get("title").getAsString());
+        assertEquals("Rate against size", spec.getAsJsonObject("title").get("text").getAsString());
+        assertEquals(Charts.BAND, spec.getAsJsonObject("title").get("subtitle").getAsString(), "the chart says what its band is");
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         JsonObject first = values.get(0).getAsJsonObject();  // java write 1 MB: 10, 11, 12 ms
         assertEquals("java write", first.get("series").getAsString());
         assertEquals(MB, first.get("size").getAsLong());
         assertEquals(1 / 0.011, first.get("y").getAsDouble(), 1e-9);
-        assertEquals(1 / 0.012, first.get("y_low").getAsDouble(), 1e-9, "slowest run");
-        assertEquals(1 / 0.010, first.get("y_high").getAsDouble(), 1e-9, "fastest run");
+        assertEquals(1 / 0.012, first.get("y_low").getAsDouble(), 1e-9, "three runs: the interval of the median reaches the slowest run");
+        assertEquals(1 / 0.010, first.get("y_high").getAsDouble(), 1e-9, "and the fastest");
+        assertFalse(first.has("median_ms" + Results.RUNS), "per-run lists stay out of the chart's data");
         assertEquals(4 * MB, values.get(3).getAsJsonObject().get("size").getAsLong());
         assertTrue(spec.toString().contains("\"errorband\""));
     }
@@ -91,12 +93,15 @@ class ChartsTest {
     void ratioBars() {
         Published.Claim claim = new Published.Claim("xu-guo.raw-1byte.java-over-c-time-seq", "Xu & Guo", "§4.2, Fig 4.1",
                 "raw-1byte", "s", "", "", 224, "%", "percent", "st");
-        JsonObject spec = json(Charts.ratioBars(List.of(Charts.bar("seq write", 1.8), Charts.bar("seq read", 2.1)),
+        JsonObject spec = json(Charts.ratioBars(List.of(Charts.bar("seq write", new Estimate(1.8, 1.6, 2.0)), Charts.bar("seq read", Estimate.exact(2.1))),
                 List.of(Charts.reference("seq write", claim)), "Java time / C time", "Ratios"));
         assertSelfContained(spec, 3);
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         assertEquals("measured here", values.get(0).getAsJsonObject().get("kind").getAsString());
         assertEquals(1.8, values.get(0).getAsJsonObject().get("value").getAsDouble());
+        assertEquals(1.6, values.get(0).getAsJsonObject().get("low").getAsDouble(), "the interval rides with its bar, drawn as a whisker");
+        assertFalse(values.get(1).getAsJsonObject().has("low"), "an exact figure has no whisker");
+        assertTrue(spec.toString().contains("isValid(datum.low)"), spec.toString());
         JsonObject ref = values.get(2).getAsJsonObject();
         assertEquals("published", ref.get("kind").getAsString());
         assertEquals(2.24, ref.get("value").getAsDouble(), 1e-12, "224% is drawn as 2.24");
@@ -106,7 +111,7 @@ class ChartsTest {
     }
 
     @Test
-    void timeLinesUseTheFastestAndSlowestRunsAsTheBand() {
+    void timeLinesDrawTheIntervalOfEachMedianAsTheBand() {
         JsonObject spec = json(Charts.lines(results(), "file_size", "median_ms", true, "Time"));
         assertSelfContained(spec, 6);
         JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
@@ -114,6 +119,26 @@ class ChartsTest {
         assertEquals(10.0, first.get("y_low").getAsDouble(), 1e-9);
         assertEquals(12.0, first.get("y_high").getAsDouble(), 1e-9);
         assertTrue(spec.toString().contains("\"type\":\"log\""), "log scales");
+    }
+
+    @Test
+    void manyRunsGiveABandNarrowerThanTheirRange() {
+        List<JsonObject> runs = new ArrayList<>();
+        for (int i = 0; i < 15; i++) runs.add(run("java", "read", MB, i, (100 + (i == 0 ? 400 : i)) * 1_000_000L));  // one straggler at 500 ms
+        JsonObject v = json(Charts.lines(new Results(runs), "file_size", "median_ms", false, "T"))
+                .getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
+        assertTrue(v.get("y_high").getAsDouble() < 200, "a straggler does not stretch the median's interval: " + v);
+        assertTrue(v.get("y_low").getAsDouble() > 101 && v.get("y_low").getAsDouble() <= v.get("y").getAsDouble(), v.toString());
+    }
+
+    @Test
+    void methodBarsCarryEachMediansIntervalAsAWhisker() {
+        JsonObject spec = json(Charts.methodBars(results(), "T"));
+        JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();  // java write 1 MB: 10, 11, 12 ms
+        assertEquals(1 / 0.012, first.get("low").getAsDouble(), 1e-9);
+        assertEquals(1 / 0.010, first.get("high").getAsDouble(), 1e-9);
+        assertEquals(2, spec.getAsJsonObject("spec").getAsJsonArray("layer").size(), "bars and whiskers in each panel");
+        assertEquals("op", spec.getAsJsonObject("facet").getAsJsonObject("column").get("field").getAsString());
     }
 
     @Test
@@ -132,16 +157,16 @@ class ChartsTest {
     void methodBarsKeepTheDataOrderAndPanelByOperation() {
         JsonObject spec = json(Charts.methodBars(results(), "Methods"));
         assertEquals(6, spec.getAsJsonObject("data").getAsJsonArray("values").size());
-        JsonObject enc = spec.getAsJsonObject("encoding");
+        JsonObject enc = spec.getAsJsonObject("spec").getAsJsonArray("layer").get(0).getAsJsonObject().getAsJsonObject("encoding");
         assertEquals("[\"raw\"]", enc.getAsJsonObject("x").get("sort").toString(), "the order the lab ran the methods in");
-        assertEquals("op", enc.getAsJsonObject("column").get("field").getAsString());
+        assertEquals("op", spec.getAsJsonObject("facet").getAsJsonObject("column").get("field").getAsString());
         assertEquals("raw", spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject().get("method").getAsString());
     }
 
     @Test
     void cutBarsDrawPublishedPercentages() {
         Published.Claim claim = new Published.Claim("x.cut", "Xu & Guo", "§4.3, Fig 4.5", "buffering", "s", "", "", 25, "%", "percent", "st");
-        JsonObject spec = json(Charts.cutBars(List.of(Charts.bar("read", 97.5)), List.of(Charts.cutReference("read", claim)), "Cuts"));
+        JsonObject spec = json(Charts.cutBars(List.of(Charts.bar("read", Estimate.exact(97.5))), List.of(Charts.cutReference("read", claim)), "Cuts"));
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         assertEquals(25.0, values.get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12, "25% is drawn as 25");
         assertTrue(spec.toString().contains("\"base\":0"), spec.toString());
@@ -180,7 +205,7 @@ class ChartsTest {
     @Test
     void logBarsHaveNoBaselineAndALogScale() {
         Published.Claim claim = new Published.Claim("b.x", "Bonachea, Dickens & Thakur", "§4.2", "typed-array", "s", "", "", 0.00074, "MB/s", "text", "st");
-        JsonObject spec = json(Charts.logBars(List.of(Charts.bar("data", 3.2)), List.of(Charts.reference("data", claim)), "MB per second", "T"));
+        JsonObject spec = json(Charts.logBars(List.of(Charts.bar("data", Estimate.exact(3.2))), List.of(Charts.reference("data", claim)), "MB per second", "T"));
         assertEquals(3, spec.getAsJsonArray("layer").size());
         assertTrue(spec.toString().contains("\"type\":\"log\""));
         assertEquals(0.00074, spec.getAsJsonObject("data").getAsJsonArray("values").get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12);
@@ -209,6 +234,6 @@ class ChartsTest {
         assertFalse(json.contains("labelExpr"), "thread counts are not sizes");
         List<Map<String, Object>> values = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values");
         double low = (double) values.get(0).get("y_low"), high = (double) values.get(0).get("y_high");
-        assertEquals(2.0, high / low, 1e-9, "the band spans the slowest and fastest run's wall-clock rate (8 and 16 ns)");
+        assertEquals(2.0, high / low, 1e-9, "two runs: the median's interval spans the slowest and fastest run's wall-clock rate (8 and 16 ns)");
     }
 }

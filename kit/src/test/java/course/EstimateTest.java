@@ -65,6 +65,17 @@ class EstimateTest {
     }
 
     @Test
+    void aMediansIntervalIsItsRangeUpToFiveRunsAndNarrowerBeyond() {
+        assertEquals(new Estimate(3, 1, 5), Estimate.ofMedian(List.of(5.0, 1.0, 3.0, 2.0, 4.0)));
+        assertEquals(new Estimate(2.5, 1, 4), Estimate.ofMedian(List.of(1.0, 2.0, 3.0, 4.0)));
+        List<Double> seven = List.of(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+        Estimate e = Estimate.ofMedian(seven);
+        assertEquals(4, e.value(), 1e-9);
+        assertTrue(e.low() > 1 && e.high() < 7, "seven runs: the median rarely lands on an extreme run: " + e);
+        assertEquals(e, Estimate.ofMedian(seven), "fixed seed");
+    }
+
+    @Test
     void aMissingFigureHasNoInterval() {
         Estimate e = Estimate.of(draw -> Double.NaN);
         assertTrue(Double.isNaN(e.low()) && Double.isNaN(e.high()));

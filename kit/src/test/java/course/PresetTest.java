@@ -23,6 +23,18 @@ class PresetTest {
     }
 
     @Test
+    void smallestLargestAndTheStepBelow() {
+        Preset p = new Preset("x", "quick", com.google.gson.JsonParser.parseString("{\"buffers\": [\"1\", \"1k\", \"64k\", \"4m\"]}").getAsJsonObject());
+        assertEquals(1, p.smallest("buffers"));
+        assertEquals(4L << 20, p.largest("buffers"));
+        assertEquals(64L << 10, p.largestUpTo("buffers", 1L << 20), "the study's 1 MB is not run: the nearest below it");
+        assertEquals(1024, p.largestUpTo("buffers", 1024), "up to includes the limit");
+        assertEquals(1, p.largestBelow("buffers", 1024), "below does not");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> p.largestBelow("buffers", 1));
+        assertTrue(e.getMessage().contains("buffers"), e.getMessage());
+    }
+
+    @Test
     void startHereSizesParse() {
         Preset smoke = Course.preset("00-start-here", "smoke");
         assertEquals(8L << 20, smoke.size("ceiling_size"));

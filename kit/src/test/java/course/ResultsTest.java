@@ -326,9 +326,9 @@ class ResultsTest {
         assertEquals(2L, row.get("threads"));
         assertEquals("view-direct", row.get("method"));
         assertTrue(r.html().contains("study mb per s") && r.html().contains("wall mb per s"));
-        double[] range = (double[]) row.get("wall_mb_per_s" + Results.RANGE);
-        assertEquals(40.0, range[0], 1e-9);
-        assertEquals(100.0, range[1], 1e-9);
+        Estimate wall = Results.interval(row, "wall_mb_per_s");
+        assertEquals(40.0, wall.low(), 1e-9, "three runs: the median's interval reaches the slowest run's own rate");
+        assertEquals(100.0, wall.high(), 1e-9);
         assertFalse(new Results(List.of(run("java", "read", MB, 0, 1_000_000))).html().contains("study mb per s"),
                 "single-threaded snippets have no such columns");
     }
@@ -365,6 +365,8 @@ class ResultsTest {
         assertEquals(40, r.highestStrategyMedian("median_ms"), 1e-9);
         assertEquals(5, r.lowestStrategyMedian("median_ms"), 1e-9);
         assertTrue(Double.isNaN(r.strategies("none").lowestStrategyMedian("median_ms")), "no strategy: NaN");
+        assertEquals(0.25, r.strategies("bulk", "mapped").bestStrategyRatioTo(r.strategies("view")), 1e-9, "bulk's 5 ms over view's 20 ms, not mapped's 2×");
+        assertEquals(3, r.where("strategy", "view").where("run", 1).runs().get(0).get("run").getAsLong() * 3, "numeric fields match a long");
     }
 
     @Test

@@ -187,6 +187,16 @@ class VerdictTest {
     }
 
     @Test
+    void aClaimNeedingMoreCoresIsJudgedOnlyWhereThereAreEnough() {
+        Published.Claim c = claim(2, "x", "ratio");
+        Verdict few = Verdict.withCores(c, 2, 3, () -> { throw new AssertionError("judged without the cores"); });
+        assertEquals("not measured", few.outcome());
+        assertTrue(few.why().contains("at most 2 processes") && few.why().contains("needs 3"), few.why());
+        assertEquals("holds", Verdict.withCores(c, 3, 3, () -> Verdict.ratio(c, at(2), WHY)).outcome());
+        assertEquals("big-endian", Verdict.when(false, c, "big-endian", () -> Verdict.ratio(c, at(2), WHY)).why());
+    }
+
+    @Test
     void aNaNFigureIsNotMeasured() {
         Estimate nan = at(Double.NaN);
         assertEquals("not measured", Verdict.share(claim(0.36, "%", "percent"), nan, WHY).outcome());
