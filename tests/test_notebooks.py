@@ -38,6 +38,8 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
                 assert "url" not in json.dumps(spec.get("data", {}))
                 svg = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
                 assert "<svg" in svg and ("<path" in svg or "<rect" in svg)
+                # a scale that cannot place its marks (a stacked bar from zero on a log axis) draws at NaN: a blank chart
+                assert "NaN" not in svg, f"{lab}: chart '{spec.get('title')}' has marks it cannot place"
     assert charts >= 2, f"{lab} drew {charts} charts"
     saved = set(results.glob(f"{lab[:-6]}-smoke-*.json")) - before
     assert saved, f"{lab} saved no results under {RESULTS} (COURSE_RESULTS)"

@@ -71,7 +71,7 @@ public final class Charts {
                                 Map.of("field", "y", "format", ",.3~f", "title", yTitle), Map.of("field", "y_low", "format", ",.3~f", "title", "95% interval from"),
                                 Map.of("field", "y_high", "format", ",.3~f", "title", "to"), Map.of("field", "runs"))));
         Map<String, Object> band = Map.of("mark", Map.of("type", "errorband", "opacity", 0.25),
-                "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale),
+                "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale, "title", yTitle),
                         "y2", Map.of("field", "y_high"), "color", color, "detail", Map.of("field", "series")));
         return spec(withBand(title), values, List.of(band, line));
     }
@@ -141,7 +141,9 @@ public final class Charts {
         boolean byRuntime = values.stream().map(v -> v.get("who")).distinct().count() > 2;
         Map<String, Object> x = Map.of("field", "method", "type", "nominal", "title", "", "axis", Map.of("labelAngle", -30),
                 "sort", values.stream().map(v -> v.get("method")).distinct().toList());
-        Map<String, Object> y = Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (log scale)", "scale", Map.of("type", "log"));
+        // stack false: a stacked bar starts at zero, which a log scale cannot place (the whole chart comes out blank)
+        Map<String, Object> y = Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (log scale)",
+                "scale", Map.of("type", "log"), "stack", false);
         Map<String, Object> color = byRuntime ? Map.of("field", "who", "type", "nominal", "title", "runtime")
                 : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");
         Map<String, Object> bars = Map.of("mark", "bar", "encoding", Map.of("x", x, "xOffset", Map.of("field", "who"), "y", y, "color", color,
@@ -195,7 +197,7 @@ public final class Charts {
         published.forEach(p -> values.add(with(p, "kind", "published")));
         Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0),
                 "sort", values.stream().map(v -> v.get("label")).distinct().toList());
-        Map<String, Object> y = log ? Map.of("field", "value", "type", "quantitative", "title", yTitle, "scale", Map.of("type", "log"))
+        Map<String, Object> y = log ? Map.of("field", "value", "type", "quantitative", "title", yTitle, "scale", Map.of("type", "log"), "stack", false)
                 : Map.of("field", "value", "type", "quantitative", "title", yTitle);
         Map<String, Object> bars = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here'")),
                 "mark", Map.of("type", "bar", "color", "#1c7ed6", "width", Map.of("band", 0.6)),

@@ -160,6 +160,7 @@ class ChartsTest {
         JsonObject enc = spec.getAsJsonObject("spec").getAsJsonArray("layer").get(0).getAsJsonObject().getAsJsonObject("encoding");
         assertEquals("[\"raw\"]", enc.getAsJsonObject("x").get("sort").toString(), "the order the lab ran the methods in");
         assertEquals("op", spec.getAsJsonObject("facet").getAsJsonObject("column").get("field").getAsString());
+        assertFalse(enc.getAsJsonObject("y").get("stack").getAsBoolean(), "bars on a log axis cannot start at a stack's zero");
         assertEquals("raw", spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject().get("method").getAsString());
     }
 
