@@ -75,6 +75,7 @@ def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
     doc = {"lab": "01-raw-io", "preset": "smoke", "started": "x", "machine": {"cores": "2"}, "runs": [], "verdicts": []}
     (results / "01-raw-io-smoke-1.json").write_text(json.dumps(doc))
     (results / "00-start-here-smoke-1.json").write_text(json.dumps(dict(doc, lab="00-start-here")))
+    (results / ".saving-123.json").write_text('{"lab": "01-raw-io", "pre')  # a lab's save under way (or one that died half-way)
     env = dict(ENV, COURSE_HANDIN=str(out))
     ok = classroom("handin", str(results), env=env)
     assert ok.returncode == 0, ok.stderr

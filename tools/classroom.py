@@ -65,7 +65,7 @@ def scores(lab):
 def handin(folder):
     """Checks every results file a lab saved and zips them into build/handin/ (COURSE_HANDIN overrides it);
     a file that is not a lab's results stops it with a one-line error, and no zip is left behind."""
-    files = sorted(Path(folder).glob("*.json"))
+    files = sorted(f for f in Path(folder).glob("*.json") if not f.name.startswith("."))  # .saving-*: a save under way
     if not files:
         sys.exit(f"classroom: no results in {folder} (run a lab first; each saves its results there)")
     for f in files:

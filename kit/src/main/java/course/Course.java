@@ -23,7 +23,7 @@ public final class Course {
     /** Where runs write their files: COURSE_SCRATCH if set, else scratch/ in the course folder. */
     public static Path scratch() {
         String env = System.getenv("COURSE_SCRATCH");
-        return env != null && !env.isEmpty() ? Path.of(env) : home().resolve("scratch");
+        return env != null && !env.isEmpty() ? Path.of(env).toAbsolutePath() : home().resolve("scratch");  // a run's cwd is its own folder
     }
 
     public static Path home() {

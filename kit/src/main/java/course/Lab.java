@@ -419,8 +419,12 @@ public final class Lab {
         try {
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, ".saving-", ".json");
-            Files.writeString(tmp, new GsonBuilder().setPrettyPrinting().create().toJson(doc));
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                Files.writeString(tmp, new GsonBuilder().setPrettyPrinting().create().toJson(doc));
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);  // a save that failed half-way leaves nothing (after the move there is nothing to delete)
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot save results to " + file + ": " + e.getMessage(), e);
         }

@@ -67,7 +67,7 @@ public final class Runner {
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
     private static final Set<Path> LIVE_DIRS = ConcurrentHashMap.newKeySet();
-    private static final String END = "\u0000end";
+    private static final String END = "\u0000end";  // the end of a child's stdout in collect's queue, never shown
 
     static {  // a kernel that is shut down or restarted takes its children and their files with it
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -362,7 +362,7 @@ public final class Runner {
             pb.environment().putAll(env);
             child = pb.start();
             LIVE.add(child);
-            return collect(child, inv, onRow);
+            return collect(child, inv.label(), onRow);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -377,16 +377,21 @@ public final class Runner {
         }
     }
 
-    private List<JsonObject> collect(Process child, Invocation inv, Consumer<JsonObject> onRow) throws InterruptedException {
+    /**
+     * The JSON rows a child prints, each handed to onRow as it arrives; a child that fails throws RunFailed
+     * with what it said on stderr (and any stray stdout), or "label exited with status N" when it said nothing.
+     */
+    static List<JsonObject> collect(Process child, String label, Consumer<JsonObject> onRow) throws InterruptedException {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        StringBuilder errors = new StringBuilder();
-        Thread out = pump(child.getInputStream(), lines::add);
-        Thread err = pump(child.getErrorStream(), line -> errors.append(line).append('\n'));
+        List<String> said = java.util.Collections.synchronizedList(new ArrayList<>());  // stderr, from its own thread
+        List<String> stray = new ArrayList<>();  // stdout lines that are not rows (a profiler agent's), from this thread
+        Thread out = pump(child.getInputStream(), lines::add, () -> lines.add(END));
+        Thread err = pump(child.getErrorStream(), said::add, () -> { });
         List<JsonObject> rows = new ArrayList<>();
         Gson gson = new Gson();
         for (String line; !(line = lines.take()).equals(END); ) {
-            if (!line.startsWith("{")) {  // a profiler agent may print to stdout; rows are JSON objects
-                errors.append(line).append('\n');
+            if (!line.startsWith("{")) {
+                stray.add(line);
                 continue;
             }
             JsonObject row = gson.fromJson(line, JsonObject.class);
@@ -397,20 +402,23 @@ public final class Runner {
         out.join();
         err.join();
         if (status != 0) {
-            String message = String.join("\n", errors.toString().strip().lines().distinct().toList());  // each MPI process may say it
-            throw new RunFailed(message.isEmpty() ? inv.label() + " exited with status " + status : message);
+            List<String> all = new ArrayList<>(said);
+            all.addAll(stray);
+            String message = String.join("\n", all.stream().map(String::strip).filter(l -> !l.isEmpty()).distinct().toList());  // each MPI process may say it
+            throw new RunFailed(message.isEmpty() ? label + " exited with status " + status : message);
         }
         return rows;
     }
 
-    private static Thread pump(InputStream stream, Consumer<String> sink) {
+    /** Reads a stream line by line on its own thread until it closes, then calls atEnd. */
+    private static Thread pump(InputStream stream, Consumer<String> sink, Runnable atEnd) {
         Thread t = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) sink.accept(line);
             } catch (IOException ignored) {
                 // the child was killed: its pipe closes under us
             } finally {
-                sink.accept(END);
+                atEnd.run();
             }
         });
         t.setDaemon(true);

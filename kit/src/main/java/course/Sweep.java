@@ -15,6 +15,12 @@ import java.util.Locale;
  * (A B C, A B C, …), each round a new process with its own warm-up, so a slow minute of the machine is
  * shared by all cases instead of landing on one. Each run records its round and the place of its process
  * in the sweep ("order"). A round costs a process start and a warm-up per case; see Sweep.schedule.
+ *
+ * <p>Short cases get more runs after the first round: a case whose runs took a fraction of a millisecond
+ * is mostly timer and scheduler noise run by run, and its median's interval stays wide however few
+ * cases it is set against. With the preset's "round_ms" set, each later round of a case runs until
+ * it would take about that long (by the first round's median run), at most STRETCH times the runs
+ * planned: repeats spent where they are cheap, none added where one run already takes that long.
  */
 public final class Sweep {
     private final Lab lab;
@@ -37,6 +43,9 @@ public final class Sweep {
     private int repeat;
     private int warmup;
     private int rounds;
+    private int roundMs;
+    /** The most a short case's later round may multiply its planned runs by. */
+    static final int STRETCH = 10;
 
     Sweep(Lab lab, String snippet) {
         this.lab = lab;
@@ -44,6 +53,7 @@ public final class Sweep {
         this.repeat = lab.preset().count("repeat");
         this.warmup = lab.preset().count("warmup");
         this.rounds = lab.preset().count("rounds");
+        this.roundMs = lab.preset().values().has("round_ms") ? lab.preset().count("round_ms") : 0;
     }
 
     public Sweep languages(String... values) { languages = List.of(values); return this; }
@@ -96,6 +106,8 @@ public final class Sweep {
     public Sweep cache(String value) { cache = value; return this; }
     public Sweep repeat(int value) { repeat = value; return this; }
     public Sweep warmup(int value) { warmup = value; return this; }
+    /** Later rounds of a short case run for about this long (0: every round runs as planned). */
+    public Sweep roundMs(int value) { roundMs = value; return this; }
     /** Spreads the repeats over this many rounds (1: every run of a case in one process, one case after another). */
     public Sweep rounds(int value) {
         if (value < 1) throw new IllegalArgumentException("rounds must be 1 or more, not " + value);
@@ -202,8 +214,9 @@ public final class Sweep {
         String progress = "progress-" + System.nanoTime();
         long start = System.nanoTime();
         double total = plan.stream().mapToDouble(r -> weight(r.invocation())).sum(), done = 0;
+        java.util.Map<String, List<Double>> firstRound = new java.util.HashMap<>();  // a case's run times (ns) in round 1
         for (int i = 0; i < plan.size(); i++) {
-            Round step = plan.get(i);
+            Round step = stretched(plan.get(i), firstRound);
             int order = i + 1;
             double doneBefore = done;
             showProgress(progress, order, plan.size(), step, 0, start, doneBefore, total);
@@ -212,6 +225,7 @@ public final class Sweep {
                 row.addProperty("round", step.round());
                 row.addProperty("order", order);
                 rows.add(row);
+                if (step.round() == 1) firstRound.computeIfAbsent(caseKey(step.invocation()), k -> new ArrayList<>()).add(row.get("elapsed_ns").getAsDouble());
             }
             done += weight(step.invocation());
         }
@@ -219,6 +233,33 @@ public final class Sweep {
         Notebook.show(Notebook.data(String.format(Locale.ROOT, "<small>done: %d processes of %s in %d round%s, %.1f s</small>",
                 plan.size(), snippet, of, of == 1 ? "" : "s", (System.nanoTime() - start) / 1e9), "done"), progress);
         return rows;
+    }
+
+    /** A later round of a short case with its runs stretched toward roundMs (see the class doc); any other step as planned. */
+    private Round stretched(Round step, java.util.Map<String, List<Double>> firstRound) {
+        List<Double> first = firstRound.get(caseKey(step.invocation()));
+        if (roundMs <= 0 || step.round() == 1 || first == null) return step;
+        int planned = Integer.parseInt(step.invocation().flag("--repeat"));
+        int runs = runsFor(planned, Results.median(first) / 1e6, roundMs);
+        if (runs == planned) return step;
+        List<String> flags = new ArrayList<>(step.invocation().flags());
+        flags.set(flags.indexOf("--repeat") + 1, String.valueOf(runs));
+        Runner.Invocation inv = step.invocation();
+        return new Round(step.round(), step.of(), new Runner.Invocation(inv.snippet(), inv.language(), List.copyOf(flags), inv.javaHome()));
+    }
+
+    /** Runs for a round: enough runs of medianMs to fill roundMs, never fewer than planned nor more than STRETCH times it. */
+    static int runsFor(int planned, double medianMs, int roundMs) {
+        if (medianMs <= 0) return planned * STRETCH;
+        return (int) Math.max(planned, Math.min((long) planned * STRETCH, (long) Math.ceil(roundMs / medianMs)));
+    }
+
+    /** An invocation without its run count: the same case in every round. */
+    private static String caseKey(Runner.Invocation inv) {
+        List<String> flags = new ArrayList<>(inv.flags());
+        int at = flags.indexOf("--repeat");
+        flags.subList(at, at + 2).clear();
+        return inv.language() + " " + inv.snippet() + " " + flags + " " + inv.javaHome();
     }
 
     private static void showProgress(String id, int order, int count, Round step, int runsDone, long start,

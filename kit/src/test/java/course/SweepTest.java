@@ -119,6 +119,18 @@ class SweepTest {
     }
 
     @Test
+    void shortCasesRunLongerInLaterRounds() {
+        assertEquals(3, Sweep.runsFor(3, 500, 50), "a 500 ms run already fills the round: as planned");
+        assertEquals(25, Sweep.runsFor(3, 2, 50), "2 ms runs: 25 fill 50 ms");
+        assertEquals(30, Sweep.runsFor(3, 0.01, 50), "at most STRETCH times the plan");
+        assertEquals(30, Sweep.runsFor(3, 0, 50), "a run too short for the clock: the most");
+        Results results = LAB.sweep("raw_io").languages("c").ops("read").fileSize(64 << 10).opSize(4096).repeat(2).rounds(2).roundMs(1000).run();
+        assertEquals(List.of(1L, (long) Sweep.STRETCH), List.of(results.where("round", 1).runs().size() + 0L, results.where("round", 2).runs().size() + 0L),
+                "a 16-operation read takes microseconds: round 2 runs STRETCH times its one planned run");
+        assertEquals(List.of(1 + Sweep.STRETCH), results.summary().stream().map(r -> r.get("runs")).toList());
+    }
+
+    @Test
     void neverMoreRoundsThanRepeats() {
         List<Sweep.Round> plan = LAB.sweep("raw_io").languages("c").ops("read").repeat(2).rounds(5).schedule();
         assertEquals(List.of(1, 2), plan.stream().map(Sweep.Round::round).toList());
