@@ -98,6 +98,27 @@ public final class Lab {
         Notebook.html(Machine.html(machine()), machine().toString());
     }
 
+    /** The most threads or processes a lab starts, whatever the cores: past it a large machine would start hundreds of JVMs. */
+    public static final int MOST_WORKERS = 64;
+    /** The memory one MPI process (a JVM of its own, with its buffers) is counted as needing, to cap process counts. */
+    public static final long MEMORY_PER_PROCESS = 256L << 20;
+
+    /**
+     * Thread or process counts to try on this machine: threadCounts up to perCore × its cores, but never
+     * more than MOST_WORKERS, than blocks (each worker takes at least one block of the file) or, for
+     * processes (one JVM each), than the memory allowed holds at MEMORY_PER_PROCESS each.
+     */
+    public List<Integer> workerCounts(int perCore, long blocks, boolean processes) {
+        return workerCounts(cores(), perCore, blocks, processes ? Machine.memoryAllowed() : 0);
+    }
+
+    /** The same for a machine with these cores and, for processes, this much memory allowed (0: threads, no memory cap). */
+    static List<Integer> workerCounts(int cores, int perCore, long blocks, long memory) {
+        long most = Math.min((long) cores * perCore, Math.min(MOST_WORKERS, blocks));
+        if (memory > 0) most = Math.min(most, memory / MEMORY_PER_PROCESS);
+        return threadCounts((int) Math.max(1, most));
+    }
+
     /** Thread counts to try: 1, 2, 4, … up to and including max (say, twice the cores). */
     public static List<Integer> threadCounts(int max) {
         List<Integer> counts = new java.util.ArrayList<>();

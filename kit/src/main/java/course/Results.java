@@ -19,9 +19,31 @@ public final class Results {
     static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "threads", "procs", "file_size", "op_size");
 
     private final List<JsonObject> runs;
+    /**
+     * The runs grouped by case, in the order cases first appear; worked out once, when first asked for.
+     * A bootstrap replicate (resample) is born grouped, and keeps its groups through where(): an Estimate
+     * then never keys its thousands of redrawn runs again.
+     */
+    private List<List<JsonObject>> cases;
+    private final boolean drawn;
 
     public Results(List<JsonObject> runs) {
-        this.runs = List.copyOf(runs);
+        this(List.copyOf(runs), null, false);
+    }
+
+    private Results(List<JsonObject> runs, List<List<JsonObject>> cases, boolean drawn) {
+        this.runs = runs;
+        this.cases = cases;
+        this.drawn = drawn;
+    }
+
+    private List<List<JsonObject>> cases() {
+        if (cases == null) {
+            Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
+            for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
+            cases = List.copyOf(byCase.values());
+        }
+        return cases;
     }
 
     public List<JsonObject> runs() {
@@ -29,7 +51,10 @@ public final class Results {
     }
 
     public Results where(Predicate<JsonObject> keep) {
-        return new Results(runs.stream().filter(keep).toList());
+        if (!drawn) return new Results(runs.stream().filter(keep).toList());
+        // a replicate's runs lie case by case, so its groups, filtered, are still in first-seen order
+        List<List<JsonObject>> kept = cases.stream().map(group -> group.stream().filter(keep).toList()).filter(g -> !g.isEmpty()).toList();
+        return new Results(kept.stream().flatMap(List::stream).toList(), kept, true);
     }
 
     public Results where(String field, String value) {
@@ -59,13 +84,15 @@ public final class Results {
      * bootstrap replicate (Estimate). Runs never move between cases.
      */
     Results resample(java.util.Random random) {
-        Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
-        for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
-        List<JsonObject> drawn = new ArrayList<>(runs.size());
-        for (List<JsonObject> group : byCase.values()) {
-            for (int i = 0; i < group.size(); i++) drawn.add(group.get(random.nextInt(group.size())));
+        List<List<JsonObject>> groups = new ArrayList<>();
+        List<JsonObject> all = new ArrayList<>(runs.size());
+        for (List<JsonObject> group : cases()) {
+            List<JsonObject> redrawn = new ArrayList<>(group.size());
+            for (int i = 0; i < group.size(); i++) redrawn.add(group.get(random.nextInt(group.size())));
+            groups.add(redrawn);
+            all.addAll(redrawn);
         }
-        return new Results(drawn);
+        return new Results(all, groups, true);
     }
 
     /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */
@@ -95,10 +122,8 @@ public final class Results {
 
     /** One row per case: median time with its spread (min, max), rates from the median. */
     public List<Map<String, Object>> summary() {
-        Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
-        for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (List<JsonObject> group : byCase.values()) {
+        for (List<JsonObject> group : cases()) {
             JsonObject first = group.get(0);
             Map<String, Object> row = new LinkedHashMap<>();
             for (String field : CASE) {

@@ -93,6 +93,15 @@ class SweepTest {
     }
 
     @Test
+    void workerCountsStopAtTheCapTheBlocksAndTheMemory() {
+        assertEquals(List.of(1, 2, 4), Lab.workerCounts(2, 2, 64, 0), "2 per core on 2 cores");
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), Lab.workerCounts(128, 2, 1 << 20, 0), "never more than MOST_WORKERS");
+        assertEquals(List.of(1, 2, 4, 8, 16, 32), Lab.workerCounts(64, 2, 32, 0), "no more workers than blocks of the file");
+        assertEquals(List.of(1, 2, 4, 8), Lab.workerCounts(64, 2, 64, 2L << 30), "a 2 GiB container holds 8 JVMs at 256 MB");
+        assertEquals(List.of(1), Lab.workerCounts(2, 2, 64, 100L << 20), "always at least one");
+    }
+
+    @Test
     void threadCountsDoubleUpToTheMaximum() {
         assertEquals(List.of(1), Lab.threadCounts(1));
         assertEquals(List.of(1, 2, 4), Lab.threadCounts(4));
