@@ -194,7 +194,9 @@ public final class Charts {
         boolean log = Double.isNaN(baseline);
         List<Map<String, Object>> values = new ArrayList<>();
         measured.forEach(m -> values.add(with(m, "kind", "measured here")));
-        published.forEach(p -> values.add(with(p, "kind", "published")));
+        java.util.Set<Object> cited = new java.util.HashSet<>();
+        // each citation is written once, beside its first tick: the same source on every bar ran into its neighbours' text
+        published.forEach(p -> values.add(with(with(p, "kind", "published"), "labelled", cited.add(p.get("citation")))));
         Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0),
                 "sort", values.stream().map(v -> v.get("label")).distinct().toList());
         Map<String, Object> y = log ? Map.of("field", "value", "type", "quantitative", "title", yTitle, "scale", Map.of("type", "log"), "stack", false)
@@ -211,8 +213,8 @@ public final class Charts {
                 "mark", Map.of("type", "tick", "color", "black", "thickness", 3, "size", 40),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
                         Map.of("field", "value", "title", "published"), Map.of("field", "citation"))));
-        Map<String, Object> labels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published'")),
-                "mark", Map.of("type", "text", "dx", 26, "align", "left", "fontSize", 10),
+        Map<String, Object> labels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled")),
+                "mark", Map.of("type", "text", "dx", -20, "dy", -4, "align", "left", "baseline", "bottom", "fontSize", 10),  // above its tick, clear of the next bar's tick
                 "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "citation")));
         Map<String, Object> base = Map.of("data", Map.of("values", List.of(Map.of("base", baseline))),
                 "mark", Map.of("type", "rule", "strokeDash", List.of(4, 4), "color", "gray"),

@@ -96,6 +96,10 @@ class ChartsTest {
         JsonObject spec = json(Charts.ratioBars(List.of(Charts.bar("seq write", new Estimate(1.8, 1.6, 2.0)), Charts.bar("seq read", Estimate.exact(2.1))),
                 List.of(Charts.reference("seq write", claim)), "Java time / C time", "Ratios"));
         assertSelfContained(spec, 3);
+        JsonObject twice = json(Charts.ratioBars(List.of(Charts.bar("seq write", Estimate.exact(1.8))),
+                List.of(Charts.reference("seq write", claim), Charts.reference("seq read", claim)), "t", "t"));
+        assertFalse(twice.getAsJsonObject("data").getAsJsonArray("values").get(2).getAsJsonObject().get("labelled").getAsBoolean(),
+                "a citation already written beside one tick is not written again");
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         assertEquals("measured here", values.get(0).getAsJsonObject().get("kind").getAsString());
         assertEquals(1.8, values.get(0).getAsJsonObject().get("value").getAsDouble());
@@ -106,6 +110,7 @@ class ChartsTest {
         assertEquals("published", ref.get("kind").getAsString());
         assertEquals(2.24, ref.get("value").getAsDouble(), 1e-12, "224% is drawn as 2.24");
         assertEquals("Xu & Guo §4.2, Fig 4.1", ref.get("citation").getAsString());
+        assertTrue(ref.get("labelled").getAsBoolean(), "the first tick of a citation carries its label");
         // the reference line at 1 brings its own inline data
         assertTrue(spec.toString().contains("\"base\":1"), spec.toString());
     }
