@@ -667,7 +667,7 @@ static const char *check_scratch(const struct options *o) {
     }
     int64_t margin = DEFAULT_MARGIN;
     const char *margin_text = getenv("COURSE_SCRATCH_MARGIN");
-    if (margin_text) {
+    if (margin_text && *margin_text) {  /* set but empty counts as unset, as a shell's `COURSE_SCRATCH_MARGIN= make lab` means */
         const char *error = parse_size("COURSE_SCRATCH_MARGIN", margin_text, 0, MAX_MARGIN, &margin);
         if (error) return error;
     }

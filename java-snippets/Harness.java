@@ -666,7 +666,8 @@ final class Harness {
             throw new UsageError("--file " + o.file() + " already exists (the harness only writes files it creates)");
         }
         String marginText = System.getenv("COURSE_SCRATCH_MARGIN");
-        long margin = marginText == null ? DEFAULT_MARGIN : size("COURSE_SCRATCH_MARGIN", marginText, 0, MAX_MARGIN);
+        // set but empty counts as unset, as a shell's `COURSE_SCRATCH_MARGIN= make lab` means
+        long margin = marginText == null || marginText.isEmpty() ? DEFAULT_MARGIN : size("COURSE_SCRATCH_MARGIN", marginText, 0, MAX_MARGIN);
         long free;
         try {
             free = Files.getFileStore(dir).getUsableSpace();

@@ -222,6 +222,14 @@ def test_not_enough_free_space(commands, tmp_path, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_an_empty_margin_counts_as_unset(commands, tmp_path, language):
+    result = run_snippet(commands("raw_io", language), ["--op", "write", "--file-size", "64k", "--file", str(tmp_path / "x.dat")],
+                         env_extra={"COURSE_SCRATCH_MARGIN": ""})
+    assert result.returncode == 0, result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_file_size_limit(commands, tmp_path, language):
     """`ulimit -f` stops a write with EFBIG: reported, and the partial file removed."""
     cmd = " ".join(commands("raw_io", language))
