@@ -57,9 +57,7 @@ public record Estimate(double value, double low, double high) {
         return bootstrap(Results.median(perRun), random -> {
             double[] drawn = new double[runs.length];
             for (int i = 0; i < drawn.length; i++) drawn[i] = runs[random.nextInt(runs.length)];
-            java.util.Arrays.sort(drawn);
-            int n = drawn.length;
-            return n % 2 == 1 ? drawn[n / 2] : (drawn[n / 2 - 1] + drawn[n / 2]) / 2;
+            return Results.median(drawn);
         });
     }
 

@@ -445,9 +445,13 @@ public final class Results {
     }
 
     static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** The median of these values (sorted in place: a bootstrap replicate's own array). */
+    static double median(double[] values) {
+        java.util.Arrays.sort(values);
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }
