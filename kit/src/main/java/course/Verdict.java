@@ -18,12 +18,16 @@ import java.util.Locale;
  *     much as 90% and 99.6% do.</li>
  * </ul>
  * A figure holds when its whole interval lies within a tolerance of the study's (×RATIO_TOLERANCE,
- * or ×SHARE_ODDS_TOLERANCE in odds), and is too close to call when the interval straddles an edge.
- * A claim that states a direction (its figure lies beyond the tolerance from 1: slower, most of the time)
- * is reversed when the interval lies wholly beyond the tolerance on the other side of 1, and has changed
- * when it misses without reversing. A claim of direction alone ("time falls as the buffer grows") holds
- * when the whole interval lies past ×SAME on its side of 1, is reversed when it lies past it on the other,
- * has changed when it lies within ×SAME of 1 (no difference), and is too close to call otherwise.
+ * or ×SHARE_ODDS_TOLERANCE in odds), and is too close to call when the interval straddles an edge of
+ * that band: it may hold, it may not. Too close to call answers one question only, whether the claim
+ * holds here; once the whole interval lies outside the band, the claim has changed, and is reversed
+ * when the study stated a direction (its figure lies beyond the tolerance from 1: slower, most of the
+ * time) and the whole interval lies beyond the tolerance on the other side of 1. Reversed is the
+ * stronger statement, made only when the interval shows it; an interval across the reversal line is
+ * "changed". A claim of direction alone ("time falls as the buffer grows") holds when the whole
+ * interval lies past ×SAME on its side of 1, is too close to call when it straddles that line, is
+ * reversed when it lies wholly past ×SAME on the other side, and has changed otherwise (no clear
+ * difference either way).
  *
  * <p>Why these tolerances: the studies timed each case once or a few times, on shared machines (Lord
  * &amp; Reddy say only relative times matter) and print two or three figures, so a ratio between them
@@ -37,8 +41,9 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static final double RATIO_TOLERANCE = 1.25;
     public static final double SHARE_ODDS_TOLERANCE = 2;
     public static final double SAME = 1.05;
-    static final String HOLDS = "holds", CHANGED = "changed", REVERSED = "reversed", TOO_CLOSE = "too close to call";
-    static final String SETTLE = "The interval straddles an edge of the rule: more runs (a larger repeat) or the paper preset would settle it.";
+    static final String HOLDS = "holds", CHANGED = "changed", REVERSED = "reversed", TOO_CLOSE = "too close to call",
+            IN_PAPER = "judged in paper";
+    static final String SETTLE = "The interval straddles an edge of the band where the claim holds: more runs (a larger repeat) or the paper preset would settle it.";
     static final String NOT_MEASURED = "this run could not measure it (see the notes above: a tool that cannot run here)";
 
     /** A "how many times" claim; published values in % (224% of C) are read as ratios (2.24). */
@@ -119,9 +124,9 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     private static Verdict direction(Published.Claim claim, Estimate ratio, boolean claimedUp, String shown, Why why) {
         if (Double.isNaN(ratio.value())) return unmeasured(claim, NOT_MEASURED);
         boolean up = ratio.low() > SAME, down = ratio.high() < 1 / SAME;
-        String outcome = (claimedUp ? up : down) ? HOLDS : (claimedUp ? down : up) ? REVERSED
-                : ratio.inside(1 / SAME, SAME) ? CHANGED : TOO_CLOSE;
-        String rule = String.format(Locale.ROOT, "holds %s ×%.3g; reversed %s ×%.3g; changed within (no difference)",
+        boolean straddles = claimedUp ? ratio.low() <= SAME && ratio.high() > SAME : ratio.high() >= 1 / SAME && ratio.low() < 1 / SAME;
+        String outcome = (claimedUp ? up : down) ? HOLDS : straddles ? TOO_CLOSE : (claimedUp ? down : up) ? REVERSED : CHANGED;
+        String rule = String.format(Locale.ROOT, "holds %s ×%.3g; reversed %s ×%.3g; changed between (no clear difference)",
                 claimedUp ? "above" : "below", claimedUp ? SAME : 1 / SAME, claimedUp ? "below" : "above", claimedUp ? 1 / SAME : SAME);
         return new Verdict(claim, String.format(Locale.ROOT, shown, ratio.format("%.3g×")), outcome, explain(outcome, why, !claimedUp), rule);
     }
@@ -143,8 +148,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         double low = published / tolerance, high = published * tolerance;
         if (measured.inside(low, high)) return HOLDS;
         if (!measured.outside(low, high)) return TOO_CLOSE;
-        if (published > tolerance) return measured.high() < 1 / tolerance ? REVERSED : measured.low() >= 1 / tolerance ? CHANGED : TOO_CLOSE;
-        if (published < 1 / tolerance) return measured.low() > tolerance ? REVERSED : measured.high() <= tolerance ? CHANGED : TOO_CLOSE;
+        if (published > tolerance && measured.high() < 1 / tolerance) return REVERSED;
+        if (published < 1 / tolerance && measured.low() > tolerance) return REVERSED;
         return CHANGED;
     }
 
@@ -180,7 +185,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         return switch (outcome) {
             case HOLDS -> "#2b8a3e";
             case CHANGED -> "#e67700";
-            case "not measured" -> "#868e96";
+            case "not measured", IN_PAPER -> "#868e96";
             case TOO_CLOSE -> "#1971c2";
             default -> "#c92a2a";
         };
@@ -189,6 +194,17 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     /** A claim this run could not check, with the reason (a tool that is not installed, say). */
     public static Verdict unmeasured(Published.Claim claim, String why) {
         return new Verdict(claim, "n/a", "not measured", why, "");
+    }
+
+    /**
+     * A claim smaller than a short preset can resolve (a 14% step between reads of a millisecond, say),
+     * declared in advance, whatever the figure: judged in the paper preset only. Elsewhere the row shows
+     * this run's figure and the rule, says why it is not judged, and counts as no verdict.
+     */
+    public static Verdict inPaper(Preset preset, Verdict judged, String why) {
+        if (preset.name().equals("paper")) return judged;
+        return new Verdict(judged.claim(), judged.measured(), IN_PAPER,
+                "Not judged in " + preset.name() + ": " + why + " The paper preset judges it.", judged.rule());
     }
 
     /** judge's verdict where this machine can measure the claim, otherwise "not measured" with whyNot. */

@@ -46,7 +46,7 @@ class VerdictTest {
 
     @ParameterizedTest(name = "published 2×, measured {0} [{1}–{2}]: {3}")
     @CsvSource({"2, 1.7, 2.4, holds", "1.7, 1.5, 1.8, too close to call", "2.4, 2.3, 2.6, too close to call", "3.5, 3, 4, changed",
-            "0.8, 0.7, 0.9, too close to call", "0.6, 0.5, 0.7, reversed", "1.2, 1.1, 1.3, changed", "1, 0.5, 3, too close to call"})
+            "0.8, 0.7, 0.9, changed", "0.8, 0.75, 0.85, changed", "0.6, 0.5, 0.7, reversed", "1.2, 1.1, 1.3, changed", "1, 0.5, 3, too close to call"})
     void aRatioIsJudgedByItsWholeInterval(double value, double low, double high, String outcome) {
         Verdict v = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(value, low, high), WHY);
         assertEquals(outcome, v.outcome());
@@ -121,7 +121,7 @@ class VerdictTest {
 
     @ParameterizedTest(name = "falls, measured {0} [{1}–{2}]: {3}")
     @CsvSource({"0.3, 0.2, 0.4, holds", "1.3, 1.2, 1.5, reversed", "1, 0.97, 1.03, changed", "0.93, 0.9, 1, too close to call",
-            "1.06, 1.02, 1.1, too close to call"})
+            "1.06, 1.02, 1.1, changed", "0.99, 0.9, 1.1, too close to call", "1.1, 1.06, 1.2, reversed"})
     void aDirectionHoldsOnlyPastNoDifference(double value, double low, double high, String outcome) {
         Verdict v = Verdict.below(claim(Double.NaN, "", "claim"), new Estimate(value, low, high), "time after: %s the time before", WHY);
         assertEquals(outcome, v.outcome());
@@ -213,5 +213,16 @@ class VerdictTest {
     void bandwidthsAreContextNotVerdicts(double published, String unit, double measuredMbPerS, String here) {
         assertEquals(here, Context.rate(claim(published, unit, "text"), measuredMbPerS, "note").here());
         assertThrows(IllegalArgumentException.class, () -> Context.rate(claim(2, "x", "ratio"), 5, ""));
+    }
+
+    @Test
+    void aClaimDeclaredForThePaperPresetIsJudgedOnlyThere() {
+        Verdict judged = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(2, 1.9, 2.1), WHY);
+        Verdict quick = Verdict.inPaper(new Preset("05-text-lines", "quick", new com.google.gson.JsonObject(), Long.MAX_VALUE), judged, "a 14% step in 1 ms reads.");
+        assertEquals("judged in paper", quick.outcome());
+        assertEquals(judged.measured(), quick.measured());
+        assertEquals(judged.rule(), quick.rule());
+        assertEquals("Not judged in quick: a 14% step in 1 ms reads. The paper preset judges it.", quick.why());
+        assertEquals(judged, Verdict.inPaper(new Preset("05-text-lines", "paper", new com.google.gson.JsonObject(), Long.MAX_VALUE), judged, "x"));
     }
 }
