@@ -36,8 +36,10 @@ assignments: setup
 	@$(ENV) && python tools/classroom.py release
 
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
+# Each hand-in runs in a bubblewrap sandbox of its own (no network, the course read-only; tools/classroom.py says how).
 autograde: setup
-	@$(ENV) && python tools/classroom.py autograde $(LAB) && python tools/classroom.py scores $(LAB)
+	@$(ENV) && status=0 && { python tools/classroom.py autograde $(LAB) || status=$$?; } \
+	  && python tools/classroom.py scores $(LAB) && exit $$status
 
 # A learner's results (data/results/*.json, checked) in one zip under build/handin/, to hand in.
 handin: setup

@@ -67,20 +67,22 @@ check_tools() {
   command -v mvn >/dev/null || die "Maven not found; install it: sudo apt-get install maven"
   local missing=()
   for tool in strace fio chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  command -v bwrap >/dev/null || missing+=(bubblewrap)  # make autograde's sandbox
   command -v mpicc >/dev/null || missing+=(openmpi-bin libopenmpi-dev)  # lab 08: mpirun, and mpicc for its native parts
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   local line="" tool
-  for tool in strace fio mpicc chromium; do
+  for tool in strace fio mpicc chromium bwrap; do
     if command -v "$tool" >/dev/null; then line+=" $tool:found"; else line+=" $tool:missing"; fi
   done
   say "optional tools:$line"
-  for tool in strace fio mpicc chromium; do
+  for tool in strace fio mpicc chromium bwrap; do
     command -v "$tool" >/dev/null && continue
     case $tool in
       strace) say "  strace (syscall counts, labs 01-03): sudo apt-get install strace" ;;
       fio) say "  fio (disk ceiling cross-check, lab 00): sudo apt-get install fio" ;;
       mpicc) say "  mpirun and mpicc (lab 08): sudo apt-get install openmpi-bin libopenmpi-dev" ;;
       chromium) say "  chromium (browser test): sudo apt-get install chromium" ;;
+      bwrap) say "  bubblewrap (make autograde grades each hand-in in a sandbox): sudo apt-get install bubblewrap" ;;
     esac
   done
 }

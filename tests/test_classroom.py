@@ -2,15 +2,17 @@
 source version earns full marks, the untouched release version zero on every autograded cell (and no
 crash), and a wrong answer zero on its own cell only."""
 import json
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import nbformat
 import pytest
 
-from conftest import ENV, HOME
+from conftest import ENV, HOME, needs_bwrap
 
 LAB = "03-operation-size"  # pure-function exercises: the marks cannot depend on the machine
 
@@ -35,6 +37,26 @@ def test_release_removes_solutions_and_keeps_tests(tmp_path):
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
+# A learner's answer that also tries to get out: write the course and the gradebook, reach the network,
+# read the teacher's results and home. Each attempt prints what stopped it; the answer itself is right.
+ESCAPES = """long systemCalls(long fileSize, long opSize, String pattern) {
+    java.nio.file.Path book = java.nio.file.Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    while (book != null && !java.nio.file.Files.exists(book.resolve("gradebook.db"))) book = book.getParent();
+    for (String target : new String[] {System.getenv("COURSE_HOME") + "/escaped.txt", book + "/gradebook.db"}) {
+        try { java.nio.file.Files.writeString(java.nio.file.Path.of(target), "x", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND); System.out.println("ESCAPED write " + target); }
+        catch (Exception e) { System.out.println("stopped write: " + e.getMessage()); }
+    }
+    try (var s = new java.net.Socket()) { s.connect(new java.net.InetSocketAddress("10.0.0.1", 80), 3000); System.out.println("ESCAPED network"); }
+    catch (Exception e) { System.out.println("stopped network: " + e.getClass().getSimpleName()); }
+    for (String folder : new String[] {System.getenv("COURSE_HOME") + "/data/results", System.getProperty("user.home")}) {
+        String[] seen = new java.io.File(folder).list();
+        System.out.println("seen in " + folder + ": " + (seen == null ? "[]" : java.util.Arrays.toString(seen)));
+    }
+    return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
+}"""
+
+
+@needs_bwrap
 def test_autograde_source_release_and_a_wrong_answer(tmp_path):
     env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "course"), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
     (tmp_path / "scratch").mkdir()
@@ -42,7 +64,7 @@ def test_autograde_source_release_and_a_wrong_answer(tmp_path):
     course = tmp_path / "course"
     released = course / "release" / LAB / f"{LAB}.ipynb"
     source = HOME / "labs" / f"{LAB}.ipynb"
-    for student in ("right", "blank", "wrong"):
+    for student in ("right", "blank", "wrong", "escaper"):
         (course / "submitted" / student / LAB).mkdir(parents=True)
     shutil.copy(source, course / "submitted/right" / LAB / f"{LAB}.ipynb")
     shutil.copy(released, course / "submitted/blank" / LAB / f"{LAB}.ipynb")
@@ -56,8 +78,18 @@ def test_autograde_source_release_and_a_wrong_answer(tmp_path):
         elif grade_id in answers:
             cell.source = answers[grade_id]
     nbformat.write(wrong, course / "submitted/wrong" / LAB / f"{LAB}.ipynb")
+    for cell in wrong.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "lab03-system-calls":
+            cell.source = ESCAPES
+    nbformat.write(wrong, course / "submitted/escaper" / LAB / f"{LAB}.ipynb")
+    (HOME / "data/results").mkdir(parents=True, exist_ok=True)
+    teachers = HOME / "data/results/teacher-sandbox-probe.json"
+    teachers.write_text("{}")  # the teacher's own results: a hand-in must not see them
 
-    out = classroom("autograde", LAB, env=env)
+    try:
+        out = classroom("autograde", LAB, env=env)
+    finally:
+        teachers.unlink()
     assert out.returncode == 0, out.stderr[-3000:]
     scores = subprocess.run([sys.executable, "-c", f"import json, sys; sys.path.insert(0, {str(HOME / 'tools')!r}); "
                              f"import classroom; print(json.dumps(classroom.scores({LAB!r})))"], env=env, capture_output=True, text=True)
@@ -66,7 +98,40 @@ def test_autograde_source_release_and_a_wrong_answer(tmp_path):
     assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}
     assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0}
     assert got["wrong"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}
-    assert list((tmp_path / "scratch").iterdir()) == []
+    assert got["escaper"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}, "escape attempts do not break grading"
+    graded = "".join(str(output.get("text", "")) for cell in nbformat.read(course / "autograded/escaper" / LAB / f"{LAB}.ipynb", as_version=4).cells
+                     for output in cell.get("outputs", []))  # what the escaper's code printed
+    assert "ESCAPED" not in graded
+    assert graded.count("Read-only file system") >= 2 and "stopped network: " in graded
+    assert f"seen in {HOME}/data/results: []" in graded, "the teacher's results are hidden"
+    home = Path.home().resolve()
+    shown = {p.resolve().relative_to(home).parts[0] for p in (HOME, Path(sys.base_prefix), Path(ENV.get("JAVA_HOME", "/")))
+             if p.resolve().is_relative_to(home) and p.resolve() != home}
+    seen_home = re.search(rf"seen in {re.escape(str(home))}: \[(.*)\]", graded)
+    assert seen_home and {n for n in seen_home.group(1).split(", ") if n} <= shown, "the teacher's home shows only the installations grading needs"
+    assert not (HOME / "escaped.txt").exists()
+    assert list((tmp_path / "scratch").iterdir()) == [], "each hand-in had a scratch folder of its own"
+    assert not any((HOME / "build/grading").iterdir()), "the sandboxes' folders are removed"
+
+
+def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):
+    course = tmp_path / "course"
+    env = dict(ENV, COURSE_CLASSROOM=str(course), PATH=str(tmp_path / "empty"))
+    (course / "submitted/someone" / LAB).mkdir(parents=True)
+    refused = classroom("autograde", LAB, env=env)
+    assert refused.returncode != 0
+    assert refused.stderr.strip() == ("classroom: autograde runs learners' code and bubblewrap is not installed to fence it in: "
+                                      "sudo apt-get install bubblewrap (or set COURSE_UNSANDBOXED=1 to grade with your own full rights)")
+    if shutil.which("bwrap"):
+        (course / "submitted/someone" / LAB / f"{LAB}.ipynb").symlink_to(HOME / "labs" / f"{LAB}.ipynb")
+        linked = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course)))
+        assert linked.returncode != 0
+        assert linked.stderr.strip().splitlines()[-1] == (f"classroom: not graded (their marks are left as they were): someone: "
+                                                          f"{LAB}.ipynb is a symbolic link (a hand-in holds files only)")
+        assert not (course / "autograded").exists()
+    bad = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course), COURSE_GRADE_SECONDS="soon"))
+    if shutil.which("bwrap"):
+        assert bad.returncode != 0 and bad.stderr.strip() == "classroom: COURSE_GRADE_SECONDS=soon: must be a whole number of seconds, 1 or more"
 
 
 def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
@@ -94,6 +159,7 @@ def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
 OTHER_LABS = [p.stem for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) if p.stem != LAB]
 
 
+@needs_bwrap
 @pytest.mark.parametrize("lab", OTHER_LABS)
 def test_every_release_grades_to_zero_without_a_crash(tmp_path, lab):
     """Every lab's untouched student version, autograded for real: zero on each graded cell, and nbgrader

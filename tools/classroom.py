@@ -1,7 +1,7 @@
 """The classroom side: nbgrader assignments made from the labs themselves.
 
     python tools/classroom.py release [LAB ...]   # build/classroom/release/<lab>/<lab>.ipynb for students
-    python tools/classroom.py autograde LAB        # grade build/classroom/submitted/*/<lab>/
+    python tools/classroom.py autograde LAB        # grade build/classroom/submitted/*/<lab>/, each in a sandbox
     python tools/classroom.py scores LAB           # {student: {grade cell: points}} from the gradebook
     python tools/classroom.py handin [FOLDER]      # a learner's results (data/results) in one zip to hand in
     python tools/classroom.py class-results [FOLDER]  # the teacher's view of the zips in FOLDER (build/handin)
@@ -10,10 +10,12 @@ The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_c
 classroom/. A lab's id is its file name without .ipynb (02-buffering)."""
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -46,9 +48,162 @@ def release(labs):
         print(f"released {ROOT / 'release' / lab / (lab + '.ipynb')}")
 
 
+STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, knowingly
+GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
+FLAMEGRAPHS = HOME / "labs/flamegraphs"  # where the kit writes a lab's flame graphs; private per hand-in
+
+
 def autograde(lab):
+    """Grades every learner's hand-in of lab. Each runs in a sandbox of its own (see sandboxed); where
+    bubblewrap is missing, refuses unless the teacher sets COURSE_UNSANDBOXED=1."""
     prepare()
-    nbgrader("autograde", lab, "--create", "--force")
+    submitted = sorted(d.parent.name for d in (ROOT / "submitted").glob(f"*/{lab}") if d.is_dir())
+    if not submitted:
+        print(f"classroom: no hand-ins of {lab} under {ROOT / 'submitted'} (expected <student>/{lab}/{lab}.ipynb)")
+        return
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        if os.environ.get(UNSANDBOXED) != "1":
+            sys.exit("classroom: autograde runs learners' code and bubblewrap is not installed to fence it in: "
+                     f"sudo apt-get install bubblewrap (or set {UNSANDBOXED}=1 to grade with your own full rights)")
+        print(f"classroom: {UNSANDBOXED}=1: grading WITHOUT a sandbox, with your rights, network and files", file=sys.stderr)
+        nbgrader("autograde", lab, "--create", "--force")
+        return
+    seconds = os.environ.get(GRADE_SECONDS, "3600")
+    if not seconds.isdigit() or int(seconds) < 1:
+        sys.exit(f"classroom: {GRADE_SECONDS}={seconds}: must be a whole number of seconds, 1 or more")
+    precompile()  # the sandbox sees the course read-only: every snippet must be built before
+    problems = []
+    for student in submitted:
+        problem = unsafe_submission(ROOT / "submitted" / student / lab, student) or sandboxed(bwrap, lab, student, int(seconds))
+        if problem:
+            problems.append(f"{student}: {problem}")
+    if problems:
+        sys.exit("classroom: not graded (their marks are left as they were): " + "; ".join(problems))
+
+
+def unsafe_submission(folder, student):
+    """Why a hand-in cannot be graded (a name that is not an id, a link out of it), or None."""
+    if not STUDENT_ID.fullmatch(student):
+        return "its folder name is not a student id (letters, digits, . _ -; at most 64)"
+    if folder.is_symlink() or folder.parent.is_symlink():
+        return f"{folder} is a symbolic link (a hand-in holds files only)"
+    for path in folder.rglob("*"):
+        if path.is_symlink():
+            return f"{path.relative_to(folder)} is a symbolic link (a hand-in holds files only)"
+    return None
+
+
+def precompile():
+    """The kit builds every snippet (a cache hit each when nothing changed)."""
+    java = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin/java"
+    subprocess.run([str(java), "-cp", str(HOME / "kit/target/course-kit.jar"), "course.Runner"], check=True,
+                   stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME)))
+
+
+def sandboxed(bwrap, lab, student, seconds):
+    """Autogrades one hand-in in two nested bubblewrap sandboxes, then copies its marks and graded notebook
+    into the course. Outside: no network, a clean environment, the system and the course read-only, the
+    teacher's home, results, hand-ins and scratch hidden, and in place of the course folder a private one
+    with this learner's hand-in and a gradebook of this lab alone (so no other learner's work or marks).
+    Inside, the kernel (the learner's code) can write only its own scratch and results: not the gradebook
+    or the graded notebook, which nbgrader writes outside it. The kernel talks to nbgrader over TCP, so
+    both share the outer sandbox's network, which has no way out."""
+    work = Path(tempfile.mkdtemp(prefix=f"{student}-", dir=ensure(HOME / "build/grading")))
+    try:
+        course = work / "course"
+        (course / "source").mkdir(parents=True)
+        shutil.copy(ROOT / "nbgrader_config.py", course)
+        shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
+        shutil.copytree(ROOT / "submitted" / student / lab, course / "submitted" / student / lab)
+        subprocess.run([NBGRADER, "generate_assignment", lab, "--force"], cwd=course, check=True, capture_output=True)
+        for d in ("scratch", "results", "flamegraphs", "home/runtime"):
+            (work / d).mkdir(parents=True)
+        kernels = write_kernel(bwrap, work)
+        env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(work / "home"), "JUPYTER_PATH": str(kernels),
+               "JUPYTER_RUNTIME_DIR": str(work / "home/runtime"), "COURSE_SCRATCH": str(work / "scratch"),
+               "COURSE_RESULTS": str(work / "results"), "COURSE_PRESET": os.environ.get("COURSE_PRESET", "quick")}
+        if "JAVA_HOME" in os.environ:
+            env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+        cmd = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+               "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+        cmd += hidden_home()
+        for private in (HOME / "data/results", HOME / "build/handin", HOME / "scratch", ROOT):
+            if private.is_dir():
+                cmd += ["--tmpfs", str(private)]
+        cmd += ["--bind", str(work), str(work), "--bind", str(work / "flamegraphs"), str(ensure(FLAMEGRAPHS))]
+        for name, value in env.items():
+            cmd += ["--setenv", name, value]
+        cmd += ["--chdir", str(course), NBGRADER, "autograde", lab, "--student", student, "--create", "--force"]
+        try:
+            done = subprocess.run(cmd, timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return f"grading took over {seconds} s ({GRADE_SECONDS}) and was stopped"
+        if done.returncode != 0:
+            return f"nbgrader failed (exit {done.returncode}; its messages are above)"
+        merge_marks(course, lab, student)
+        graded = ROOT / "autograded" / student / lab
+        if graded.exists():
+            shutil.rmtree(graded)
+        shutil.copytree(course / "autograded" / student / lab, graded)
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def ensure(folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def hidden_home():
+    """bwrap arguments that hide the teacher's home, showing again only what grading needs from it
+    (the course, Python's and Java's installations) read-only."""
+    home = Path.home().resolve()
+    needed = [HOME.resolve(), Path(sys.base_prefix).resolve()]
+    if "JAVA_HOME" in os.environ:
+        needed.append(Path(os.environ["JAVA_HOME"]).resolve())
+    args = ["--tmpfs", str(home)]
+    for path in needed:
+        if path.is_relative_to(home):
+            args += ["--ro-bind", str(path), str(path)]
+    return args if home != Path("/") else []
+
+
+def write_kernel(bwrap, work):
+    """A copy of the course's kernelspec whose kernel runs in the inner sandbox: everything read-only
+    but its own scratch, results, flame graphs and the outer sandbox's /tmp (JUPYTER_PATH puts it before the real one)."""
+    spec_dir = HOME / ".venv/share/jupyter/kernels/java-course"
+    spec = json.loads((spec_dir / "kernel.json").read_text())
+    inner = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp", "/tmp",  # the outer sandbox's own /tmp: the connection file
+             "--bind", str(work / "scratch"), str(work / "scratch"), "--bind", str(work / "results"), str(work / "results"),
+             "--bind", str(work / "flamegraphs"), str(FLAMEGRAPHS),
+             "--die-with-parent", "--new-session"]
+    spec["argv"] = inner + spec["argv"]
+    target = work / "kernels/kernels/java-course"
+    target.mkdir(parents=True)
+    (target / "kernel.json").write_text(json.dumps(spec))
+    return work / "kernels"
+
+
+def merge_marks(course, lab, student):
+    """This learner's marks and comments from the sandbox's gradebook into the course's."""
+    from nbgrader.api import Gradebook, MissingEntry
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as graded, Gradebook(f"sqlite:///{ROOT / 'gradebook.db'}") as book:
+        book.update_or_create_student(student)
+        try:
+            book.find_submission(lab, student)
+        except MissingEntry:
+            book.add_submission(lab, student)
+        source = graded.find_submission(lab, student)
+        for notebook in source.notebooks:
+            for grade in notebook.grades:
+                target = book.find_grade(grade.name, notebook.name, lab, student)
+                target.auto_score = grade.auto_score
+            for comment in notebook.comments:
+                book.find_comment(comment.name, notebook.name, lab, student).auto_comment = comment.auto_comment
+        book.db.commit()
 
 
 def scores(lab):
