@@ -52,6 +52,7 @@ STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, knowingly
 GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
 FLAMEGRAPHS = HOME / "labs/flamegraphs"  # where the kit writes a lab's flame graphs; private per hand-in
+SYSTEM_READ_ONLY = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]  # where both sandboxes start
 
 
 def autograde(lab):
@@ -107,7 +108,7 @@ def sandboxed(bwrap, lab, student, seconds):
     into the course. Outside: no network, a clean environment, the system and the course read-only, the
     teacher's home, results, hand-ins and scratch hidden, and in place of the course folder a private one
     with this learner's hand-in and a gradebook of this lab alone (so no other learner's work or marks).
-    Inside, the kernel (the learner's code) can write only its own scratch and results: not the gradebook
+    Inside, the kernel (the learner's code) can write only its own scratch, results, flame graphs and /tmp: not the gradebook
     or the graded notebook, which nbgrader writes outside it. The kernel talks to nbgrader over TCP, so
     both share the outer sandbox's network, which has no way out."""
     work = Path(tempfile.mkdtemp(prefix=f"{student}-", dir=ensure(HOME / "build/grading")))
@@ -126,8 +127,7 @@ def sandboxed(bwrap, lab, student, seconds):
                "COURSE_RESULTS": str(work / "results"), "COURSE_PRESET": os.environ.get("COURSE_PRESET", "quick")}
         if "JAVA_HOME" in os.environ:
             env["JAVA_HOME"] = os.environ["JAVA_HOME"]
-        cmd = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-               "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+        cmd = [bwrap, *SYSTEM_READ_ONLY, "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
         cmd += hidden_home()
         for private in (HOME / "data/results", HOME / "build/handin", HOME / "scratch", ROOT):
             if private.is_dir():
@@ -176,7 +176,7 @@ def write_kernel(bwrap, work):
     but its own scratch, results, flame graphs and the outer sandbox's /tmp (JUPYTER_PATH puts it before the real one)."""
     spec_dir = HOME / ".venv/share/jupyter/kernels/java-course"
     spec = json.loads((spec_dir / "kernel.json").read_text())
-    inner = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp", "/tmp",  # the outer sandbox's own /tmp: the connection file
+    inner = [bwrap, *SYSTEM_READ_ONLY, "--bind", "/tmp", "/tmp",  # the outer sandbox's own /tmp: the connection file
              "--bind", str(work / "scratch"), str(work / "scratch"), "--bind", str(work / "results"), str(work / "results"),
              "--bind", str(work / "flamegraphs"), str(FLAMEGRAPHS),
              "--die-with-parent", "--new-session"]

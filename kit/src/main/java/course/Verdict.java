@@ -124,8 +124,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     private static Verdict direction(Published.Claim claim, Estimate ratio, boolean claimedUp, String shown, Why why) {
         if (Double.isNaN(ratio.value())) return unmeasured(claim, NOT_MEASURED);
         boolean up = ratio.low() > SAME, down = ratio.high() < 1 / SAME;
-        boolean straddles = claimedUp ? ratio.low() <= SAME && ratio.high() > SAME : ratio.high() >= 1 / SAME && ratio.low() < 1 / SAME;
-        String outcome = (claimedUp ? up : down) ? HOLDS : straddles ? TOO_CLOSE : (claimedUp ? down : up) ? REVERSED : CHANGED;
+        boolean reaches = claimedUp ? ratio.high() > SAME : ratio.low() < 1 / SAME;  // short of holding, yet across its line
+        String outcome = (claimedUp ? up : down) ? HOLDS : reaches ? TOO_CLOSE : (claimedUp ? down : up) ? REVERSED : CHANGED;
         String rule = String.format(Locale.ROOT, "holds %s ×%.3g; reversed %s ×%.3g; changed between (no clear difference)",
                 claimedUp ? "above" : "below", claimedUp ? SAME : 1 / SAME, claimedUp ? "below" : "above", claimedUp ? 1 / SAME : SAME);
         return new Verdict(claim, String.format(Locale.ROOT, shown, ratio.format("%.3g×")), outcome, explain(outcome, why, !claimedUp), rule);
