@@ -14,6 +14,7 @@ PROFILER_HOME="$BUILD/tools/async-profiler"
 BROWSER_TOOLS="$BUILD/tools/browser"
 KERNEL_DIR="$VENV/share/jupyter/kernels/java-course"
 mkdir -p "$STAMPS"
+MVN=(mvn -q -B -C -Dstyle.color=never)  # -C: a download whose checksum does not match the repository's fails, not warns
 
 say() { printf 'setup: %s\n' "$*"; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -54,11 +55,13 @@ pick_jdk() {
 }
 
 # --- required and optional tools ---------------------------------------------------------
-apt_install() {  # only as root in CI: a learner's machine is never changed behind their back
-  if [ "$(id -u)" = 0 ] && [ "${CI:-}" = true ] && command -v apt-get >/dev/null 2>&1; then
-    say "CI as root: apt-get install $*"
+apt_install() {  # only as root (a container, CI), and said aloud; a normal user gets the one line to run
+  if [ "$(id -u)" = 0 ] && [ "${COURSE_NO_APT:-}" != 1 ] && command -v apt-get >/dev/null 2>&1; then
+    say "running as root: apt-get install $* (COURSE_NO_APT=1 to skip)"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null) \
       || say "apt-get install $* failed; continuing without"
+  else
+    say "optional packages missing; to install them all: sudo apt-get install $*"
   fi
 }
 
@@ -89,11 +92,17 @@ check_tools() {
 
 # --- Python environment and the kernel ---------------------------------------------------
 setup_venv() {
-  local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements.txt"; python3 --version)
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements.lock"; python3 --version)
+  # a venv's scripts name its folder in their first line: a course folder moved or copied since has to make it again
+  local made_in; made_in=$(head -1 "$VENV/bin/pip" 2>/dev/null || true)
+  if [ -n "$made_in" ] && [[ "$made_in" != "#!$VENV/bin/python"* ]]; then
+    say "the course folder has moved since .venv was made (${made_in#\#!}): making .venv again"
+    rm -rf "$VENV"
+  fi
   if fresh venv "$key" && [ -x "$VENV/bin/jupyter" ]; then return; fi
-  say "creating .venv (pinned: setup/requirements.txt)"
+  say "creating .venv (every package pinned with its hashes: setup/requirements.lock)"
   python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check -r "$COURSE_HOME/setup/requirements.txt"
+  "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$COURSE_HOME/setup/requirements.lock"
   stamp venv "$key"
 }
 
@@ -132,11 +141,11 @@ setup_jvm_tools() {
   if fresh jvm-tools "$key" && [ -x "$JBANG_HOME/jbang" ]; then return; fi
   say "resolving jbang and async-profiler (setup/jbang/pom.xml)"
   rm -rf "$JBANG_HOME/lib"
-  mvn -q -B -Dstyle.color=never -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
+  "${MVN[@]}" -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
       -DoutputDirectory="$JBANG_HOME/lib" -DexcludeArtifactIds=async-profiler
   install -m 755 "$COURSE_HOME/setup/jbang/jbang" "$JBANG_HOME/jbang"
   mkdir -p "$PROFILER_HOME"
-  mvn -q -B -Dstyle.color=never -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
+  "${MVN[@]}" -f "$COURSE_HOME/setup/jbang/pom.xml" dependency:copy-dependencies \
       -DoutputDirectory="$PROFILER_HOME" -DincludeArtifactIds=async-profiler
   (cd "$PROFILER_HOME" && unzip -o -q async-profiler-*.jar 'linux-*/libasyncProfiler.so')
   stamp jvm-tools "$key"
@@ -145,12 +154,12 @@ setup_jvm_tools() {
 # --- playwright-core from npm, for the browser test (Chromium itself comes from Debian) --------------
 setup_browser_driver() {
   command -v npm >/dev/null || { say "npm not found: the browser test will be skipped (sudo apt-get install npm)"; return; }
-  local key; key=$(inputs_hash "$COURSE_HOME/setup/browser/package.json")
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/browser/package.json" "$COURSE_HOME/setup/browser/package-lock.json")
   if fresh browser "$key" && [ -d "$BROWSER_TOOLS/node_modules/playwright-core" ]; then return; fi
   say "installing playwright-core (setup/browser/package.json)"
   mkdir -p "$BROWSER_TOOLS"
-  cp "$COURSE_HOME/setup/browser/package.json" "$BROWSER_TOOLS/package.json"
-  (cd "$BROWSER_TOOLS" && npm install --no-audit --no-fund --silent) || { say "npm install failed; the browser test will be skipped"; return; }
+  cp "$COURSE_HOME/setup/browser/package.json" "$COURSE_HOME/setup/browser/package-lock.json" "$BROWSER_TOOLS/"
+  (cd "$BROWSER_TOOLS" && npm ci --no-audit --no-fund --silent)  # exactly the lock file's versions, their integrity checked || { say "npm install failed; the browser test will be skipped"; return; }
   stamp browser "$key"
 }
 
@@ -162,9 +171,9 @@ build_kit() {
   if fresh kit "$key" && [ -f "$COURSE_HOME/kit/target/course-kit.jar" ]; then return; fi
   say "building the kit (kit/pom.xml)"
   # JJava is not on Maven Central; the kit compiles against the kernel's own jar.
-  mvn -q -B -Dstyle.color=never install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
+  "${MVN[@]}" install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
       -DartifactId=jjava -Dversion=1.0a8 -Dpackaging=jar
-  mvn -q -B -Dstyle.color=never -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
+  "${MVN[@]}" -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
   stamp kit "$key"
 }
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import ENV, HOME, needs_bwrap
+from conftest import ENV, HOME, needs_bwrap, needs_mpi
 
 LAB = "03-operation-size"  # pure-function exercises: the marks cannot depend on the machine
 
@@ -156,7 +156,8 @@ def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
     assert empty.returncode != 0 and "no results in" in empty.stderr
 
 
-OTHER_LABS = [p.stem for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) if p.stem != LAB]
+OTHER_LABS = [pytest.param(p.stem, marks=needs_mpi) if "mpi" in p.stem else p.stem
+              for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) if p.stem != LAB]
 
 
 @needs_bwrap

@@ -1,4 +1,5 @@
-"""`make report`: runs every lab headlessly (quick preset unless COURSE_PRESET says otherwise) and writes
+"""`make report`: runs every lab headlessly (quick preset unless COURSE_PRESET says otherwise; `make report
+LABS="03-operation-size 05-text"` or `python tools/report.py LAB ...` runs only those) and writes
 one self-contained HTML file, build/report.html (COURSE_REPORT overrides it): each lab's narrative,
 tables, verdicts, and its charts as static SVG rendered offline by vl-convert. A cell that fails is kept
 in the report, and the run ends with a non-zero status naming it."""
@@ -47,10 +48,14 @@ def write_page(out, title, body):
     tmp.replace(out)
 
 
-def main():
+def main(names):
     preset = os.environ.get("COURSE_PRESET", "quick")
+    known = {p.stem: p for p in lab_paths()}
+    for name in names:
+        if name not in known:
+            sys.exit(f"report: no lab {name} (labs: {', '.join(known)})")
     sections, nav, failed = [], [], []
-    for path in lab_paths():
+    for path in [known[name] for name in names] if names else known.values():
         started = time.time()
         print(f"report: running {path.name} ({preset})", flush=True)
         body, lab_failed = run_to_html(path, preset)
@@ -70,4 +75,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -66,6 +66,10 @@ shopt -s nullglob
 for file in "$src"/*.c; do
     name="$(basename "$file" .c)"
     [ "$name" = harness ] && continue
+    if grep -q '#include <mpi.h>' "$file" && ! command -v mpicc >/dev/null && [ "${CI:-}" != true ]; then
+        echo "skipped $name: mpicc is not installed (sudo apt-get install openmpi-bin libopenmpi-dev)"
+        continue
+    fi
     for variant in plain asan; do
         if [ "$variant" = plain ]; then flags=("${plain_flags[@]}"); else flags=("${asan_flags[@]}"); fi
         build "${name}_$variant" "${flags[@]}" -- "$file" "$src/harness.c" && echo "built $name ($variant)"

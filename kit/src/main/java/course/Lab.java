@@ -56,6 +56,8 @@ public final class Lab {
         String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here; %s) · %s", id, presetName,
                 lab.preset.minutes(), lab.preset.sizesLine(), Machine.oneLine(lab.machine()));
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+        int swept = Runner.sweepStale(lab.scratch);
+        if (swept > 0) System.out.println("removed " + swept + " run folder(s) a stopped kernel left in " + lab.scratch);
         return lab;
     }
 

@@ -162,10 +162,11 @@ public final class Runner {
             String compiler = compiler(files);
             Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread"));
             if (!Files.exists(binary)) {
-                List<String> cmd = new ArrayList<>(List.of(compiler, "-O2", "-Wall", "-pthread", "-o", binary.toString()));
-                files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
-                createDirectories(binary.getParent());
-                exec(cmd, "compiling " + name);
+                buildAtomically(binary, out -> {
+                    List<String> cmd = new ArrayList<>(List.of(compiler, "-O2", "-Wall", "-pthread", "-o", out.toString()));
+                    files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
+                    return cmd;
+                }, "compiling " + name);
             }
             return binary;
         });
@@ -185,13 +186,9 @@ public final class Runner {
         List<Path> sources = javaSources(source);
         String key = hash(sources, javaHome().toString());
         return javaCommands.computeIfAbsent(key, k -> {
-            Path jbang = build.resolve("tools/jbang/jbang");
-            if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
-            exec(List.of(jbang.toString(), "build", source.toString()), "compiling " + source.getFileName());
-            String output = exec(List.of(jbang.toString(), "info", "tools", source.toString()), "jbang info");
-            JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
-            List<String> classpath = new ArrayList<>(List.of(info.get("applicationJar").getAsString()));
-            info.getAsJsonArray("resolvedDependencies").forEach(d -> classpath.add(d.getAsString()));
+            List<String> built = jbangBuild(source, key);
+            String mainClass = built.get(0);
+            List<String> classpath = built.subList(1, built.size());
             List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
             List<String> libraries = nativeLibraries(sources);
             if (!libraries.isEmpty()) {  // one property: given twice, the JVM keeps only the last
@@ -199,9 +196,56 @@ public final class Runner {
             }
             boolean foreign = sources.stream().anyMatch(f -> read(f).contains("java.lang.foreign"));
             if (!libraries.isEmpty() || foreign) cmd.add("--enable-native-access=ALL-UNNAMED");  // JDK 24+ warns without it
-            cmd.addAll(List.of("-cp", String.join(":", classpath), info.get("mainClass").getAsString()));
+            cmd.addAll(List.of("-cp", String.join(":", classpath), mainClass));
             return List.copyOf(cmd);
         });
+    }
+
+    /**
+     * The main class and class path of a snippet jbang has built: read from build/jbang-built/NAME-KEY
+     * when that build is recorded and its jars still exist (jbang itself takes two JVM starts, about
+     * two seconds, even for a cache hit); otherwise jbang builds it and the answer is recorded.
+     */
+    private List<String> jbangBuild(Path source, String key) {
+        Path record = build.resolve("jbang-built").resolve(source.getFileName().toString().replace(".java", "") + "-" + key);
+        if (Files.exists(record)) {
+            List<String> lines = readLines(record);
+            // jars of this course's own build (a copied course folder must not run the original's) that are still there
+            if (lines.size() >= 2 && lines.stream().skip(1).map(Path::of).allMatch(jar -> jar.startsWith(build) && Files.exists(jar))) return lines;
+        }
+        Path jbang = build.resolve("tools/jbang/jbang");
+        if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
+        exec(List.of(jbang.toString(), "build", source.toString()), "compiling " + source.getFileName());
+        String output = exec(List.of(jbang.toString(), "info", "tools", source.toString()), "jbang info");
+        JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
+        List<String> lines = new ArrayList<>(List.of(info.get("mainClass").getAsString(), info.get("applicationJar").getAsString()));
+        info.getAsJsonArray("resolvedDependencies").forEach(d -> lines.add(d.getAsString()));
+        try {
+            writeAtomically(record, String.join("\n", lines) + "\n");
+        } catch (UncheckedIOException e) {
+            // a course folder this user may only read (a grading sandbox): jbang is asked again next time
+        }
+        return lines;
+    }
+
+    static List<String> readLines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes a file whole or not at all (a temporary beside it, renamed), so a kernel running at the same time never reads half of one. */
+    static void writeAtomically(Path file, String text) {
+        createDirectories(file.getParent());
+        try {
+            Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".partial");
+            Files.writeString(partial, text);
+            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 
     static String read(Path file) {
@@ -251,11 +295,32 @@ public final class Runner {
         Path dir = build.resolve("native").resolve(name + "-" + hash(List.of(source), javaHome().toString()));
         Path library = dir.resolve("lib" + name + ".so");
         if (!Files.exists(library)) {
-            createDirectories(dir);
             Path include = javaHome().resolve("include");
-            exec(nativeCommand(source, library, include), "compiling " + source.getFileName());
+            buildAtomically(library, out -> nativeCommand(source, out, include), "compiling " + source.getFileName());
         }
         return library;
+    }
+
+    /**
+     * Runs a compiler into a temporary file beside target and renames it into place, so a kernel running
+     * at the same time never starts a half-written binary and a failed build leaves nothing behind.
+     */
+    static void buildAtomically(Path target, java.util.function.Function<Path, List<String>> command, String what) {
+        createDirectories(target.getParent());
+        Path partial = null;
+        try {
+            partial = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".partial");  // a name no other build has
+            exec(command.apply(partial), what);
+            Files.move(partial, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                if (partial != null) Files.deleteIfExists(partial);
+            } catch (IOException e) {
+                // nothing more to do: the build's own error, if any, is the one to report
+            }
+        }
     }
 
     /** The command line that builds a JNI library (shown in the notebook, so it can be rerun by hand). */
@@ -351,7 +416,7 @@ public final class Runner {
         Process child = null;
         try {
             createDirectories(scratch);
-            dir = Files.createTempDirectory(scratch, "run-");
+            dir = Files.createTempDirectory(scratch, RUN_PREFIX);
             LIVE_DIRS.add(dir);
             cmd.add("--file");
             cmd.add(dir.resolve(inv.snippet() + ".dat").toString());
@@ -493,6 +558,64 @@ public final class Runner {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * run-PID-START-…: which kernel made a run folder (its process id and start time, so a reused id is
+     * not taken for it), so that a later lab can remove what a killed kernel left without touching a live one's.
+     */
+    static final String RUN_PREFIX = "run-" + ProcessHandle.current().pid() + "-" + startMillis(ProcessHandle.current()) + "-";
+    private static final java.util.regex.Pattern RUN_FOLDER = java.util.regex.Pattern.compile("run-(\\d+)-(\\d+)-.*");
+
+    static long startMillis(ProcessHandle process) {
+        return process.info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
+    }
+
+    /**
+     * Removes the run folders under scratch whose kernel has ended (killed mid-run, it never removed them),
+     * first stopping what still runs in them: a killed kernel's children and MPI ranks live on, orphaned, in
+     * their run folder (their working folder). Returns how many folders.
+     */
+    public static int sweepStale(Path scratch) {
+        if (!Files.isDirectory(scratch)) return 0;
+        List<Path> stale;
+        try (Stream<Path> folders = Files.list(scratch)) {
+            stale = folders.filter(f -> {
+                var m = RUN_FOLDER.matcher(f.getFileName().toString());
+                if (!m.matches() || !Files.isDirectory(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
+                long start = Long.parseLong(m.group(2));
+                return ProcessHandle.of(Long.parseLong(m.group(1)))
+                        .filter(owner -> owner.isAlive() && (start == 0 || startMillis(owner) == start)).isEmpty();
+            }).toList();
+        } catch (IOException e) {
+            return 0;  // an unreadable scratch folder: the runs themselves will say so
+        }
+        if (!stale.isEmpty()) {
+            List<Path> real = stale.stream().map(Runner::workingFolderOf).toList();  // /proc shows links resolved
+            List<ProcessHandle> orphans = ProcessHandle.allProcesses()
+                    .filter(p -> workingFolder(p).map(cwd -> real.stream().anyMatch(cwd::startsWith)).orElse(false)).toList();
+            orphans.forEach(ProcessHandle::destroyForcibly);
+            for (ProcessHandle orphan : orphans) orphan.onExit().completeOnTimeout(orphan, 3, TimeUnit.SECONDS).join();
+        }
+        stale.forEach(Runner::removeTree);
+        return stale.size();
+    }
+
+    private static Path workingFolderOf(Path folder) {
+        try {
+            return folder.toRealPath();
+        } catch (IOException e) {
+            return folder;
+        }
+    }
+
+    /** A process's working folder, where Linux shows it (/proc/PID/cwd) and this user may see it. */
+    static java.util.Optional<Path> workingFolder(ProcessHandle process) {
+        try {
+            return java.util.Optional.of(Files.readSymbolicLink(Path.of("/proc", Long.toString(process.pid()), "cwd")));
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return java.util.Optional.empty();
         }
     }
 
