@@ -22,12 +22,25 @@ def classroom(*args, env=None):
                           capture_output=True, text=True, timeout=900)
 
 
-def test_release_removes_solutions_and_keeps_tests(tmp_path):
-    env = dict(ENV, COURSE_CLASSROOM=str(tmp_path))
-    out = classroom("release", env=env)
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """One course folder for this file's tests: every lab released once (nbgrader takes seconds a lab);
+    each test hands in under student names of its own."""
+    folder = tmp_path_factory.mktemp("classroom") / "course"
+    out = classroom("release", env=dict(ENV, COURSE_CLASSROOM=str(folder)))
     assert out.returncode == 0, out.stderr
+    return folder
+
+
+def scores(course, lab):
+    import classroom as tool  # tools/ is on the path (conftest)
+    return tool.scores(lab, course)
+
+
+def test_release_removes_solutions_and_keeps_tests(course):
+    env = dict(ENV, COURSE_CLASSROOM=str(course))
     for lab in sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
-        nb = nbformat.read(tmp_path / "release" / lab / f"{lab}.ipynb", as_version=4)
+        nb = nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4)
         graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
         solutions = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
         assert len(graded) >= 1 and len(solutions) >= 1, lab
@@ -57,11 +70,9 @@ ESCAPES = """long systemCalls(long fileSize, long opSize, String pattern) {
 
 
 @needs_bwrap
-def test_autograde_source_release_and_a_wrong_answer(tmp_path):
-    env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "course"), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
+def test_autograde_source_release_and_a_wrong_answer(course, tmp_path):
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
     (tmp_path / "scratch").mkdir()
-    assert classroom("release", LAB, env=env).returncode == 0
-    course = tmp_path / "course"
     released = course / "release" / LAB / f"{LAB}.ipynb"
     source = HOME / "labs" / f"{LAB}.ipynb"
     for student in ("right", "blank", "wrong", "escaper"):
@@ -91,10 +102,7 @@ def test_autograde_source_release_and_a_wrong_answer(tmp_path):
     finally:
         teachers.unlink()
     assert out.returncode == 0, out.stderr[-3000:]
-    scores = subprocess.run([sys.executable, "-c", f"import json, sys; sys.path.insert(0, {str(HOME / 'tools')!r}); "
-                             f"import classroom; print(json.dumps(classroom.scores({LAB!r})))"], env=env, capture_output=True, text=True)
-    assert scores.returncode == 0, scores.stderr
-    got = json.loads(scores.stdout)
+    got = scores(course, LAB)
     assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}
     assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0}
     assert got["wrong"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}
@@ -162,22 +170,17 @@ OTHER_LABS = [pytest.param(p.stem, marks=needs_mpi) if "mpi" in p.stem else p.st
 
 @needs_bwrap
 @pytest.mark.parametrize("lab", OTHER_LABS)
-def test_every_release_grades_to_zero_without_a_crash(tmp_path, lab):
+def test_every_release_grades_to_zero_without_a_crash(course, tmp_path, lab):
     """Every lab's untouched student version, autograded for real: zero on each graded cell, and nbgrader
     finishes (a stub that broke the kernel or the cells after it would not). Full marks for the source
     versions follow from test_notebooks, which runs every graded cell of the source labs."""
-    env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "course"), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
     (tmp_path / "scratch").mkdir()
-    assert classroom("release", lab, env=env).returncode == 0
-    course = tmp_path / "course"
-    (course / "submitted/blank" / lab).mkdir(parents=True)
-    shutil.copy(course / "release" / lab / f"{lab}.ipynb", course / "submitted/blank" / lab / f"{lab}.ipynb")
+    (course / "submitted/untouched" / lab).mkdir(parents=True)
+    shutil.copy(course / "release" / lab / f"{lab}.ipynb", course / "submitted/untouched" / lab / f"{lab}.ipynb")
     out = classroom("autograde", lab, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
-    scores = subprocess.run([sys.executable, "-c", f"import json, sys; sys.path.insert(0, {str(HOME / 'tools')!r}); "
-                             f"import classroom; print(json.dumps(classroom.scores({lab!r})))"], env=env, capture_output=True, text=True)
-    assert scores.returncode == 0, scores.stderr
     graded = {c.metadata["nbgrader"]["grade_id"] for c in nbformat.read(HOME / "labs" / f"{lab}.ipynb", as_version=4).cells
               if c.metadata.get("nbgrader", {}).get("grade")}
-    assert json.loads(scores.stdout)["blank"] == {grade_id: 0.0 for grade_id in graded}
+    assert scores(course, lab)["untouched"] == {grade_id: 0.0 for grade_id in graded}
     assert list((tmp_path / "scratch").iterdir()) == []

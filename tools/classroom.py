@@ -30,6 +30,21 @@ def nbgrader(*args):
     subprocess.run([NBGRADER, *args], cwd=ROOT, check=True)  # nbgrader_config.py in ROOT makes it the course
 
 
+def generate(course, labs):
+    """nbgrader's generate_assignment for each lab of the course folder, in this process: nbgrader's own
+    command takes seconds to start, once per lab."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config.CourseDirectory.root = str(course)
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+    for lab in labs:
+        result = api.generate_assignment(lab, force=True)
+        if not result["success"]:
+            sys.exit(f"classroom: nbgrader could not make the student version of {lab}:\n{result.get('log', '')}{result.get('error', '')}")
+
+
 def prepare():
     ROOT.mkdir(parents=True, exist_ok=True)
     shutil.copy(HOME / "classroom/nbgrader_config.py", ROOT / "nbgrader_config.py")
@@ -44,7 +59,8 @@ def release(labs):
             shutil.rmtree(source)
         source.mkdir(parents=True)
         shutil.copy(HOME / "labs" / f"{lab}.ipynb", source / f"{lab}.ipynb")
-        nbgrader("generate_assignment", lab, "--force")
+    generate(ROOT, labs)
+    for lab in labs:
         print(f"released {ROOT / 'release' / lab / (lab + '.ipynb')}")
 
 
@@ -118,7 +134,7 @@ def sandboxed(bwrap, lab, student, seconds):
         shutil.copy(ROOT / "nbgrader_config.py", course)
         shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
         shutil.copytree(ROOT / "submitted" / student / lab, course / "submitted" / student / lab)
-        subprocess.run([NBGRADER, "generate_assignment", lab, "--force"], cwd=course, check=True, capture_output=True)
+        generate(course, [lab])
         for d in ("scratch", "results", "flamegraphs", "home/runtime"):
             (work / d).mkdir(parents=True)
         kernels = write_kernel(bwrap, work)
@@ -206,10 +222,10 @@ def merge_marks(course, lab, student):
         book.db.commit()
 
 
-def scores(lab):
-    """Points per student and graded cell, read from the gradebook nbgrader keeps."""
+def scores(lab, root=ROOT):
+    """Points per student and graded cell, read from the gradebook nbgrader keeps (in the course folder root)."""
     from nbgrader.api import Gradebook
-    with Gradebook(f"sqlite:///{ROOT / 'gradebook.db'}") as book:
+    with Gradebook(f"sqlite:///{Path(root) / 'gradebook.db'}") as book:
         out = {}
         for submission in book.assignment_submissions(lab):
             notebook = submission.notebooks[0]

@@ -100,9 +100,9 @@ public record Estimate(double value, double low, double high) {
     public String format(String format) {
         String shown = String.format(Locale.ROOT, format, value);
         if (Double.isNaN(low) || low == high) return shown;
-        String between = low < 0 ? " to " : "–";  // "−5 to 3", never "-5–3"
-        return shown + " [" + String.format(Locale.ROOT, format, low).replace("×", "").replace("%", "") + between
-                + String.format(Locale.ROOT, format, high).replace("×", "").replace("%", "") + "]";
+        String from = String.format(Locale.ROOT, format, low).replace("×", "").replace("%", "");
+        String between = from.startsWith("-") || from.startsWith("+") ? " to " : "–";  // "-5 to 3", "+98 to +455", never "-5–3"
+        return shown + " [" + from + between + String.format(Locale.ROOT, format, high).replace("×", "").replace("%", "") + "]";
     }
 
     public Estimate map(java.util.function.DoubleUnaryOperator f) {

@@ -37,6 +37,7 @@ class EstimateTest {
         assertEquals(2.4, e.high(), 1e-9);
         assertEquals("2.00× [1.80–2.40]", e.format("%.2f×"));
         assertEquals("-3% [-8 to 2]", new Estimate(-3, -8, 2).format("%.0f%%"), "a range with a negative end reads 'to', not a dash");
+        assertEquals("+99% [+98 to +455]", new Estimate(99, 98, 455).format("%+.0f%%"), "signed ends read 'to' too");
         assertEquals(e, Estimate.of(draw -> draw.from(r).ratio("java", "c")), "a fixed seed: the same runs, the same interval");
     }
 

@@ -51,7 +51,7 @@ class PresetTest {
     @Test
     void rawIoSizesParse() {
         assertEquals(List.of(16L << 10, 48L << 10), Course.preset("01-raw-io", "smoke").sizes("seq_sizes"));
-        assertEquals(List.of(128L << 10, 256L << 10, 512L << 10), Course.preset("01-raw-io", "quick").sizes("seq_sizes"));
+        assertEquals(List.of(64L << 10, 128L << 10, 256L << 10), Course.preset("01-raw-io", "quick").sizes("seq_sizes"));
         Preset paper = Course.preset("01-raw-io", "paper");
         assertEquals(List.of(1L << 20, 10L << 20, 25L << 20, 50L << 20, 100L << 20), paper.sizes("seq_sizes"));
         assertEquals(10L << 20, paper.size("rand_size"));
