@@ -257,7 +257,9 @@ def test_interrupt_removes_file(commands, tmp_path, language, sig):
     """A run stopped half-way (Ctrl-C, or the kit's SIGTERM) removes the file it was writing."""
     target = tmp_path / "x.dat"
     proc = subprocess.Popen(commands("raw_io", language) + ["--op", "write", "--file-size", "64m", "--repeat", "1",
-                            "--warmup", "0", "--file", str(target)], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            "--warmup", "0", "--file", str(target)], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            # as a terminal's Ctrl-C finds it: `make test` started in the background would hand SIGINT down ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.time() + 60
         while not (target.exists() and target.stat().st_size > 0) and time.time() < deadline:
