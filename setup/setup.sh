@@ -135,6 +135,12 @@ with open(os.path.join(kernel_dir, "kernel.json"), "w") as f:
 PY
 }
 
+# A learner's JupyterLab asks no server for news or updates (the course runs offline, on Binder too).
+install_lab_settings() {
+  mkdir -p "$VENV/share/jupyter/lab/settings"
+  cp "$COURSE_HOME/setup/jupyterlab/overrides.json" "$VENV/share/jupyter/lab/settings/overrides.json"
+}
+
 # --- jbang and async-profiler from Maven Central ------------------------------------------
 setup_jvm_tools() {
   local key; key=$(inputs_hash "$COURSE_HOME/setup/jbang/pom.xml" "$COURSE_HOME/setup/jbang/jbang")
@@ -201,6 +207,7 @@ main() {
   check_tools
   setup_venv
   install_kernel
+  install_lab_settings
   setup_jvm_tools
   setup_browser_driver
   write_env

@@ -1,5 +1,6 @@
 """`make lab` serves the course on 127.0.0.1 with its token, and the token is on no process's command line
-(where every user of a shared machine could read it with ps)."""
+(where every user of a shared machine could read it with ps); its JupyterLab fetches no news or updates."""
+import json
 import secrets
 import subprocess
 import time
@@ -40,6 +41,10 @@ def test_make_lab_keeps_its_token_off_the_command_line(tmp_path):
             except OSError:
                 pass  # a process that ended meanwhile
         assert not [line for line in lines if token in line], "the token is on a command line"
+        settings = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/lab/api/settings/"
+                                                    f"@jupyterlab/apputils-extension:notification?token={token}", timeout=10))
+        defaults = {name: p["default"] for name, p in settings["schema"]["properties"].items()}  # the course's overrides
+        assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False, "JupyterLab asks no server for news or updates"
     finally:
         stop(lab)
     assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"
