@@ -28,7 +28,7 @@ bench: setup
 	@$(ENV) && mvn -q -B -C -Dstyle.color=never -f bench/pom.xml package \
 	  && java -cp bench/target/benchmarks.jar:kit/target/course-kit.jar course.bench.CrossCheck
 
-# LABS="03-operation-size 05-text" reports only those labs.
+# LABS="03-operation-size 05-text-lines" reports only those labs.
 report: setup
 	@$(ENV) && python tools/report.py $(LABS)
 

@@ -1,5 +1,5 @@
 """`make report`: runs every lab headlessly (quick preset unless COURSE_PRESET says otherwise; `make report
-LABS="03-operation-size 05-text"` or `python tools/report.py LAB ...` runs only those) and writes
+LABS="03-operation-size 05-text-lines"` or `python tools/report.py LAB ...` runs only those) and writes
 one self-contained HTML file, build/report.html (COURSE_REPORT overrides it): each lab's narrative,
 tables, verdicts, and its charts as static SVG rendered offline by vl-convert. A cell that fails is kept
 in the report, and the run ends with a non-zero status naming it."""

@@ -236,16 +236,9 @@ public final class Runner {
         }
     }
 
-    /** Writes a file whole or not at all (a temporary beside it, renamed), so a kernel running at the same time never reads half of one. */
+    /** Writes a file whole or not at all (see intoPlace), so a kernel running at the same time never reads half of one. */
     static void writeAtomically(Path file, String text) {
-        createDirectories(file.getParent());
-        try {
-            Path partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".partial");
-            Files.writeString(partial, text);
-            Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        intoPlace(file, partial -> Files.writeString(partial, text));
     }
 
     static String read(Path file) {
@@ -306,11 +299,24 @@ public final class Runner {
      * at the same time never starts a half-written binary and a failed build leaves nothing behind.
      */
     static void buildAtomically(Path target, java.util.function.Function<Path, List<String>> command, String what) {
+        intoPlace(target, partial -> exec(command.apply(partial), what));
+    }
+
+    /** What makes a file, given the temporary path to make it at. */
+    interface Maker {
+        void make(Path partial) throws IOException;
+    }
+
+    /**
+     * Makes target at a temporary name beside it (one no other maker has) and renames it into place; a
+     * maker that fails leaves neither the target nor the temporary.
+     */
+    static void intoPlace(Path target, Maker maker) {
         createDirectories(target.getParent());
         Path partial = null;
         try {
-            partial = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".partial");  // a name no other build has
-            exec(command.apply(partial), what);
+            partial = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".partial");
+            maker.make(partial);
             Files.move(partial, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
@@ -318,7 +324,7 @@ public final class Runner {
             try {
                 if (partial != null) Files.deleteIfExists(partial);
             } catch (IOException e) {
-                // nothing more to do: the build's own error, if any, is the one to report
+                // nothing more to do: the maker's own error, if any, is the one to report
             }
         }
     }
@@ -592,7 +598,7 @@ public final class Runner {
             return 0;  // an unreadable scratch folder: the runs themselves will say so
         }
         if (!stale.isEmpty()) {
-            List<Path> real = stale.stream().map(Runner::workingFolderOf).toList();  // /proc shows links resolved
+            List<Path> real = stale.stream().map(Runner::realPath).toList();  // /proc shows links resolved
             List<ProcessHandle> orphans = ProcessHandle.allProcesses()
                     .filter(p -> workingFolder(p).map(cwd -> real.stream().anyMatch(cwd::startsWith)).orElse(false)).toList();
             orphans.forEach(ProcessHandle::destroyForcibly);
@@ -602,7 +608,7 @@ public final class Runner {
         return stale.size();
     }
 
-    private static Path workingFolderOf(Path folder) {
+    private static Path realPath(Path folder) {
         try {
             return folder.toRealPath();
         } catch (IOException e) {
