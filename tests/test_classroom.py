@@ -2,6 +2,7 @@
 source version earns full marks, the untouched release version zero on every autograded cell (and no
 crash), and a wrong answer zero on its own cell only."""
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -12,7 +13,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import ENV, HOME, needs_bwrap, needs_mpi
+from conftest import ENV, HOME, MPI, needs_bwrap
+
+CI = os.environ.get("CI") == "true"
 
 LAB = "03-operation-size"  # pure-function exercises: the marks cannot depend on the machine
 
@@ -50,8 +53,9 @@ def test_release_removes_solutions_and_keeps_tests(course):
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
-# A learner's answer that also tries to get out: write the course and the gradebook, reach the network,
-# read the teacher's results and home. Each attempt prints what stopped it; the answer itself is right.
+# A learner's answer that tries to get out: write the course and the gradebook, reach the network, read the
+# teacher's results and home. Each attempt prints what stopped it; then it answers wrong (the last, short
+# operation forgotten), which must cost that cell's marks and no other's.
 ESCAPES = """long systemCalls(long fileSize, long opSize, String pattern) {
     java.nio.file.Path book = java.nio.file.Path.of(System.getProperty("user.dir")).toAbsolutePath();
     while (book != null && !java.nio.file.Files.exists(book.resolve("gradebook.db"))) book = book.getParent();
@@ -65,34 +69,30 @@ ESCAPES = """long systemCalls(long fileSize, long opSize, String pattern) {
         String[] seen = new java.io.File(folder).list();
         System.out.println("seen in " + folder + ": " + (seen == null ? "[]" : java.util.Arrays.toString(seen)));
     }
-    return pattern.equals("seq") ? (fileSize + opSize - 1) / opSize : fileSize / opSize;
+    return fileSize / opSize;  // and a wrong answer: forgets the short last operation
 }"""
 
 
 @needs_bwrap
-def test_autograde_source_release_and_a_wrong_answer(course, tmp_path):
-    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
+def test_autograde_source_release_and_a_wrong_answer_that_tries_to_escape(course, tmp_path):
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
     (tmp_path / "scratch").mkdir()
     released = course / "release" / LAB / f"{LAB}.ipynb"
     source = HOME / "labs" / f"{LAB}.ipynb"
-    for student in ("right", "blank", "wrong", "escaper"):
+    for student in ("right", "blank", "escaper"):
         (course / "submitted" / student / LAB).mkdir(parents=True)
     shutil.copy(source, course / "submitted/right" / LAB / f"{LAB}.ipynb")
     shutil.copy(released, course / "submitted/blank" / LAB / f"{LAB}.ipynb")
-    wrong = nbformat.read(released, as_version=4)
+    escaper = nbformat.read(released, as_version=4)
     answers = {c.metadata["nbgrader"]["grade_id"]: c.source for c in nbformat.read(source, as_version=4).cells
                if c.metadata.get("nbgrader", {}).get("solution")}
-    for cell in wrong.cells:
+    for cell in escaper.cells:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id == "lab03-system-calls":  # forgets the short last operation
-            cell.source = "long systemCalls(long fileSize, long opSize, String pattern) {\n    return fileSize / opSize;\n}"
+        if grade_id == "lab03-system-calls":
+            cell.source = ESCAPES
         elif grade_id in answers:
             cell.source = answers[grade_id]
-    nbformat.write(wrong, course / "submitted/wrong" / LAB / f"{LAB}.ipynb")
-    for cell in wrong.cells:
-        if cell.metadata.get("nbgrader", {}).get("grade_id") == "lab03-system-calls":
-            cell.source = ESCAPES
-    nbformat.write(wrong, course / "submitted/escaper" / LAB / f"{LAB}.ipynb")
+    nbformat.write(escaper, course / "submitted/escaper" / LAB / f"{LAB}.ipynb")
     (HOME / "data/results").mkdir(parents=True, exist_ok=True)
     teachers = HOME / "data/results/teacher-sandbox-probe.json"
     teachers.write_text("{}")  # the teacher's own results: a hand-in must not see them
@@ -105,8 +105,8 @@ def test_autograde_source_release_and_a_wrong_answer(course, tmp_path):
     got = scores(course, LAB)
     assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}
     assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0}
-    assert got["wrong"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}
-    assert got["escaper"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}, "escape attempts do not break grading"
+    assert got["escaper"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}, \
+        "a wrong answer loses its own cell's marks only, escape attempts and all"
     graded = "".join(str(output.get("text", "")) for cell in nbformat.read(course / "autograded/escaper" / LAB / f"{LAB}.ipynb", as_version=4).cells
                      for output in cell.get("outputs", []))  # what the escaper's code printed
     assert "ESCAPED" not in graded
@@ -134,12 +134,12 @@ def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):
         (course / "submitted/someone" / LAB / f"{LAB}.ipynb").symlink_to(HOME / "labs" / f"{LAB}.ipynb")
         linked = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course)))
         assert linked.returncode != 0
-        assert linked.stderr.strip().splitlines()[-1] == (f"classroom: not graded (their marks are left as they were): someone: "
+        assert linked.stderr.strip().splitlines()[-1] == (f"classroom: not graded (their marks are left as they were): someone ({LAB}): "
                                                           f"{LAB}.ipynb is a symbolic link (a hand-in holds files only)")
         assert not (course / "autograded").exists()
     bad = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course), COURSE_GRADE_SECONDS="soon"))
     if shutil.which("bwrap"):
-        assert bad.returncode != 0 and bad.stderr.strip() == "classroom: COURSE_GRADE_SECONDS=soon: must be a whole number of seconds, 1 or more"
+        assert bad.returncode != 0 and bad.stderr.strip() == "classroom: COURSE_GRADE_SECONDS=soon: must be a whole number, 1 or more"
 
 
 def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
@@ -164,23 +164,22 @@ def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
     assert empty.returncode != 0 and "no results in" in empty.stderr
 
 
-OTHER_LABS = [pytest.param(p.stem, marks=needs_mpi) if "mpi" in p.stem else p.stem
-              for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) if p.stem != LAB]
-
-
 @needs_bwrap
-@pytest.mark.parametrize("lab", OTHER_LABS)
-def test_every_release_grades_to_zero_without_a_crash(course, tmp_path, lab):
-    """Every lab's untouched student version, autograded for real: zero on each graded cell, and nbgrader
-    finishes (a stub that broke the kernel or the cells after it would not). Full marks for the source
-    versions follow from test_notebooks, which runs every graded cell of the source labs."""
-    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"))
+def test_every_release_grades_to_zero_without_a_crash(course, tmp_path):
+    """Every other lab's untouched student version, autograded for real in one call, two at a time: zero on
+    each graded cell, and nbgrader finishes (a stub that broke the kernel or the cells after it would
+    not). Full marks for the source versions follow from test_notebooks, which runs every graded cell."""
+    labs = [p.stem for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) 
+            if p.stem != LAB and (MPI or CI or "mpi" not in p.stem)]  # lab 08 needs Open MPI (CI has it)
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
     (tmp_path / "scratch").mkdir()
-    (course / "submitted/untouched" / lab).mkdir(parents=True)
-    shutil.copy(course / "release" / lab / f"{lab}.ipynb", course / "submitted/untouched" / lab / f"{lab}.ipynb")
-    out = classroom("autograde", lab, env=env)
+    for lab in labs:
+        (course / "submitted/untouched" / lab).mkdir(parents=True)
+        shutil.copy(course / "release" / lab / f"{lab}.ipynb", course / "submitted/untouched" / lab / f"{lab}.ipynb")
+    out = classroom("autograde", *labs, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
-    graded = {c.metadata["nbgrader"]["grade_id"] for c in nbformat.read(HOME / "labs" / f"{lab}.ipynb", as_version=4).cells
-              if c.metadata.get("nbgrader", {}).get("grade")}
-    assert scores(course, lab)["untouched"] == {grade_id: 0.0 for grade_id in graded}
+    for lab in labs:
+        graded = {c.metadata["nbgrader"]["grade_id"] for c in nbformat.read(HOME / "labs" / f"{lab}.ipynb", as_version=4).cells
+                  if c.metadata.get("nbgrader", {}).get("grade")}
+        assert scores(course, lab)["untouched"] == {grade_id: 0.0 for grade_id in graded}, lab
     assert list((tmp_path / "scratch").iterdir()) == []

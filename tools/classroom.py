@@ -1,7 +1,7 @@
 """The classroom side: nbgrader assignments made from the labs themselves.
 
     python tools/classroom.py release [LAB ...]   # build/classroom/release/<lab>/<lab>.ipynb for students
-    python tools/classroom.py autograde LAB        # grade build/classroom/submitted/*/<lab>/, each in a sandbox
+    python tools/classroom.py autograde LAB ...    # grade build/classroom/submitted/*/<lab>/, each in a sandbox
     python tools/classroom.py scores LAB           # {student: {grade cell: points}} from the gradebook
     python tools/classroom.py handin [FOLDER]      # a learner's results (data/results) in one zip to hand in
     python tools/classroom.py class-results [FOLDER]  # the teacher's view of the zips in FOLDER (build/handin)
@@ -17,7 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import threading
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from labs import HOME, lab_paths
@@ -67,17 +69,22 @@ def release(labs):
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, knowingly
 GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
+GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default half the cores: marks never depend on timings)
+ONE_AT_A_TIME = threading.Lock()  # nbgrader's own API (making a sandbox's assignment, merging its marks), between grading threads
 FLAMEGRAPHS = HOME / "labs/flamegraphs"  # where the kit writes a lab's flame graphs; private per hand-in
 SYSTEM_READ_ONLY = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]  # where both sandboxes start
 
 
-def autograde(lab):
-    """Grades every learner's hand-in of lab. Each runs in a sandbox of its own (see sandboxed); where
-    bubblewrap is missing, refuses unless the teacher sets COURSE_UNSANDBOXED=1."""
+def autograde(labs):
+    """Grades every learner's hand-in of each lab. Each runs in a sandbox of its own (see sandboxed), up to
+    COURSE_GRADE_JOBS at once; where bubblewrap is missing, refuses unless the teacher sets COURSE_UNSANDBOXED=1."""
     prepare()
-    submitted = sorted(d.parent.name for d in (ROOT / "submitted").glob(f"*/{lab}") if d.is_dir())
-    if not submitted:
-        print(f"classroom: no hand-ins of {lab} under {ROOT / 'submitted'} (expected <student>/{lab}/{lab}.ipynb)")
+    hand_ins = [(lab, d.parent.name) for lab in labs
+                for d in sorted((ROOT / "submitted").glob(f"*/{lab}")) if d.is_dir()]
+    for lab in labs:
+        if not any(graded == lab for graded, _ in hand_ins):
+            print(f"classroom: no hand-ins of {lab} under {ROOT / 'submitted'} (expected <student>/{lab}/{lab}.ipynb)")
+    if not hand_ins:
         return
     bwrap = shutil.which("bwrap")
     if bwrap is None:
@@ -85,19 +92,27 @@ def autograde(lab):
             sys.exit("classroom: autograde runs learners' code and bubblewrap is not installed to fence it in: "
                      f"sudo apt-get install bubblewrap (or set {UNSANDBOXED}=1 to grade with your own full rights)")
         print(f"classroom: {UNSANDBOXED}=1: grading WITHOUT a sandbox, with your rights, network and files", file=sys.stderr)
-        nbgrader("autograde", lab, "--create", "--force")
+        for lab in dict.fromkeys(lab for lab, _ in hand_ins):
+            nbgrader("autograde", lab, "--create", "--force")
         return
-    seconds = os.environ.get(GRADE_SECONDS, "3600")
-    if not seconds.isdigit() or int(seconds) < 1:
-        sys.exit(f"classroom: {GRADE_SECONDS}={seconds}: must be a whole number of seconds, 1 or more")
+    seconds, jobs = whole_number(GRADE_SECONDS, "3600"), whole_number(GRADE_JOBS, str(max(1, (os.cpu_count() or 2) // 2)))
     precompile()  # the sandbox sees the course read-only: every snippet must be built before
-    problems = []
-    for student in submitted:
-        problem = unsafe_submission(ROOT / "submitted" / student / lab, student) or sandboxed(bwrap, lab, student, int(seconds))
-        if problem:
-            problems.append(f"{student}: {problem}")
+
+    def grade(lab, student):
+        return unsafe_submission(ROOT / "submitted" / student / lab, student) or sandboxed(bwrap, lab, student, seconds)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        outcomes = list(pool.map(lambda hand_in: grade(*hand_in), hand_ins))
+    problems = [f"{student} ({lab}): {problem}" for (lab, student), problem in zip(hand_ins, outcomes) if problem]
     if problems:
         sys.exit("classroom: not graded (their marks are left as they were): " + "; ".join(problems))
+
+
+def whole_number(variable, default):
+    value = os.environ.get(variable, default)
+    if not value.isdigit() or int(value) < 1:
+        sys.exit(f"classroom: {variable}={value}: must be a whole number, 1 or more")
+    return int(value)
 
 
 def unsafe_submission(folder, student):
@@ -134,7 +149,8 @@ def sandboxed(bwrap, lab, student, seconds):
         shutil.copy(ROOT / "nbgrader_config.py", course)
         shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
         shutil.copytree(ROOT / "submitted" / student / lab, course / "submitted" / student / lab)
-        generate(course, [lab])
+        with ONE_AT_A_TIME:
+            generate(course, [lab])
         for d in ("scratch", "results", "flamegraphs", "home/runtime"):
             (work / d).mkdir(parents=True)
         kernels = write_kernel(bwrap, work)
@@ -158,7 +174,8 @@ def sandboxed(bwrap, lab, student, seconds):
             return f"grading took over {seconds} s ({GRADE_SECONDS}) and was stopped"
         if done.returncode != 0:
             return f"nbgrader failed (exit {done.returncode}; its messages are above)"
-        merge_marks(course, lab, student)
+        with ONE_AT_A_TIME:
+            merge_marks(course, lab, student)
         graded = ROOT / "autograded" / student / lab
         if graded.exists():
             shutil.rmtree(graded)
@@ -287,8 +304,7 @@ if __name__ == "__main__":
     if command == "release":
         release(ids)
     elif command == "autograde":
-        for name in ids:
-            autograde(name)
+        autograde(ids)
     elif command == "scores":
         for name in ids:
             print(name, scores(name))
