@@ -80,19 +80,34 @@ public final class Results {
     }
 
     /**
-     * The same cases, each with as many runs redrawn at random (with replacement) from its own: one
-     * bootstrap replicate (Estimate). Runs never move between cases.
+     * One bootstrap replicate (Estimate), redrawn the way the runs were made: for each case, first its
+     * rounds, then the runs within each. A round is one process per case (Sweep), so what a process
+     * brings with it (its JIT's choices, where its memory landed, a slow minute of the machine) is shared
+     * by its runs: redrawing runs alone would count them as independent and make the interval too
+     * narrow. So each case draws as many rounds as it ran, with replacement, and from each drawn round as
+     * many runs as it holds, with replacement. Runs never move between cases; runs without a round
+     * (results saved before rounds were recorded) count as one round.
      */
     Results resample(java.util.Random random) {
         List<List<JsonObject>> groups = new ArrayList<>();
         List<JsonObject> all = new ArrayList<>(runs.size());
         for (List<JsonObject> group : cases()) {
+            List<List<JsonObject>> rounds = new ArrayList<>(group.stream().collect(java.util.stream.Collectors.groupingBy(
+                    Results::round, java.util.TreeMap::new, java.util.stream.Collectors.toList())).values());
             List<JsonObject> redrawn = new ArrayList<>(group.size());
-            for (int i = 0; i < group.size(); i++) redrawn.add(group.get(random.nextInt(group.size())));
+            for (int r = 0; r < rounds.size(); r++) {
+                List<JsonObject> round = rounds.get(random.nextInt(rounds.size()));
+                for (int i = 0; i < round.size(); i++) redrawn.add(round.get(random.nextInt(round.size())));
+            }
             groups.add(redrawn);
             all.addAll(redrawn);
         }
         return new Results(all, groups, true);
+    }
+
+    private static long round(JsonObject run) {
+        JsonElement round = run.get("round");
+        return round == null || round.isJsonNull() ? 0 : round.getAsLong();
     }
 
     /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */

@@ -65,6 +65,52 @@ class EstimateTest {
         assertTrue(covered >= 85 && covered <= 100, covered + " of " + experiments + " intervals covered the true ratio (95% asked)");
     }
 
+    /**
+     * Runs in rounds, as a sweep makes them: each round a new process per case, whose own offset (JIT,
+     * memory placement, the machine's minute) all its runs share; rounds numbered from 1, or all 0 when
+     * the rounds are not known.
+     */
+    static Results inRounds(Random random, int rounds, int runsPerRound, double processSpread, boolean roundsKnown) {
+        List<JsonObject> all = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            double javaProcess = Math.exp(processSpread * random.nextGaussian()), cProcess = Math.exp(processSpread * random.nextGaussian());
+            for (int i = 0; i < runsPerRound; i++) {
+                JsonObject java = Runs.run("java", "read", 1 << 20, i, (long) (15e6 * javaProcess * Math.exp(0.01 * random.nextGaussian())));
+                JsonObject c = Runs.run("c", "read", 1 << 20, i, (long) (10e6 * cProcess * Math.exp(0.01 * random.nextGaussian())));
+                java.addProperty("round", roundsKnown ? round : 0);
+                c.addProperty("round", roundsKnown ? round : 0);
+                all.add(java);
+                all.add(c);
+            }
+        }
+        return new Results(all);
+    }
+
+    @Test
+    void roundsAreRedrawnWholeSoAProcesssOwnOffsetWidensTheInterval() {
+        Random random = new Random(11);
+        int coveredByRounds = 0, coveredByRuns = 0, experiments = 100;
+        for (int x = 0; x < experiments; x++) {
+            long seed = random.nextLong();
+            Results known = inRounds(new Random(seed), 3, 10, 0.1, true), unknown = inRounds(new Random(seed), 3, 10, 0.1, false);
+            Estimate byRounds = Estimate.of(draw -> draw.from(known).ratio("java", "c"));
+            Estimate byRuns = Estimate.of(draw -> draw.from(unknown).ratio("java", "c"));
+            assertEquals(byRuns.value(), byRounds.value(), 1e-12, "the same runs, the same figure");
+            if (byRounds.low() <= 1.5 && 1.5 <= byRounds.high()) coveredByRounds++;
+            if (byRuns.low() <= 1.5 && 1.5 <= byRuns.high()) coveredByRuns++;
+        }
+        // three rounds are three draws of each process's offset, so no interval reaches 95% from them (86 here);
+        // taking thirty runs for thirty independent draws covers the true ratio far less often (63 here)
+        assertTrue(coveredByRounds >= 80, coveredByRounds + " of " + experiments + " two-level intervals covered the true ratio");
+        assertTrue(coveredByRuns <= coveredByRounds - 15, coveredByRuns + " runs-only against " + coveredByRounds + " two-level intervals covered it");
+    }
+
+    @Test
+    void oneRoundIsRedrawnRunByRun() {
+        Results r = runs(new double[] {9, 10, 12}, new double[] {5, 5, 5});  // no round recorded: one round
+        assertEquals(new Estimate(2, 1.8, 2.4), Estimate.of(draw -> draw.from(r).ratio("java", "c")));
+    }
+
     @Test
     void aMediansIntervalIsItsRangeUpToFiveRunsAndNarrowerBeyond() {
         assertEquals(new Estimate(3, 1, 5), Estimate.ofMedian(List.of(5.0, 1.0, 3.0, 2.0, 4.0)));
