@@ -6,6 +6,13 @@
 set -euo pipefail
 
 COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# make splits paths at spaces, class paths and PATH at colons, and the JVM reads file names as UTF-8
+case "$COURSE_HOME" in
+  *[[:space:]]*|*:*) printf "setup: error: the course's folder %s holds a space or a colon, which make and Java's class paths cannot carry: move or clone it to a path without them\n" "$COURSE_HOME" >&2; exit 1 ;;
+esac
+if ! printf '%s' "$COURSE_HOME" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then
+  printf "setup: error: the course's folder %q is not valid UTF-8, which Java needs to open its files: move or clone it to a path in UTF-8\n" "$COURSE_HOME" >&2; exit 1
+fi
 BUILD="$COURSE_HOME/build"
 VENV="$COURSE_HOME/.venv"
 STAMPS="$BUILD/stamps"
@@ -14,6 +21,11 @@ PROFILER_HOME="$BUILD/tools/async-profiler"
 BROWSER_TOOLS="$BUILD/tools/browser"
 KERNEL_DIR="$VENV/share/jupyter/kernels/java-course"
 mkdir -p "$STAMPS"
+# two set-ups at once (two `make lab`s, a test run beside a notebook) take turns: each step checks then writes
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$BUILD/.setup.lock"
+  flock -n 9 || { printf 'setup: waiting for another set-up of this course to finish\n'; flock 9; }
+fi
 MVN=(mvn -q -B -C -Dstyle.color=never)  # -C: a download whose checksum does not match the repository's fails, not warns
 
 say() { printf 'setup: %s\n' "$*"; }

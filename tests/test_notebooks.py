@@ -97,9 +97,17 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         km.shutdown_kernel(now=True)
 
 
-def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path):
-    """A kernel killed mid-run (SIGKILL: no clean-up of its own) leaves its child and run folder; the next
-    lab to open stops that orphan, removes the folder and says so, and leaves a live kernel's runs alone."""
+LONG_RUNS = [  # a sweep that writes for a minute: one process, or an MPI job (mpirun and its ranks)
+    pytest.param("raw_io", 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();', id="process"),
+    pytest.param("mpi_file", 'lab.sweep("mpi_file").languages("c").strategies("independent").ops("write").procs(List.of(2))'
+                 '.fileSize(Course.parseSize("256m")).opSize(Course.parseSize("1m")).repeat(50).run();', id="mpi", marks=needs_mpi),
+]
+
+
+@pytest.mark.parametrize("snippet,long_run", LONG_RUNS)
+def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long_run):
+    """A kernel killed mid-run (SIGKILL: no clean-up of its own) leaves its children and run folder; the
+    next lab to open stops those orphans, removes the folder and says so, and leaves a live kernel's runs alone."""
     import os
     import signal
     with kernel_environment(kernel_env(tmp_path)):
@@ -107,12 +115,11 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path):
         km2, kc2 = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
     try:
         assert kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");', timeout=120)["content"]["status"] == "ok"
-        long_run = 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();'
         threading.Thread(target=lambda: kc.execute_interactive(long_run, timeout=300), daemon=True).start()
         deadline = time.time() + 60
-        while not list(tmp_path.glob("run-*/raw_io.dat")) and time.time() < deadline:
+        while not list(tmp_path.glob(f"run-*/{snippet}.dat")) and time.time() < deadline:
             time.sleep(0.1)
-        [folder] = [p.parent for p in tmp_path.glob("run-*/raw_io.dat")]
+        [folder] = [p.parent for p in tmp_path.glob(f"run-*/{snippet}.dat")]
         os.kill(km.provisioner.process.pid, signal.SIGKILL)
         km.provisioner.process.wait(timeout=10)
         orphans = [p for p in Path("/proc").glob("[0-9]*") if str(folder) in cmdline(p)]

@@ -21,3 +21,18 @@ def test_a_moved_course_makes_its_venv_again(tmp_path):
     assert (course / ".venv/bin/pip").read_text().splitlines()[0].startswith(f"#!{course}/.venv/bin/python")
     # it goes on to the kernel, which this bare copy lacks: the set-up says so and stops
     assert out.returncode != 0 and "jjava.jar missing from .venv" in out.stderr
+
+
+def test_setup_refuses_a_folder_make_or_java_cannot_carry(tmp_path):
+    """A space or a colon in the course's path (make and class paths split there), or bytes that are not
+    UTF-8 (the JVM cannot open them): one line naming the folder, exit 1, nothing made."""
+    for name, problem in ((b"with space", b"holds a space or a colon"), (b"with:colon", b"holds a space or a colon"),
+                          (b"latin1-\xe9t\xe9", b"is not valid UTF-8")):
+        course = os.path.join(bytes(tmp_path), name)
+        os.makedirs(os.path.join(course, b"setup"))
+        shutil.copy(HOME / "setup/setup.sh", os.path.join(course, b"setup/setup.sh").decode(errors="surrogateescape"))
+        out = subprocess.run(["bash", os.path.join(course, b"setup/setup.sh")], capture_output=True, timeout=60)
+        assert out.returncode == 1, out.stderr
+        [line] = out.stderr.splitlines()
+        assert line.startswith(b"setup: error: the course's folder ") and problem in line, line
+        assert os.listdir(course) == [b"setup"], "nothing made"

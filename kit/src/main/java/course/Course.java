@@ -13,26 +13,36 @@ public final class Course {
     private Course() {
     }
 
-    /** COURSE_HOME if set (the course kernel sets it), else the nearest folder above cwd holding setup/setup.sh. */
     /** Where labs save their results: data/results/ in the course, or COURSE_RESULTS (the tests keep theirs apart). */
     public static Path results() {
-        String env = System.getenv("COURSE_RESULTS");
-        return env != null && !env.isEmpty() ? Path.of(env).toAbsolutePath() : home().resolve("data/results");
+        return folder("COURSE_RESULTS", System.getenv("COURSE_RESULTS"), () -> home().resolve("data/results"));
     }
 
     /** Where runs write their files: COURSE_SCRATCH if set, else scratch/ in the course folder. */
     public static Path scratch() {
-        String env = System.getenv("COURSE_SCRATCH");
-        return env != null && !env.isEmpty() ? Path.of(env).toAbsolutePath() : home().resolve("scratch");  // a run's cwd is its own folder
+        return folder("COURSE_SCRATCH", System.getenv("COURSE_SCRATCH"), () -> home().resolve("scratch"));  // a run's cwd is its own folder
     }
 
+    /** COURSE_HOME if set (the course kernel sets it), else the nearest folder above cwd holding setup/setup.sh. */
     public static Path home() {
-        String env = System.getenv("COURSE_HOME");
-        if (env != null && !env.isEmpty()) return Path.of(env).toAbsolutePath();
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.exists(dir.resolve("setup/setup.sh"))) return dir;
+        return folder("COURSE_HOME", System.getenv("COURSE_HOME"), () -> {
+            for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+                if (Files.exists(dir.resolve("setup/setup.sh"))) return dir;
+            }
+            throw new IllegalStateException("cannot find the course folder: set COURSE_HOME or start from inside the course");
+        });
+    }
+
+    /**
+     * The folder an environment variable names, else the fallback. The JVM decodes names as UTF-8 and puts
+     * U+FFFD where a byte is not, so such a folder could never be opened: refused, in one line.
+     */
+    static Path folder(String variable, String value, java.util.function.Supplier<Path> fallback) {
+        if (value == null || value.isEmpty()) return fallback.get();
+        if (value.indexOf('\uFFFD') >= 0) {
+            throw new IllegalArgumentException(variable + "=" + value + " is not valid UTF-8, which Java needs to open a folder: name one in UTF-8");
         }
-        throw new IllegalStateException("cannot find the course folder: set COURSE_HOME or start from inside the course");
+        return Path.of(value).toAbsolutePath();
     }
 
     public static Path build() {

@@ -74,4 +74,14 @@ class CourseTest {
         assertEquals("128 KB", Course.formatBytes(128 << 10));
         assertEquals("10 MB", Course.formatBytes(10 << 20));
     }
+
+    @Test
+    void aFolderNamedInAnEnvironmentVariableMustBeUtf8() {
+        java.nio.file.Path fallback = java.nio.file.Path.of("/fallback");
+        assertEquals(fallback, Course.folder("COURSE_SCRATCH", null, () -> fallback));
+        assertEquals(fallback, Course.folder("COURSE_SCRATCH", "", () -> fallback));
+        assertEquals(java.nio.file.Path.of("/tmp/a b, 'c' d"), Course.folder("COURSE_SCRATCH", "/tmp/a b, 'c' d", () -> fallback));
+        var e = assertThrows(IllegalArgumentException.class, () -> Course.folder("COURSE_SCRATCH", "/tmp/odd\uFFFD", () -> fallback));
+        assertEquals("COURSE_SCRATCH=/tmp/odd\uFFFD is not valid UTF-8, which Java needs to open a folder: name one in UTF-8", e.getMessage());
+    }
 }
