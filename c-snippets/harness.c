@@ -348,6 +348,20 @@ static const char *human(int64_t bytes, char *out, size_t cap) {
     return out;
 }
 
+/* Whether s is UTF-8 as Java decodes it (no overlong forms, no surrogates, nothing past U+10FFFF). */
+static int valid_utf8(const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int more = *p < 0x80 ? 0 : *p >= 0xC2 && *p <= 0xDF ? 1 : *p >= 0xE0 && *p <= 0xEF ? 2 : *p >= 0xF0 && *p <= 0xF4 ? 3 : -1;
+        if (more < 0) return 0;
+        unsigned char low = *p == 0xE0 ? 0xA0 : *p == 0xF0 ? 0x90 : 0x80, high = *p == 0xED ? 0x9F : *p == 0xF4 ? 0x8F : 0xBF;
+        for (int i = 1; i <= more; i++) {
+            if (p[i] < (i == 1 ? low : 0x80) || p[i] > (i == 1 ? high : 0xBF)) return 0;
+        }
+        p += more + 1;
+    }
+    return 1;
+}
+
 /* A size in bytes: digits with an optional k, m or g suffix (powers of 1024). */
 const char *parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
     size_t len = strlen(value), digits = len;
@@ -560,6 +574,10 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     }
     if (strlen(o->file) >= PATH_MAX) { /* refused whole: a path cut short could name another file */
         snprintf(message, sizeof message, "--file: a path of %zu characters is too long (at most %d)", strlen(o->file), PATH_MAX - 1);
+        return message;
+    }
+    if (!valid_utf8(o->file)) {
+        snprintf(message, sizeof message, "--file %s is not valid UTF-8 (both languages take UTF-8 file names: Java can open no other)", o->file);
         return message;
     }
     return NULL;

@@ -492,6 +492,9 @@ final class Harness {
         if (file.length() >= MAX_PATH) {  // refused whole, as in C, where a path cut short could name another file
             throw new UsageError("--file: a path of " + file.length() + " characters is too long (at most " + (MAX_PATH - 1) + ")");
         }
+        if (file.indexOf('\uFFFD') >= 0) {  // the JVM decoded a byte that is not UTF-8: no such name can be opened
+            throw new UsageError("--file " + file + " is not valid UTF-8 (both languages take UTF-8 file names: Java can open no other)");
+        }
         return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
                 (int) repeat, (int) warmup, (int) threads, (int) procs, cache, text, type, lock, Path.of(file), seed, keep);
     }

@@ -210,6 +210,20 @@ def test_a_link_is_never_followed(commands, tmp_path, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_a_path_that_is_not_utf8_is_refused_in_both_languages(commands, tmp_path, language):
+    """The JVM cannot open a name that is not UTF-8 (it reads U+FFFD in its place), so the twins refuse
+    it alike, in one line, where Java would otherwise say its existing folder "does not exist"."""
+    folder = os.path.join(bytes(tmp_path), b"caf\xe9")
+    os.mkdir(folder)
+    result = subprocess.run(commands("raw_io", language) + ["--op", "write", "--file-size", "4k", "--file", os.path.join(folder, b"x.dat")],
+                            env=ENV, capture_output=True, timeout=120)
+    [line] = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and line.startswith(b"raw_io: --file ") \
+        and line.endswith(b"x.dat is not valid UTF-8 (both languages take UTF-8 file names: Java can open no other)"), line
+    assert os.listdir(folder) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_an_over_long_path_is_refused_whole(commands, tmp_path, language):
     """Cut to 4,095 characters, victim/////…/keep.txt.dat would name victim/keep.txt, a file the run never made."""
     victim = tmp_path / "victim"
