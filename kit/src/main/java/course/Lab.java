@@ -263,8 +263,9 @@ public final class Lab {
         Notebook.html(html, java + "\n" + c);
     }
 
+    /** A snippet's code, scrolling sideways where a line is long (JupyterLab would otherwise break it mid-word). */
     private static String codeBox(String title, String code) {
-        return "<div style='flex:1;min-width:0'><b>" + Notebook.escape(title) + "</b><pre style='font-size:85%'>"
+        return "<div style='flex:1;min-width:0'><b>" + Notebook.escape(title) + "</b><pre style='font-size:85%;white-space:pre;overflow-x:auto'>"
                 + Notebook.escape(code) + "</pre></div>";
     }
 

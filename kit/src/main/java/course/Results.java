@@ -79,6 +79,26 @@ public final class Results {
         return where(r -> r.get(field).getAsLong() == value);
     }
 
+    /** The runs whose numeric field is any of these values (say 1 thread and the most). */
+    public Results whereIn(String field, long... values) {
+        return where(r -> java.util.Arrays.stream(values).anyMatch(v -> v == r.get(field).getAsLong()));
+    }
+
+    /** The runs whose numeric field is larger than value (buffers past the 1 KB knee). */
+    public Results above(String field, long value) {
+        return where(r -> r.get(field).getAsLong() > value);
+    }
+
+    /** The runs whose numeric field is value or larger. */
+    public Results atLeast(String field, long value) {
+        return where(r -> r.get(field).getAsLong() >= value);
+    }
+
+    /** The runs whose numeric field is smaller than value. */
+    public Results below(String field, long value) {
+        return where(r -> r.get(field).getAsLong() < value);
+    }
+
     /**
      * One bootstrap replicate (Estimate), redrawn the way the runs were made: for each case, first its
      * rounds, then the runs within each. A round is one process per case (Sweep), so what a process

@@ -379,4 +379,16 @@ class ResultsTest {
         assertEquals(List.of("between", "slowest"), r.standing("mapped"), "reads: between bulk and view; writes: slower than view");
         assertEquals(List.of("fastest"), r.strategies("bulk").standing("bulk"), "alone in its work: fastest and slowest at once, called fastest");
     }
+
+    @Test
+    void numericFiltersKeepTheRunsTheySay() {
+        Results r = new Results(List.of(run("java", "read", "seq", MB, 1, 0, 10, 1, 1), run("java", "read", "seq", MB, 4, 0, 10, 1, 1),
+                run("java", "read", "seq", MB, 64, 0, 10, 1, 1), run("java", "read", "seq", MB, 1024, 0, 10, 1, 1)));
+        java.util.function.Function<Results, List<Long>> sizes = x -> x.runs().stream().map(o -> o.get("op_size").getAsLong()).toList();
+        assertEquals(List.of(64L, 1024L), sizes.apply(r.above("op_size", 4)));
+        assertEquals(List.of(4L, 64L, 1024L), sizes.apply(r.atLeast("op_size", 4)));
+        assertEquals(List.of(1L), sizes.apply(r.below("op_size", 4)));
+        assertEquals(List.of(1L, 1024L), sizes.apply(r.whereIn("op_size", 1, 1024)));
+        assertEquals(List.of(64L), sizes.apply(r.where("op_size", 64)));
+    }
 }
