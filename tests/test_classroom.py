@@ -142,6 +142,18 @@ def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):
         assert bad.returncode != 0 and bad.stderr.strip() == "classroom: COURSE_GRADE_SECONDS=soon: must be a whole number, 1 or more"
 
 
+def test_a_second_autograde_of_one_course_is_refused_while_the_first_grades(tmp_path):
+    import fcntl
+    course = tmp_path / "course"
+    (course / "submitted/someone" / LAB).mkdir(parents=True)
+    with open(course / ".grading.lock", "w") as held:  # as a first autograde holds it while it grades
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        second = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course)))
+    assert second.returncode != 0
+    assert second.stderr.strip() == f"classroom: another autograde is grading {course}: wait for it to end (two would merge marks over each other)"
+    assert not (course / "autograded").exists() and not (course / "gradebook.db").exists()
+
+
 def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
     results, out = tmp_path / "results", tmp_path / "out"
     results.mkdir()

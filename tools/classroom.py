@@ -8,6 +8,7 @@
 
 The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_config.py comes from
 classroom/. A lab's id is its file name without .ipynb (02-buffering)."""
+import fcntl
 import json
 import os
 import re
@@ -79,6 +80,11 @@ def autograde(labs):
     """Grades every learner's hand-in of each lab. Each runs in a sandbox of its own (see sandboxed), up to
     COURSE_GRADE_JOBS at once; where bubblewrap is missing, refuses unless the teacher sets COURSE_UNSANDBOXED=1."""
     prepare()
+    held = open(ROOT / ".grading.lock", "w")  # released when this process ends, however it ends
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        sys.exit(f"classroom: another autograde is grading {ROOT}: wait for it to end (two would merge marks over each other)")
     hand_ins = [(lab, d.parent.name) for lab in labs
                 for d in sorted((ROOT / "submitted").glob(f"*/{lab}")) if d.is_dir()]
     for lab in labs:
