@@ -97,8 +97,9 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         km.shutdown_kernel(now=True)
 
 
-LONG_RUNS = [  # a sweep that writes for a minute: one process, or an MPI job (mpirun and its ranks)
-    pytest.param("raw_io", 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();', id="process"),
+LONG_RUNS = [  # a sweep that writes for a minute: a C process, a JVM, or an MPI job (mpirun and its ranks)
+    pytest.param("raw_io", 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();', id="c"),
+    pytest.param("raw_io", 'lab.sweep("raw_io").languages("java").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();', id="java"),
     pytest.param("mpi_file", 'lab.sweep("mpi_file").languages("c").strategies("independent").ops("write").procs(List.of(2))'
                  '.fileSize(Course.parseSize("256m")).opSize(Course.parseSize("1m")).repeat(50).run();', id="mpi", marks=needs_mpi),
 ]
