@@ -68,22 +68,42 @@ static void prepare(const struct options *o) {
     if (!held) io_fail(o);
 }
 
+/* One element to or from its big-endian bytes (memcpy: the bytes need not be aligned; compilers make it one move). */
+static void put_be32(unsigned char *to, int32_t value) {
+    uint32_t bits = htobe32((uint32_t)value);
+    memcpy(to, &bits, 4);
+}
+
+static void put_be64(unsigned char *to, double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, 8);
+    bits = htobe64(bits);
+    memcpy(to, &bits, 8);
+}
+
+static int32_t get_be32(const unsigned char *from) {
+    uint32_t bits;
+    memcpy(&bits, from, 4);
+    return (int32_t)be32toh(bits);
+}
+
+static double get_be64(const unsigned char *from) {
+    uint64_t bits;
+    double value;
+    memcpy(&bits, from, 8);
+    bits = be64toh(bits);
+    memcpy(&value, &bits, 8);
+    return value;
+}
+
 static uint64_t big_write(const struct options *o, int fd) {
-    void *values = held;
+    const int32_t *ints = held;
+    const double *doubles = held;
     unsigned char *block = harness_buffer(o, (size_t)o->op_size);
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        for (size_t i = 0; i < n; i++) {
-            if (width(o) == 4) {
-                uint32_t v = htobe32((uint32_t)((int32_t *)values)[i]);
-                memcpy(block + 4 * i, &v, 4);
-            } else {
-                uint64_t bits;
-                memcpy(&bits, (double *)values + i, 8);
-                bits = htobe64(bits);
-                memcpy(block + 8 * i, &bits, 8);
-            }
-        }
+        if (width(o) == 4) for (size_t i = 0; i < n; i++) put_be32(block + 4 * i, ints[i]);
+        else for (size_t i = 0; i < n; i++) put_be64(block + 8 * i, doubles[i]);
         write_fully(o, fd, block, n * width(o));
     }
     free(block);
@@ -91,25 +111,16 @@ static uint64_t big_write(const struct options *o, int fd) {
 }
 
 static uint64_t big_read(const struct options *o, int fd) {
-    void *values = held;
+    int32_t *ints = held;
+    double *doubles = held;
     unsigned char *block = harness_buffer(o, (size_t)o->op_size);
     uint64_t used = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
         if (read_fully(o, fd, block, n * width(o)) < n * width(o)) io_fail_because(o, "file ended early");
-        for (size_t i = 0; i < n; i++) {
-            if (width(o) == 4) {
-                uint32_t v;
-                memcpy(&v, block + 4 * i, 4);
-                ((int32_t *)values)[i] = (int32_t)be32toh(v);
-            } else {
-                uint64_t bits;
-                memcpy(&bits, block + 8 * i, 8);
-                bits = be64toh(bits);
-                memcpy((double *)values + i, &bits, 8);
-            }
-        }
-        used += use(o, values, n);
+        if (width(o) == 4) for (size_t i = 0; i < n; i++) ints[i] = get_be32(block + 4 * i);
+        else for (size_t i = 0; i < n; i++) doubles[i] = get_be64(block + 8 * i);
+        used += use(o, held, n);
     }
     free(block);
     return used;

@@ -1,6 +1,6 @@
 """BulkRandomAccessFile (lab 06): every primitive type, both byte orders, both ways of reaching the
-array, sub-ranges and errors, checked against java.nio.ByteBuffer by tests/java/BulkCheck.java; and the
-kit rebuilds the native library when its source changes."""
+array, sub-ranges and errors, checked against java.nio.ByteBuffer by tests/java/BulkCheck.java. (That the
+kit rebuilds the native library when its source changes, and only then, is the kit's NativeTest.)"""
 import subprocess
 
 from conftest import ENV, HOME

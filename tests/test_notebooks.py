@@ -29,6 +29,7 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
     nb = execute(HOME / "labs" / lab, "smoke", tmp_path)
     charts = 0
     for cell in nb.cells:
+        drawn_before = charts
         for out in cell.get("outputs", []):
             assert out["output_type"] != "error", f"{lab}: {out.get('ename')}: {out.get('evalue')}"
             assert out.get("name") != "stderr" or not out["text"].strip(), f"{lab} wrote to stderr: {out['text']}"
@@ -41,6 +42,8 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
                 assert "<svg" in svg and ("<path" in svg or "<rect" in svg)
                 # a scale that cannot place its marks (a stacked bar from zero on a log axis) draws at NaN: a blank chart
                 assert "NaN" not in svg, f"{lab}: chart '{spec.get('title')}' has marks it cannot place"
+        if cell.cell_type == "code" and "lab.chart(" in cell.source:
+            assert charts > drawn_before, f"{lab}: a cell that draws a chart drew none: {cell.source[:80]!r}"
     assert charts >= 2, f"{lab} drew {charts} charts"
     saved = set(results.glob(f"{lab[:-6]}-smoke-*.json")) - before
     assert saved, f"{lab} saved no results under {RESULTS} (COURSE_RESULTS)"

@@ -7,6 +7,7 @@
 #include <jni.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,13 +28,29 @@ static int fd_of(JNIEnv *env, jobject self) {
     return (*env)->GetIntField(env, fd, (*env)->GetFieldID(env, descriptor, "fd", "I"));
 }
 
-/* Reverses the bytes of each element: big-endian <-> little-endian. */
+/* Reverses the bytes of each element, big-endian <-> little-endian, one width's loop at a time (a load,
+ * a bswap and a store per element, as C's typed_arrays does: the comparison is of like work). */
 static void swap(unsigned char *to, const unsigned char *from, size_t bytes, size_t width) {
-    for (size_t i = 0; i < bytes; i += width) {
-        for (size_t k = 0; k < width / 2; k++) {
-            unsigned char t = from[i + k];
-            to[i + k] = from[i + width - 1 - k];
-            to[i + width - 1 - k] = t;
+    if (width == 2) {
+        for (size_t i = 0; i < bytes; i += 2) {
+            uint16_t v;
+            memcpy(&v, from + i, 2);
+            v = __builtin_bswap16(v);
+            memcpy(to + i, &v, 2);
+        }
+    } else if (width == 4) {
+        for (size_t i = 0; i < bytes; i += 4) {
+            uint32_t v;
+            memcpy(&v, from + i, 4);
+            v = __builtin_bswap32(v);
+            memcpy(to + i, &v, 4);
+        }
+    } else {
+        for (size_t i = 0; i < bytes; i += 8) {
+            uint64_t v;
+            memcpy(&v, from + i, 8);
+            v = __builtin_bswap64(v);
+            memcpy(to + i, &v, 8);
         }
     }
 }
