@@ -10,7 +10,7 @@ import pytest
 from conftest import HOME
 
 UNITS = {"MB/s", "GB/s", "KB/s", "ms", "s", "us", "ns", "%", "x", "ops/s", "B", "KB", "MB", "GB", "MHz", "count"}
-KINDS = {"table", "text", "ratio", "percent", "claim", "setup"}
+KINDS = {"table", "text", "ratio", "percent", "at-least", "at-most", "claim", "setup"}  # at-least, at-most: the study gave a bound ("more than tripled")
 COLUMNS = ["id", "source", "where", "experiment", "series", "x", "x_unit", "value", "unit", "kind", "statement"]
 PUBLISHED = sorted((HOME / "data/published").glob("*.csv"))
 

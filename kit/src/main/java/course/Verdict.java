@@ -51,7 +51,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measured.value())) return unmeasured(claim, NOT_MEASURED);
         double published = claim.asRatio();
         String shown = claim.unit().equals("%") ? measured.map(x -> 100 * x).format("%.0f%%") : measured.format("%.3g×");
-        return judged(claim, shown, published, measured, RATIO_TOLERANCE, why, band(published, RATIO_TOLERANCE, "%.3g×"));
+        return judged(claim, shown, published, measured, RATIO_TOLERANCE, why, band(claim, published, RATIO_TOLERANCE, "%.3g×"));
     }
 
     /**
@@ -64,7 +64,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         double published = speedUp(claim.value());
         String shown = speedUp.format("%.3g×") + " as fast (" + measuredPercent.format("%.3g%%") + " less time)";
         return judged(claim, shown, published, speedUp, RATIO_TOLERANCE, why,
-                band(published, RATIO_TOLERANCE, "%.3g×") + " as fast (the study's " + claim.shown() + " less time)");
+                band(claim, published, RATIO_TOLERANCE, "%.3g×") + " as fast (the study's " + claim.shown() + " less time)");
     }
 
     private static double speedUp(double cutPercent) {
@@ -76,14 +76,18 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measuredPercent.value())) return unmeasured(claim, NOT_MEASURED);
         double published = 1 + claim.value() / 100;
         return judged(claim, measuredPercent.format("%+.1f%%"), published, measuredPercent.map(p -> 1 + p / 100), RATIO_TOLERANCE, why,
-                band(published, RATIO_TOLERANCE, "%.3g×") + " the time before (the study's " + claim.shown() + ")");
+                band(claim, published, RATIO_TOLERANCE, "%.3g×") + " the time before (the study's " + claim.shown() + ")");
     }
 
     /** A "this part takes N% of the whole" claim, measured in percent, judged by its odds. */
     public static Verdict share(Published.Claim claim, Estimate measuredPercent, Why why) {
         if (Double.isNaN(measuredPercent.value())) return unmeasured(claim, NOT_MEASURED);
         double published = odds(claim.value()), t = SHARE_ODDS_TOLERANCE;
-        String rule = String.format(Locale.ROOT, "holds within ×%s in odds: %.3g%% to %.3g%%", plain(t), share(published / t), share(published * t));
+        Boolean atLeast = bound(claim);
+        String rule = atLeast == null
+            ? String.format(Locale.ROOT, "holds within ×%s in odds: %.3g%% to %.3g%%", plain(t), share(published / t), share(published * t))
+            : String.format(Locale.ROOT, "holds at or %s %.3g%% (the study's: %s %s, within ×%s in odds)", atLeast ? "above" : "below",
+                share(atLeast ? published / t : published * t), atLeast ? "more than" : "less than", claim.shown(), plain(t));
         if (published > t) rule += String.format(Locale.ROOT, "; reversed below %.3g%%", share(1 / t));
         if (published < 1 / t) rule += String.format(Locale.ROOT, "; reversed above %.3g%%", share(t));
         return judged(claim, measuredPercent.format("%.3g%%"), published, measuredPercent.map(Verdict::odds), t, why, rule);
@@ -118,7 +122,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = outcome(1, measuredRatio, RATIO_TOLERANCE);
         return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome,
-                explain(outcome, why, measuredRatio.value() > 1), band(1, RATIO_TOLERANCE, "%.3g×"));
+                explain(outcome, why, measuredRatio.value() > 1), band(null, 1, RATIO_TOLERANCE, "%.3g×"));
     }
 
     private static Verdict direction(Published.Claim claim, Estimate ratio, boolean claimedUp, String shown, Why why) {
@@ -153,9 +157,35 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         return CHANGED;
     }
 
+    /**
+     * A figure the study gave as a bound ("more than tripled": kind at-least; "stayed below 1%": at-most)
+     * holds when its whole interval lies on the bound's side, the bound moved by the same tolerance a point
+     * figure gets (the study's figure is as uncertain), is too close to call across it, and otherwise has
+     * changed (reversed as for a point figure).
+     */
+    static String boundOutcome(boolean atLeast, double published, Estimate measured, double tolerance) {
+        double edge = atLeast ? published / tolerance : published * tolerance;
+        if (atLeast ? measured.low() >= edge : measured.high() <= edge) return HOLDS;
+        if (atLeast ? measured.high() >= edge : measured.low() <= edge) return TOO_CLOSE;
+        if (published > tolerance && measured.high() < 1 / tolerance) return REVERSED;
+        if (published < 1 / tolerance && measured.low() > tolerance) return REVERSED;
+        return CHANGED;
+    }
+
+    /** "at-least" or "at-most" when the study gave this figure as a bound, null when it gave a value. */
+    private static Boolean bound(Published.Claim claim) {
+        if (claim == null) return null;
+        return switch (claim.kind()) {
+            case "at-least" -> true;
+            case "at-most" -> false;
+            default -> null;
+        };
+    }
+
     private static Verdict judged(Published.Claim claim, String shown, double published, Estimate measured, double tolerance,
                                   Why why, String rule) {
-        String outcome = outcome(published, measured, tolerance);
+        Boolean atLeast = bound(claim);
+        String outcome = atLeast == null ? outcome(published, measured, tolerance) : boundOutcome(atLeast, published, measured, tolerance);
         return new Verdict(claim, shown, outcome, explain(outcome, why, measured.value() > published), rule);
     }
 
@@ -167,10 +197,15 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         };
     }
 
-    /** "holds within ×1.25 of 2×: 1.6× to 2.5×; reversed below 0.8×" */
-    private static String band(double published, double tolerance, String format) {
-        String rule = String.format(Locale.ROOT, "holds within ×%s of " + format + ": " + format + " to " + format,
-                plain(tolerance), published, published / tolerance, published * tolerance);
+    /** "holds within ×1.25 of 2×: 1.6× to 2.5×; reversed below 0.8×"; for a bound, "holds at or above 2.4× (the study's: more than 3×, within ×1.25)" */
+    private static String band(Published.Claim claim, double published, double tolerance, String format) {
+        Boolean atLeast = bound(claim);
+        String rule = atLeast == null
+            ? String.format(Locale.ROOT, "holds within ×%s of " + format + ": " + format + " to " + format,
+                plain(tolerance), published, published / tolerance, published * tolerance)
+            : String.format(Locale.ROOT, "holds at or %s " + format + " (the study's: %s " + format + ", within ×%s)",
+                atLeast ? "above" : "below", atLeast ? published / tolerance : published * tolerance,
+                atLeast ? "more than" : "less than", published, plain(tolerance));
         if (published > tolerance) rule += String.format(Locale.ROOT, "; reversed below " + format, 1 / tolerance);
         if (published < 1 / tolerance) rule += String.format(Locale.ROOT, "; reversed above " + format, tolerance);
         return rule;

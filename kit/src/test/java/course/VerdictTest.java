@@ -119,6 +119,23 @@ class VerdictTest {
         assertEquals("too close to call", Verdict.share(claim(98, "%", "percent"), new Estimate(96, 94, 97), WHY).outcome());
     }
 
+    @ParameterizedTest(name = "more than 3×, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"5, 4, 6, holds", "2.5, 2.4, 2.6, holds", "2.5, 2.3, 2.7, too close to call", "2, 1.8, 2.2, changed",
+            "0.5, 0.4, 0.6, reversed", "30, 20, 40, holds"})
+    void aLowerBoundHoldsAnywhereAboveItWithinTheTolerance(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.ratio(claim(3, "x", "at-least"), new Estimate(value, low, high), WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals("holds at or above 2.40× (the study's: more than 3.00×, within ×1.25); reversed below 0.800×", v.rule());
+    }
+
+    @ParameterizedTest(name = "below 1%, measured {0}% [{1}–{2}]: {3}")
+    @CsvSource({"0.04, 0.03, 0.05, holds", "1.5, 1.2, 1.8, holds", "2, 1.8, 2.2, too close to call", "6.27, 6.27, 6.27, changed"})
+    void anUpperBoundShareHoldsAnywhereBelowItWithinTheTolerance(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.share(claim(1, "%", "at-most"), new Estimate(value, low, high), WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals("holds at or below 1.98% (the study's: less than 1%, within ×2 in odds); reversed above 66.7%", v.rule());
+    }
+
     @ParameterizedTest(name = "falls, measured {0} [{1}–{2}]: {3}")
     @CsvSource({"0.3, 0.2, 0.4, holds", "1.3, 1.2, 1.5, reversed", "1, 0.97, 1.03, changed", "0.93, 0.9, 1, too close to call",
             "1.06, 1.02, 1.1, changed", "0.99, 0.9, 1.1, too close to call", "1.1, 1.06, 1.2, reversed"})
