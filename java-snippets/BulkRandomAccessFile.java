@@ -1,8 +1,11 @@
-// BulkRandomAccessFile: the bulk I/O extension Bonachea, Dickens & Thakur proposed (§5-6), our design.
+// BulkRandomAccessFile: the bulk I/O extension Bonachea, Dickens & Thakur proposed (§5-6), in our code.
 // A RandomAccessFile that reads and writes whole primitive arrays, or a range of one, with one call:
 // readArray / writeArray for boolean, byte, char, short, int, long, float and double. Elements are
 // big-endian on disk by default, as DataInput/DataOutput expect (order(...) picks another order);
 // the native half (c-snippets/jni/bulkraf.c) swaps bytes when the machine's order differs.
+// Two designs (direct(...)): the study's, where native code only converts the array to bytes and
+// RandomAccessFile's own byte-array methods do the I/O (the default), and the one the study declined,
+// where native code calls read(2) / write(2) on the file's descriptor itself.
 // Errors as the JDK's own: NullPointerException, IndexOutOfBoundsException for a bad range,
 // EOFException when the file ends first, IOException with the OS's message.
 import java.io.EOFException;
@@ -17,8 +20,14 @@ public class BulkRandomAccessFile extends RandomAccessFile {
         System.loadLibrary("bulkraf");
     }
 
+    /** The study converted the whole range at once; a byte[] cannot hold more than 2 GB, so larger ranges go in pieces this big. */
+    private static final int PIECE = 1 << 26;
+
     private boolean swap = ByteOrder.nativeOrder() != ByteOrder.BIG_ENDIAN;
     private boolean critical = true;
+    private boolean direct = false;
+    /** The study's design converts into this array; kept between calls (the study does not say: our reading). */
+    private byte[] bytes = new byte[0];
 
     public BulkRandomAccessFile(File file, String mode) throws IOException {
         super(file, mode);
@@ -27,6 +36,18 @@ public class BulkRandomAccessFile extends RandomAccessFile {
     /** The byte order of elements on disk (big-endian unless set). */
     public BulkRandomAccessFile order(ByteOrder order) {
         swap = order != ByteOrder.nativeOrder();
+        return this;
+    }
+
+    /**
+     * Who does the I/O. false, the default, is the study's design (§6): the native half only converts the
+     * range to bytes or back (one copy, swapping on the way), and RandomAccessFile's own write(byte[]) and
+     * read(byte[]) move those bytes, copying them once more between the Java heap and the kernel. true is
+     * the option the study considered and declined as JVM-specific: the native half reads the private
+     * descriptor inside RandomAccessFile and calls write(2) / read(2) on the array itself.
+     */
+    public BulkRandomAccessFile direct(boolean value) {
+        direct = value;
         return this;
     }
 
@@ -78,19 +99,64 @@ public class BulkRandomAccessFile extends RandomAccessFile {
 
     private void read(Object array, int length, int offset, int count, char type) throws IOException {
         Objects.checkFromIndexSize(offset, count, length);  // the JDK's own message for a bad range
-        int done = transfer(array, offset, count, type, false, swap, critical);
+        int done = direct ? transfer(array, offset, count, type, false, swap, critical) : readConverted(array, offset, count, type);
         if (done < count) throw new EOFException("the file ended after " + done + " of " + count + " elements");
     }
 
     private void write(Object array, int length, int offset, int count, char type) throws IOException {
         Objects.checkFromIndexSize(offset, count, length);
-        transfer(array, offset, count, type, true, swap, critical);
+        if (direct) {
+            transfer(array, offset, count, type, true, swap, critical);
+            return;
+        }
+        int width = width(type);
+        for (int done = 0; done < count; ) {
+            int n = Math.min(count - done, PIECE / width);
+            convert(array, offset + done, n, type, bytes(n * width), true, swap, critical);
+            super.write(bytes, 0, n * width);  // the superclass's byte-array write
+            done += n;
+        }
+    }
+
+    /** The study's read: RandomAccessFile's own read(byte[]) until the range is full or the file ends, then convert. */
+    private int readConverted(Object array, int offset, int count, char type) throws IOException {
+        int width = width(type), done = 0;
+        while (done < count) {
+            int n = Math.min(count - done, PIECE / width), filled = 0;
+            byte[] into = bytes(n * width);
+            while (filled < n * width) {
+                int got = super.read(into, filled, n * width - filled);  // the superclass's byte-array read
+                if (got < 0) break;
+                filled += got;
+            }
+            convert(array, offset + done, filled / width, type, into, false, swap, critical);
+            done += filled / width;
+            if (filled < n * width) break;  // the file ended
+        }
+        return done;
+    }
+
+    private byte[] bytes(int size) {
+        if (bytes.length < size) bytes = new byte[size];
+        return bytes;
+    }
+
+    private static int width(char type) {
+        return switch (type) {
+            case 'Z', 'B' -> 1;
+            case 'C', 'S' -> 2;
+            case 'I', 'F' -> 4;
+            default -> 8;
+        };
     }
 
     /**
-     * Moves count elements of the array, from index offset, at the file pointer, which it advances.
+     * The direct design: moves count elements of the array, from index offset, at the file pointer, which it advances.
      * Returns the elements moved: all of them, or fewer when a read meets the end of the file.
      */
     private native int transfer(Object array, int offset, int count, char type, boolean write, boolean swap, boolean critical)
             throws IOException;
+
+    /** Copies count elements of the array, from index offset, into bytes (toBytes) or back out of it, swapping when asked. */
+    private native void convert(Object array, int offset, int count, char type, byte[] bytes, boolean toBytes, boolean swap, boolean critical);
 }

@@ -108,7 +108,7 @@ public class SharedFile {
         }
     }
 
-    /** The study's Fig 4: the bulk extension moves an int[] range in one native call. */
+    /** The study's Fig 4: the bulk extension moves an int[] range in one call (in Bonachea et al.'s design, as the class they downloaded). */
     static void bulk(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var file = new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r");
              var lock = Harness.lockShare(o, file.getChannel(), from, to, write)) {

@@ -16,8 +16,11 @@
 //   bytebuffer-direct  the same with a direct (off-heap) ByteBuffer
 //   varhandle          a VarHandle that views the byte[] as big-endian ints (doubles)
 //   native             a direct ByteBuffer in the machine's own byte order (little-endian on x86)
-//   jni-critical       BulkRandomAccessFile (lab 06): one native call per block, the array reached with
-//                      GetPrimitiveArrayCritical; jni-elements: with Get<Type>ArrayElements
+//   jni-convert        BulkRandomAccessFile (lab 06) as the study built it: per block, native code converts
+//                      the array into a byte[] and RandomAccessFile's own write / read move the bytes
+//   jni-critical       BulkRandomAccessFile's direct design (the one the study declined): one native call per
+//                      block does the I/O itself, the array reached with GetPrimitiveArrayCritical;
+//                      jni-elements: the same with Get<Type>ArrayElements
 // The array is made before the clock starts. A read hands each block's elements to Harness.use, which
 // touches one of them; the checksum (from the untimed check run) is the sum of the elements' bit patterns
 // (unsigned, wrapping at 64 bits), except for `bytes`, which moves bytes and sums them. A write's checksum
@@ -43,7 +46,7 @@ import java.util.List;
 
 public class TypedArrays {
     static final List<String> STRATEGIES = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes",
-            "bytebuffer", "bytebuffer-direct", "varhandle", "native", "jni-critical", "jni-elements");
+            "bytebuffer", "bytebuffer-direct", "varhandle", "native", "jni-convert", "jni-critical", "jni-elements");
     static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
@@ -54,7 +57,7 @@ public class TypedArrays {
             try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")
                     : new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
                 return switch (o.strategy()) {
-                    case "jni-critical", "jni-elements" -> write ? jniWrite(o, (BulkRandomAccessFile) file) : jniRead(o, (BulkRandomAccessFile) file);
+                    case "jni-convert", "jni-critical", "jni-elements" -> write ? jniWrite(o, (BulkRandomAccessFile) file) : jniRead(o, (BulkRandomAccessFile) file);
                     case "data" -> write ? dataWrite(o, file) : dataRead(o, file);
                     case "data-buffered" -> write ? dataBufferedWrite(o, file) : dataBufferedRead(o, file);
                     case "data-bytearray" -> write ? dataByteArrayWrite(o, file) : dataByteArrayRead(o, file);
@@ -342,10 +345,10 @@ public class TypedArrays {
         return used;
     }
 
-    /** One native call per block: BulkRandomAccessFile moves the array range itself (c-snippets/jni/bulkraf.c). */
+    /** One bulk call per block: BulkRandomAccessFile in the strategy's design (c-snippets/jni/bulkraf.c). */
     static long jniWrite(Harness.Options o, BulkRandomAccessFile file) throws IOException {
         Elements e = held;
-        file.critical(o.strategy().equals("jni-critical"));
+        design(o, file);
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
             if (e.ints() != null) file.writeArray(e.ints(), 0, n);
@@ -356,7 +359,7 @@ public class TypedArrays {
 
     static long jniRead(Harness.Options o, BulkRandomAccessFile file) throws IOException {
         Elements e = held;
-        file.critical(o.strategy().equals("jni-critical"));
+        design(o, file);
         long used = 0;
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
             int n = count(o, pos);
@@ -365,5 +368,10 @@ public class TypedArrays {
             used += e.use(n);
         }
         return used;
+    }
+
+    /** jni-convert: the study's design; jni-critical and jni-elements: the direct one, reaching the array two ways. */
+    static void design(Harness.Options o, BulkRandomAccessFile file) {
+        file.direct(!o.strategy().equals("jni-convert")).critical(!o.strategy().equals("jni-elements"));
     }
 }

@@ -4,14 +4,19 @@
 // typed_ffm: lab 06's bulk I/O without a line of C, through the Foreign Function & Memory API
 // (java.lang.foreign, final in Java 22). Java calls libc's open, read, write and close itself
 // (Linker downcalls), on the same blocks as typed_arrays:
-//   ffm       the array is copied into native memory (an Arena's MemorySegment) as big-endian elements
-//             (the copy swaps), then one write(2) per block: the file of typed_arrays' big strategies
-//   ffm-heap  the Java array itself is handed to write(2) (a heap segment, allowed by the critical
-//             linker option): no copy, no swap, the machine's order: the file of typed_arrays' native
+//   ffm         the array is copied into native memory (an Arena's MemorySegment) as big-endian elements
+//               (the copy swaps), then one write(2) per block: the file of typed_arrays' big strategies
+//   ffm-native  the same copy in the machine's own order (a plain copy, no swap): typed_arrays' native file
+//   ffm-heap    a hazard, shown to be understood: the Java array itself handed to write(2) as a heap
+//               segment, which only the critical linker option allows. The Javadoc keeps critical for
+//               functions that return at once, like an empty one: while the call runs, the thread cannot
+//               stop for the garbage collector, so a write of megabytes, or a read from a slow disk or a
+//               network file system, holds every other thread's collection (and any safepoint) until it
+//               returns. No copy, no swap: typed_arrays' native file.
 // Java 22 or later only (compiled --release 22; the kit skips it on an older JDK). Its C twin is
 // typed_arrays.c: the same files, byte for byte.
 //
-// What you will see: the same speed as JNI's bulk calls, and ffm-heap as fast as C's native write.
+// What you will see: the copy into native memory costs little beside the write; ffm-heap saves it, at that price.
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -48,11 +53,13 @@ public class TypedFfm {
     static final int O_RDONLY = 0, O_WRONLY_CREAT_TRUNC = 01 | 0100 | 01000;  // Linux values of the open(2) flags
 
     public static void main(String[] args) {
-        Harness.run("typed_ffm", List.of("ffm", "ffm-heap"), List.of("--type"), args, TypedFfm::check, TypedFfm::prepare, o -> {
+        Harness.run("typed_ffm", List.of("ffm", "ffm-native", "ffm-heap"), List.of("--type"), args, TypedFfm::check, TypedFfm::prepare, o -> {
             try (Arena arena = Arena.ofConfined()) {
                 return switch (o.strategy() + " " + o.op()) {
-                    case "ffm write" -> ffmWrite(o, arena);
-                    case "ffm read" -> ffmRead(o, arena);
+                    case "ffm write" -> ffmWrite(o, arena, bigEndian(o));
+                    case "ffm read" -> ffmRead(o, arena, bigEndian(o));
+                    case "ffm-native write" -> ffmWrite(o, arena, machineOrder(o));
+                    case "ffm-native read" -> ffmRead(o, arena, machineOrder(o));
                     case "ffm-heap write" -> heapWrite(o, arena);
                     default -> heapRead(o, arena);
                 };
@@ -76,6 +83,11 @@ public class TypedFfm {
     /** The layout of one element in the file: big-endian, as Java's data streams write it. */
     static ValueLayout bigEndian(Harness.Options o) {
         return o.type().equals("int") ? JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN) : JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    }
+
+    /** The layout of one element in the machine's own order (little-endian on x86): typed_arrays' native file. */
+    static ValueLayout machineOrder(Harness.Options o) {
+        return o.type().equals("int") ? JAVA_INT_UNALIGNED : JAVA_DOUBLE_UNALIGNED;
     }
 
     /** The program's array, as typed_arrays makes it: element i a fixed function of i. */
@@ -107,15 +119,15 @@ public class TypedFfm {
         return (int) (Math.min(o.opSize(), o.fileSize() - pos) / width(o));
     }
 
-    /** Copy into native memory as big-endian elements, then one write(2) per block. */
-    static long ffmWrite(Harness.Options o, Arena arena) throws IOException {
+    /** Copy into native memory as elements of the file's layout (big-endian: the copy swaps), then one write(2) per block. */
+    static long ffmWrite(Harness.Options o, Arena arena, ValueLayout onDisk) throws IOException {
         Object values = held;
         MemorySegment block = arena.allocate(o.opSize()), errno = arena.allocate(Linker.Option.captureStateLayout());
         int fd = open(o, arena, O_WRONLY_CREAT_TRUNC, errno);
         try {
             for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
                 int n = count(o, pos);
-                MemorySegment.copy(values, 0, block, bigEndian(o), 0, n);  // swaps on a little-endian machine
+                MemorySegment.copy(values, 0, block, onDisk, 0, n);  // a big-endian layout swaps on a little-endian machine
                 long done = 0, bytes = (long) n * width(o);
                 while (done < bytes) done += check(o, (long) WRITE.invokeExact(errno, fd, block.asSlice(done), bytes - done), errno);
             }
@@ -127,7 +139,7 @@ public class TypedFfm {
         return 0;
     }
 
-    static long ffmRead(Harness.Options o, Arena arena) throws IOException {
+    static long ffmRead(Harness.Options o, Arena arena, ValueLayout onDisk) throws IOException {
         Object values = held;
         MemorySegment block = arena.allocate(o.opSize()), errno = arena.allocate(Linker.Option.captureStateLayout());
         int fd = open(o, arena, O_RDONLY, errno);
@@ -141,7 +153,7 @@ public class TypedFfm {
                     if (got == 0) throw new IOException("file ended early");
                     done += got;
                 }
-                MemorySegment.copy(block, bigEndian(o), 0, values, 0, n);
+                MemorySegment.copy(block, onDisk, 0, values, 0, n);
                 used += use(values, n);
             }
         } catch (Throwable t) {
@@ -152,7 +164,10 @@ public class TypedFfm {
         return used;
     }
 
-    /** The Java array itself goes to write(2): a heap segment, in the machine's byte order. */
+    /**
+     * The hazard: the Java array itself goes to write(2), a heap segment in the machine's byte order, through a
+     * critical downcall (see the top of this file: fine for a call as short as an empty function, not for I/O).
+     */
     static long heapWrite(Harness.Options o, Arena arena) throws IOException {
         Object values = held;
         MemorySegment heap = values instanceof int[] ints ? MemorySegment.ofArray(ints) : MemorySegment.ofArray((double[]) values);

@@ -75,7 +75,7 @@ TYPED_BAD_FLAGS = [  # (flags, language or None for both, text the error must co
     (["--op-size", "6"], "--op-size 6 and --file-size 1048576 must be multiples of 4 (whole ints)"),
     (["--op-size", "4k", "--pattern", "rand"], "--pattern rand: typed_ffm moves its blocks in order"),
     (["--op-size", "4k", "--type", "float"], "--type float: must be one of int, double"),
-    (["--op-size", "4k", "--strategy", "jni"], "--strategy jni: must be one of ffm, ffm-heap"),
+    (["--op-size", "4k", "--strategy", "jni"], "--strategy jni: must be one of ffm, ffm-native, ffm-heap"),
 ])
 def test_typed_ffm_bad_flags(commands, tmp_path, flags, expected):
     check_usage_error(commands, "typed_ffm", "java", tmp_path / "x.dat", flags, expected)

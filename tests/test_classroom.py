@@ -48,7 +48,10 @@ def test_release_removes_solutions_and_keeps_tests(course):
         solutions = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
         assert len(graded) >= 1 and len(solutions) >= 1, lab
         for cell in solutions:
-            assert "BEGIN SOLUTION" not in cell.source and "UnsupportedOperationException" in cell.source, lab
+            if cell.cell_type == "markdown":  # a written answer, graded by hand: the model answer is gone
+                assert cell.source == "YOUR ANSWER HERE" and cell.metadata["nbgrader"]["points"] > 0, lab
+            else:
+                assert "BEGIN SOLUTION" not in cell.source and "UnsupportedOperationException" in cell.source, lab
     assert classroom("release", "99-no-such-lab", env=env).stderr.strip() == \
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
@@ -103,9 +106,10 @@ def test_autograde_source_release_and_a_wrong_answer_that_tries_to_escape(course
         teachers.unlink()
     assert out.returncode == 0, out.stderr[-3000:]
     got = scores(course, LAB)
-    assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0}
-    assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0}
-    assert got["escaper"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0}, \
+    # the written answer waits for the teacher (None) where there is one, and scores zero where it was left empty
+    assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0, "lab03-think": None}
+    assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0, "lab03-think": 0.0}
+    assert got["escaper"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0, "lab03-think": None}, \
         "a wrong answer loses its own cell's marks only, escape attempts and all"
     graded = "".join(str(output.get("text", "")) for cell in nbformat.read(course / "autograded/escaper" / LAB / f"{LAB}.ipynb", as_version=4).cells
                      for output in cell.get("outputs", []))  # what the escaper's code printed

@@ -114,7 +114,7 @@ def test_cold_cache_runs(commands, evict_helper, tmp_path, language):
 
 
 JAVA_TYPED = ["data", "data-buffered", "data-bytearray", "encode", "bytes", "bytebuffer", "bytebuffer-direct",
-              "varhandle", "native", "jni-critical", "jni-elements"]
+              "varhandle", "native", "jni-convert", "jni-critical", "jni-elements"]
 
 
 @pytest.mark.parametrize("element_type", ["int", "double"])
@@ -226,7 +226,7 @@ def test_jni_ops_twins_agree(commands, tmp_path, file_size, op_size, buffer_size
 def test_ffm_files_match_the_c_twins(commands, tmp_path, element_type):
     """typed_ffm has no C file of its own: its files are typed_arrays' C files, byte for byte."""
     flags = ["--type", element_type, "--file-size", "4104", "--op-size", "1k", "--repeat", "1", "--warmup", "0"]
-    for ffm, c in (("ffm", "big"), ("ffm-heap", "native")):
+    for ffm, c in (("ffm", "big"), ("ffm-native", "native"), ("ffm-heap", "native")):
         java = run_snippet(commands("typed_ffm", "java"), flags + ["--strategy", ffm, "--op", "write", "--file", str(tmp_path / "j.dat"), "--keep"])
         assert java.returncode == 0 and java.stderr == "", java.stderr
         twin = run_snippet(commands("typed_arrays", "c"), flags + ["--strategy", c, "--op", "write", "--file", str(tmp_path / "c.dat"), "--keep"])

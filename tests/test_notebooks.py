@@ -22,6 +22,51 @@ def kernel_env(scratch):
     return env
 
 
+def text_boxes(svg, role):
+    """The texts of one role in a rendered chart, each with its box: (text, left, top, right, bottom), estimated
+    from its anchor point, font size and length (an average glyph is about 0.58 of the font size wide)."""
+    import html
+    import re
+    boxes = []
+    for group in re.finditer(rf'<g class="mark-text role-{role}[^"]*"[^>]*>(.*?)</g>', svg, re.S):
+        for t in re.finditer(r"<text([^>]*)>([^<]*)</text>", group.group(1)):
+            attributes, text = t.group(1), html.unescape(t.group(2))
+            x, y = (float(v) for v in re.search(r"translate\(([-\d.e]+),([-\d.e]+)\)", attributes).groups())
+            size = float(re.search(r'font-size="([\d.]+)px"', attributes).group(1))
+            anchor = re.search(r'text-anchor="(\w+)"', attributes).group(1)
+            width = 0.58 * size * len(text)
+            left = {"start": x, "end": x - width}.get(anchor, x - width / 2)
+            boxes.append((text, left, y - 0.8 * size, left + width, y + 0.2 * size))
+    return boxes
+
+
+def assert_readable(lab, spec, svg):
+    """What a reader sees at a glance: axis and legend titles in words (no field names like y_low or
+    mb_per_s), and no two labels drawn over each other (reference lines, citations, shaded ranges)."""
+    for role in ("axis-title", "legend-title"):
+        for text, *_ in text_boxes(svg, role):
+            assert "_" not in text, f"{lab}: chart '{spec.get('title')}' shows a field name as a title: {text!r}"
+            assert len(text) <= 45, f"{lab}: chart '{spec.get('title')}': the title {text!r} is too long for its axis"
+    labels = text_boxes(svg, "mark")
+    for i, (a, al, at, ar, ab) in enumerate(labels):
+        for b, bl, bt, br, bb in labels[i + 1:]:
+            overlap = min(ar, br) - max(al, bl) > 1 and min(ab, bb) - max(at, bt) > 1
+            assert not overlap, f"{lab}: chart '{spec.get('title')}': labels {a!r} and {b!r} overlap"
+
+
+def test_the_readability_check_sees_overlaps_and_field_names():
+    """assert_readable fails on the faults it is there for: two labels on one spot, a field name as a title."""
+    line = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": [{"a": 1, "y_low": 2}, {"a": 2, "y_low": 3}]},
+            "mark": "line", "encoding": {"x": {"field": "a", "type": "quantitative"}, "y": {"field": "y_low", "type": "quantitative"}}}
+    with pytest.raises(AssertionError, match="field name"):
+        assert_readable("test", line, vl_convert.vegalite_to_svg(line))
+    labels = {"$schema": line["$schema"], "data": {"values": [{"y": 100, "t": "a long reference label"}, {"y": 101, "t": "another long label"}]},
+              "mark": {"type": "text", "align": "left", "x": 4}, "encoding": {"y": {"field": "y", "type": "quantitative", "title": "MB/s"},
+                                                                             "text": {"field": "t"}}}
+    with pytest.raises(AssertionError, match="overlap"):
+        assert_readable("test", labels, vl_convert.vegalite_to_svg(labels))
+
+
 @pytest.mark.parametrize("lab", LABS)
 def test_lab_runs_clean_in_smoke(lab, tmp_path):
     results = RESULTS
@@ -42,6 +87,9 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
                 assert "<svg" in svg and ("<path" in svg or "<rect" in svg)
                 # a scale that cannot place its marks (a stacked bar from zero on a log axis) draws at NaN: a blank chart
                 assert "NaN" not in svg, f"{lab}: chart '{spec.get('title')}' has marks it cannot place"
+                assert_readable(lab, spec, svg)
+                assert spec.get("description") and out["data"]["text/plain"] == spec["description"], \
+                    f"{lab}: chart '{spec.get('title')}' has no one-line text alternative"
         if cell.cell_type == "code" and "lab.chart(" in cell.source:
             assert charts > drawn_before, f"{lab}: a cell that draws a chart drew none: {cell.source[:80]!r}"
     assert charts >= 2, f"{lab} drew {charts} charts"

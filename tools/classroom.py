@@ -240,19 +240,21 @@ def merge_marks(course, lab, student):
             for grade in notebook.grades:
                 target = book.find_grade(grade.name, notebook.name, lab, student)
                 target.auto_score = grade.auto_score
+                target.needs_manual_grade = grade.needs_manual_grade  # a written answer waits for the teacher
             for comment in notebook.comments:
                 book.find_comment(comment.name, notebook.name, lab, student).auto_comment = comment.auto_comment
         book.db.commit()
 
 
 def scores(lab, root=ROOT):
-    """Points per student and graded cell, read from the gradebook nbgrader keeps (in the course folder root)."""
+    """Points per student and graded cell, read from the gradebook nbgrader keeps (in the course folder root);
+    None for a written answer that waits for the teacher's marks (nbgrader's formgrader, or its manual grading)."""
     from nbgrader.api import Gradebook
     with Gradebook(f"sqlite:///{Path(root) / 'gradebook.db'}") as book:
         out = {}
         for submission in book.assignment_submissions(lab):
             notebook = submission.notebooks[0]
-            out[submission.student_id] = {grade.name: grade.score for grade in notebook.grades}
+            out[submission.student_id] = {grade.name: None if grade.needs_manual_grade else grade.score for grade in notebook.grades}
         return out
 
 

@@ -1,6 +1,9 @@
-/* The native half of BulkRandomAccessFile (java-snippets/BulkRandomAccessFile.java): one call moves a
- * whole range of a primitive array between the Java heap and the file, at the file's own position.
- * The array is reached either with GetPrimitiveArrayCritical (usually the array itself: no copy, but
+/* The native half of BulkRandomAccessFile (java-snippets/BulkRandomAccessFile.java), in both of its
+ * designs. convert is the study's (Bonachea et al. §6): it only copies a range of a primitive array into
+ * a byte[] or back, and Java's RandomAccessFile does the I/O. transfer is the design the study declined:
+ * one call moves the range between the Java heap and the file itself, at the file's own position,
+ * through the descriptor it reads out of RandomAccessFile's private fields.
+ * The arrays are reached either with GetPrimitiveArrayCritical (usually the array itself: no copy, but
  * the garbage collector may have to wait until we release it) or with Get<Type>ArrayElements (the JVM
  * may hand over a copy, which Release copies back). Elements are swapped to the file's byte order when
  * the machine's differs. Built by the kit: gcc -O2 -shared -fPIC with the running JDK's JNI headers. */
@@ -55,7 +58,9 @@ static void swap(unsigned char *to, const unsigned char *from, size_t bytes, siz
     }
 }
 
-static void *elements(JNIEnv *env, jobject array, jchar type) {
+/* The array's elements: GetPrimitiveArrayCritical, or Get<Type>ArrayElements (which may copy them). */
+static void *reach(JNIEnv *env, jobject array, jchar type, jboolean critical) {
+    if (critical) return (*env)->GetPrimitiveArrayCritical(env, array, NULL);
     switch (type) {
         case 'Z': return (*env)->GetBooleanArrayElements(env, array, NULL);
         case 'B': return (*env)->GetByteArrayElements(env, array, NULL);
@@ -68,7 +73,12 @@ static void *elements(JNIEnv *env, jobject array, jchar type) {
     }
 }
 
-static void release_elements(JNIEnv *env, jobject array, jchar type, void *base, jint mode) {
+/* Gives back what reach took; mode 0 keeps what was written into it, JNI_ABORT drops it (nothing changed). */
+static void let_go(JNIEnv *env, jobject array, jchar type, void *base, jint mode, jboolean critical) {
+    if (critical) {
+        (*env)->ReleasePrimitiveArrayCritical(env, array, base, mode);
+        return;
+    }
     switch (type) {
         case 'Z': (*env)->ReleaseBooleanArrayElements(env, array, base, mode); break;
         case 'B': (*env)->ReleaseByteArrayElements(env, array, base, mode); break;
@@ -121,7 +131,7 @@ JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer(JNIEnv *env, jobject s
     size_t width = width_of(type), bytes = (size_t)count * width;
     int fd = fd_of(env, self);
     if ((*env)->ExceptionCheck(env)) return 0;
-    void *base = critical ? (*env)->GetPrimitiveArrayCritical(env, array, NULL) : elements(env, array, type);
+    void *base = reach(env, array, type, critical);
     if (!base) return 0; /* the JVM has thrown OutOfMemoryError */
     unsigned char *data = (unsigned char *)base + (size_t)offset * width;
     int error = 0;
@@ -135,12 +145,33 @@ JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer(JNIEnv *env, jobject s
         if (swapping && width > 1) swap(data, data, done - done % width, width);
     }
     /* a write leaves the array as it was (JNI_ABORT: nothing to copy back); a read keeps what it read */
-    jint mode = write ? JNI_ABORT : 0;
-    if (critical) (*env)->ReleasePrimitiveArrayCritical(env, array, base, mode);
-    else release_elements(env, array, type, base, mode);
+    let_go(env, array, type, base, write ? JNI_ABORT : 0, critical);
     if (error) {
         (*env)->ThrowNew(env, (*env)->FindClass(env, "java/io/IOException"), strerror(error));
         return 0;
     }
     return (jint)(done / width);
+}
+
+/* The study's design: count elements of the array, from index offset, copied into bytes (to_bytes) or back
+ * out of it, swapped when the file's byte order is not the machine's. The I/O is RandomAccessFile's own. */
+JNIEXPORT void JNICALL Java_BulkRandomAccessFile_convert(JNIEnv *env, jobject self, jobject array, jint offset, jint count,
+                                                         jchar type, jbyteArray bytes, jboolean to_bytes, jboolean swapping,
+                                                         jboolean critical) {
+    (void)self;
+    size_t width = width_of(type), n = (size_t)count * width;
+    void *base = reach(env, array, type, critical);
+    if (!base) return;
+    void *raw = reach(env, bytes, 'B', critical);
+    if (!raw) {
+        let_go(env, array, type, base, JNI_ABORT, critical);
+        return;
+    }
+    unsigned char *elements = (unsigned char *)base + (size_t)offset * width;
+    unsigned char *to = to_bytes ? raw : elements, *from = to_bytes ? elements : raw;
+    if (swapping && width > 1) swap(to, from, n, width);
+    else memcpy(to, from, n);
+    /* what was copied into is kept (mode 0); what was copied from is left as it was (JNI_ABORT) */
+    let_go(env, bytes, 'B', raw, to_bytes ? 0 : JNI_ABORT, critical);
+    let_go(env, array, type, base, to_bytes ? JNI_ABORT : 0, critical);
 }

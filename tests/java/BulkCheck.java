@@ -1,6 +1,7 @@
 // Checks BulkRandomAccessFile against java.nio's ByteBuffer for every primitive type, both byte
-// orders and both ways of reaching the array: the bytes on disk, the values read back, sub-ranges,
-// and the JDK-like errors. Run by tests/test_bulk.py; prints "ok" and the number of checks.
+// orders, both designs (the study's conversion and the direct one) and both ways of reaching the array:
+// the bytes on disk, the values read back, sub-ranges, ranges larger than one conversion piece, and the
+// JDK-like errors. Run by tests/test_bulk.py; prints "ok" and the number of checks.
 import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
@@ -18,19 +19,22 @@ public class BulkCheck {
         File dir = new File(args[0]);
         Random random = new Random(7);
         for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
-            for (boolean critical : new boolean[] {true, false}) {
-                for (Class<?> type : new Class<?>[] {boolean.class, byte.class, char.class, short.class, int.class, long.class,
-                        float.class, double.class}) {
-                    roundTrip(dir, type, order, critical, random);
+            for (boolean direct : new boolean[] {false, true}) {
+                for (boolean critical : new boolean[] {true, false}) {
+                    for (Class<?> type : new Class<?>[] {boolean.class, byte.class, char.class, short.class, int.class, long.class,
+                            float.class, double.class}) {
+                        roundTrip(dir, type, order, direct, critical, random);
+                    }
                 }
             }
         }
-        errors(dir);
+        largerThanAPiece(dir);
+        for (boolean direct : new boolean[] {false, true}) errors(dir, direct);
         System.out.println("ok " + checks);
     }
 
     /** Writes a whole array and a sub-range, compares the file with ByteBuffer's bytes, reads both back. */
-    static void roundTrip(File dir, Class<?> type, ByteOrder order, boolean critical, Random random) throws IOException {
+    static void roundTrip(File dir, Class<?> type, ByteOrder order, boolean direct, boolean critical, Random random) throws IOException {
         int n = 1000 + random.nextInt(100);
         Object values = Array.newInstance(type, n);
         ByteBuffer expected = ByteBuffer.allocate(8 * (n + n / 2)).order(order);
@@ -51,28 +55,50 @@ public class BulkCheck {
         for (int[] range : new int[][] {{0, n}, {from, count}}) {
             for (int i = range[0]; i < range[0] + range[1]; i++) put(expected, type, values, i);
         }
-        File file = new File(dir, type.getName() + "-" + order + "-" + critical + ".dat");
-        try (var out = new BulkRandomAccessFile(file, "rw").order(order).critical(critical)) {
+        String how = type + " " + order + (direct ? " direct" : " converted") + " critical=" + critical;
+        File file = new File(dir, type.getName() + "-" + order + "-" + direct + "-" + critical + ".dat");
+        try (var out = new BulkRandomAccessFile(file, "rw").order(order).direct(direct).critical(critical)) {
             call(out, "writeArray", type, values, -1, -1);
             call(out, "writeArray", type, values, from, count);
         }
         byte[] onDisk = Files.readAllBytes(file.toPath());
-        check(Arrays.equals(onDisk, Arrays.copyOf(expected.array(), expected.position())), type + " " + order + ": bytes on disk");
+        check(Arrays.equals(onDisk, Arrays.copyOf(expected.array(), expected.position())), how + ": bytes on disk");
         Object back = Array.newInstance(type, n), part = Array.newInstance(type, n);
-        try (var in = new BulkRandomAccessFile(file, "r").order(order).critical(critical)) {
+        try (var in = new BulkRandomAccessFile(file, "r").order(order).direct(direct).critical(critical)) {
             call(in, "readArray", type, back, -1, -1);
             call(in, "readArray", type, part, from, count);
-            check(in.getFilePointer() == onDisk.length, type + ": the file pointer follows the elements moved");
+            check(in.getFilePointer() == onDisk.length, how + ": the file pointer follows the elements moved");
         }
-        check(sameArrays(values, back, 0, n), type + " " + order + " critical=" + critical + ": whole array read back");
-        check(sameArrays(values, part, from, count), type + ": sub-range read back into the same indexes");
-        check(Array.getLength(part) == n && (from == 0 || isZero(part, 0)), type + ": elements outside the range untouched");
+        check(sameArrays(values, back, 0, n), how + ": whole array read back");
+        check(sameArrays(values, part, from, count), how + ": sub-range read back into the same indexes");
+        check(Array.getLength(part) == n && (from == 0 || isZero(part, 0)), how + ": elements outside the range untouched");
         file.delete();
     }
 
-    static void errors(File dir) throws IOException {
+    /** The study's design converts in pieces of at most 64 MB (a byte[] stops at 2 GB): a range across a piece's end. */
+    static void largerThanAPiece(File dir) throws IOException {
+        int[] values = new int[(1 << 24) + 3];
+        for (int i = 0; i < values.length; i++) values[i] = i * 0x9E3779B9;
+        File file = new File(dir, "pieces.dat");
+        try (var out = new BulkRandomAccessFile(file, "rw")) {
+            out.writeArray(values);
+        }
+        check(file.length() == 4L * values.length, "a range of two pieces: every byte written");
+        try (var in = new java.io.DataInputStream(new java.io.BufferedInputStream(new java.io.FileInputStream(file)))) {
+            in.skipNBytes(4L * ((1 << 24) - 1));
+            check(in.readInt() == values[(1 << 24) - 1] && in.readInt() == values[1 << 24], "a range of two pieces: big-endian across the seam");
+        }
+        int[] back = new int[values.length];
+        try (var in = new BulkRandomAccessFile(file, "r")) {
+            in.readArray(back);
+        }
+        check(Arrays.equals(values, back), "a range of two pieces: read back");
+        file.delete();
+    }
+
+    static void errors(File dir, boolean direct) throws IOException {
         File file = new File(dir, "errors.dat");
-        try (var f = new BulkRandomAccessFile(file, "rw")) {
+        try (var f = new BulkRandomAccessFile(file, "rw").direct(direct)) {
             f.writeArray(new int[] {1, 2, 3});
             expect(() -> f.writeArray((int[]) null), NullPointerException.class, null);
             expect(() -> f.writeArray(new int[4], 2, 3), IndexOutOfBoundsException.class, "Range [2, 2 + 3) out of bounds for length 4");
@@ -80,7 +106,7 @@ public class BulkCheck {
             f.seek(4);
             expect(() -> f.readArray(new int[4]), EOFException.class, "the file ended after 2 of 4 elements");
         }
-        try (var f = new BulkRandomAccessFile(file, "r")) {
+        try (var f = new BulkRandomAccessFile(file, "r").direct(direct)) {
             expect(() -> f.writeArray(new int[] {1}), IOException.class, "Bad file descriptor");
         }
         file.delete();

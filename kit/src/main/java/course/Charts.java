@@ -8,7 +8,11 @@ import java.util.Map;
 /** Vega-Lite v5 specs, built as plain maps and lists (the form JupyterLab's renderer receives intact). */
 public final class Charts {
     public static final String SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
-    static final Map<String, Object> LANGUAGE_COLORS = Map.of("domain", List.of("java", "c"), "range", List.of("#d9480f", "#1c7ed6"));
+    static final Map<String, Object> LANGUAGE_COLORS = Map.of("domain", List.of("java", "c"), "range", List.of("#d55e00", "#0072b2"));
+    /** Okabe and Ito's palette, told apart with every common colour-vision deficiency (yellow last: faint on white). */
+    static final List<String> PALETTE = List.of("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442");
+    /** How tall a reference label is drawn, in pixels, and the least gap kept between two of them. */
+    static final int LABEL_FONT = 10, LABEL_GAP = 13;
 
     private Charts() {
     }
@@ -19,7 +23,7 @@ public final class Charts {
     static final Map<String, String> TITLES = Map.of("file_size", "file size", "op_size", "operation size",
             "buffer_size", "buffer size", "median_ms", "median time (ms)", "ms_per_mb", "time per MB (ms)", "mb_per_s", "MB per second",
             "ops_per_s", "operations per second",
-            "study_mb_per_s", "MB per second, the study's way (bytes ÷ mean time of a thread or process)", "wall_mb_per_s", "MB per second, wall-clock (bytes ÷ first start to last end)");
+            "study_mb_per_s", "MB/s, the study's way", "wall_mb_per_s", "MB/s by the wall clock");
 
     /** Fields counted on a linear axis (the rest are sizes, on a log axis). */
     static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes");
@@ -55,15 +59,22 @@ public final class Charts {
             v.put("series", v.get("who") + " " + row.get("op"));
             values.add(v);
         }
-        String yTitle = TITLES.getOrDefault(column, column) + (logY ? ", log scale" : "");
+        String yTitle = TITLES.getOrDefault(column, column) + (logY ? " (log scale)" : "");
+        // ticks at the sizes (or counts) measured, nowhere else: a log axis left to itself ticks at 146.484 KB
+        List<Object> measured = values.stream().map(v -> v.get("size")).filter(java.util.Objects::nonNull).distinct()
+                .sorted(java.util.Comparator.comparingDouble(v -> ((Number) v).doubleValue())).toList();
+        String xTitle = COUNTS.containsKey(sizeField) ? COUNTS.get(sizeField) : TITLES.getOrDefault(sizeField, sizeField) + " (log scale)";
         Map<String, Object> x = COUNTS.containsKey(sizeField)
-                ? Map.of("field", "size", "type", "quantitative", "axis", Map.of("tickMinStep", 1), "title", COUNTS.get(sizeField))
+                ? Map.of("field", "size", "type", "quantitative", "scale", Map.of("zero", false), "axis", Map.of("values", measured, "format", "d"), "title", xTitle)
                 : Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
-                        "axis", Map.of("labelExpr", SIZE_LABELS, "tickCount", 8), "title", TITLES.getOrDefault(sizeField, sizeField) + " (log scale)");
+                        "axis", Map.of("labelExpr", SIZE_LABELS, "values", measured), "title", xTitle);
         Map<String, Object> yScale = logY ? Map.of("type", "log") : Map.of("zero", true);
-        Map<String, Object> color = byMethod ? Map.of("field", "who", "type", "nominal", "title", "language and way")
-                : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language");
-        Map<String, Object> dash = Map.of("field", "op", "type", "nominal", "title", "operation");
+        // the legends show each line as drawn: its colour at full strength (not the pale band's), solid or dashed
+        Map<String, Object> legend = Map.of("symbolType", "stroke", "symbolStrokeWidth", 2, "symbolOpacity", 1, "symbolSize", 300);
+        Map<String, Object> color = byMethod ? Map.of("field", "who", "type", "nominal", "title", "language and way", "legend", legend)
+                : Map.of("field", "who", "type", "nominal", "scale", LANGUAGE_COLORS, "title", "language", "legend", legend);
+        Map<String, Object> dashLegend = with(legend, "encode", Map.of("symbols", Map.of("update", Map.of("stroke", Map.of("value", "#333")))));
+        Map<String, Object> dash = Map.of("field", "op", "type", "nominal", "title", "operation", "legend", dashLegend);
         Map<String, Object> line = Map.of("mark", Map.of("type", "line", "point", true),
                 "encoding", Map.of("x", x, "y", Map.of("field", "y", "type", "quantitative", "title", yTitle, "scale", yScale),
                         "color", color, "strokeDash", dash, "detail", Map.of("field", "series"),
@@ -73,7 +84,9 @@ public final class Charts {
         Map<String, Object> band = Map.of("mark", Map.of("type", "errorband", "opacity", 0.25),
                 "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale, "title", yTitle),
                         "y2", Map.of("field", "y_high"), "color", color, "detail", Map.of("field", "series")));
-        return spec(withBand(title), values, List.of(band, line));
+        List<Object> series = values.stream().map(v -> v.get("series")).distinct().toList();
+        return described(spec(withBand(title), values, List.of(band, line)), title + ": " + yTitle + " against " + xTitle
+                + ", a line each for " + join(series) + "; shaded bands are 95% intervals");
     }
 
     /** What every band and whisker is, said under the chart's title. */
@@ -90,30 +103,132 @@ public final class Charts {
         return v;
     }
 
-    /** Adds a labelled horizontal line at y (a ceiling, say) to a line chart; a NaN level (not measured) adds nothing. */
+    /**
+     * Adds a labelled horizontal line at y (a ceiling, a published figure) to a line chart; a NaN level (not
+     * measured) adds nothing. The chart's levels are laid out anew with each one added: the y axis gets a
+     * fixed domain, so that each label can be placed in pixels, just above its line, or moved down or up
+     * just enough that no two labels overlap (their order kept).
+     */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> withLevel(Map<String, Object> spec, double y, String label) {
         if (Double.isNaN(y)) return spec;
-        Map<String, Object> data = Map.of("values", List.of(Map.of("y", y, "label", label)));
-        Map<String, Object> enc = Map.of("y", Map.of("field", "y", "type", "quantitative"));
-        List<Map<String, Object>> layers = new ArrayList<>((List<Map<String, Object>>) spec.get("layer"));
-        layers.add(Map.of("data", data, "mark", Map.of("type", "rule", "strokeDash", List.of(6, 3), "color", "black"), "encoding", enc));
-        layers.add(Map.of("data", data, "mark", Map.of("type", "text", "align", "left", "dy", -7, "x", 4, "fontSize", 10),
-                "encoding", Map.of("y", enc.get("y"), "text", Map.of("field", "label"))));
-        Map<String, Object> out = new LinkedHashMap<>(spec);
-        out.put("layer", layers);
-        return out;
+        List<Map<String, Object>> layers = new ArrayList<>(), levels = new ArrayList<>();
+        for (Map<String, Object> layer : (List<Map<String, Object>>) spec.get("layer")) {
+            if (LEVELS.equals(layer.get("name"))) levels.addAll((List<Map<String, Object>>) ((Map<String, Object>) layer.get("data")).get("values"));
+            else if (!LEVEL_LABELS.equals(layer.get("name"))) layers.add(layer);
+        }
+        levels.add(Map.of("y", y, "label", label));
+        boolean log = layers.stream().anyMatch(Charts::yScaleIsLog);
+        double[] domain = domain(spec, levels, log);
+        int height = ((Number) spec.getOrDefault("height", 260)).intValue();
+        List<Map<String, Object>> placed = placeLabels(levels, domain, log, height);
+        Map<String, Object> scale = log ? Map.of("type", "log", "domain", List.of(domain[0], domain[1]))
+                : Map.of("domain", List.of(domain[0], domain[1]));
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> layer : layers) out.add(withYScale(layer, scale));
+        out.add(Map.of("name", LEVELS, "data", Map.of("values", levels),
+                "mark", Map.of("type", "rule", "strokeDash", List.of(6, 3), "color", "black"),
+                "encoding", Map.of("y", Map.of("field", "y", "type", "quantitative", "scale", scale))));
+        out.add(Map.of("name", LEVEL_LABELS, "data", Map.of("values", placed),
+                "mark", Map.of("type", "text", "align", "left", "baseline", "bottom", "x", 4, "fontSize", LABEL_FONT),
+                "encoding", Map.of("y", Map.of("field", "label_y", "type", "quantitative", "scale", scale), "text", Map.of("field", "label"))));
+        Map<String, Object> result = new LinkedHashMap<>(spec);
+        result.put("layer", out);
+        return result;
     }
 
-    /** Shades a range of the size axis (a published knee, say) on a line chart, with its label. */
+    static final String LEVELS = "levels", LEVEL_LABELS = "level labels";
+
+    @SuppressWarnings("unchecked")
+    private static boolean yScaleIsLog(Map<String, Object> layer) {
+        Object encoding = layer.get("encoding");
+        if (!(encoding instanceof Map<?, ?> e) || !(e.get("y") instanceof Map<?, ?> yEnc)) return false;
+        return yEnc.get("scale") instanceof Map<?, ?> scale && "log".equals(scale.get("type"));
+    }
+
+    /** The y axis's range: whole powers of ten on a log scale; from zero to a round figure on a linear one. */
+    @SuppressWarnings("unchecked")
+    static double[] domain(Map<String, Object> spec, List<Map<String, Object>> levels, boolean log) {
+        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
+        List<Map<String, Object>> rows = new ArrayList<>(levels);
+        if (spec.get("data") instanceof Map<?, ?> data && data.get("values") instanceof List<?> values) rows.addAll((List<Map<String, Object>>) values);
+        for (Map<String, Object> row : rows) {
+            for (String field : List.of("y", "y_low", "y_high")) {
+                if (row.get(field) instanceof Number n && Double.isFinite(n.doubleValue()) && (!log || n.doubleValue() > 0)) {
+                    lo = Math.min(lo, n.doubleValue());
+                    hi = Math.max(hi, n.doubleValue());
+                }
+            }
+        }
+        if (log) return new double[] {Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi) + 1e-9))};
+        double step = Math.pow(10, Math.floor(Math.log10(hi))) / 2;
+        return new double[] {0, Math.ceil(hi * 1.02 / step) * step};
+    }
+
+    /**
+     * Each level with label_y: where its label's baseline goes, in data units. Bottom to top, a label sits
+     * 2 px above its line, or higher where the label below it needs the room (so a label never crosses its
+     * own line); if the top ones run off the chart, they are pushed back down.
+     */
+    static List<Map<String, Object>> placeLabels(List<Map<String, Object>> levels, double[] domain, boolean log, int height) {
+        java.util.function.DoubleUnaryOperator toPx = v -> height * (1 - fraction(v, domain, log));
+        java.util.function.DoubleUnaryOperator fromPx = px -> {
+            double t = 1 - px / height;
+            return log ? Math.pow(10, Math.log10(domain[0]) + t * (Math.log10(domain[1]) - Math.log10(domain[0])))
+                    : domain[0] + t * (domain[1] - domain[0]);
+        };
+        List<Map<String, Object>> sorted = new ArrayList<>(levels);
+        sorted.sort(java.util.Comparator.comparingDouble(l -> toPx.applyAsDouble(((Number) l.get("y")).doubleValue())));
+        double[] px = new double[sorted.size()];
+        for (int i = px.length - 1; i >= 0; i--) {
+            double own = toPx.applyAsDouble(((Number) sorted.get(i).get("y")).doubleValue()) - 2;
+            px[i] = Math.min(Math.min(own, height), i == px.length - 1 ? Double.POSITIVE_INFINITY : px[i + 1] - LABEL_GAP);
+        }
+        for (int i = 0; i < px.length; i++) px[i] = Math.max(px[i], i == 0 ? LABEL_FONT : px[i - 1] + LABEL_GAP);
+        List<Map<String, Object>> placed = new ArrayList<>();
+        for (int i = 0; i < px.length; i++) placed.add(with(sorted.get(i), "label_y", fromPx.applyAsDouble(px[i])));
+        return placed;
+    }
+
+    private static double fraction(double v, double[] domain, boolean log) {
+        return log ? (Math.log10(v) - Math.log10(domain[0])) / (Math.log10(domain[1]) - Math.log10(domain[0]))
+                : (v - domain[0]) / (domain[1] - domain[0]);
+    }
+
+    /** The layer with its y (and y2's) scale set to this one: every layer of a chart with levels shares one fixed domain. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withYScale(Map<String, Object> layer, Map<String, Object> scale) {
+        if (!(layer.get("encoding") instanceof Map<?, ?> encoding) || !(encoding.get("y") instanceof Map<?, ?> y)) return layer;
+        Map<String, Object> newY = new LinkedHashMap<>((Map<String, Object>) y);
+        newY.put("scale", scale);
+        Map<String, Object> newEncoding = new LinkedHashMap<>((Map<String, Object>) encoding);
+        newEncoding.put("y", newY);
+        return with(layer, "encoding", newEncoding);
+    }
+
+    /**
+     * Shades a range of the x axis (a published knee, more processes than cores) on a line chart, labelled at
+     * the top, inside whichever of its edges leaves the label room (the left one, unless the range starts in
+     * the right half of the chart); an empty range (to not above from) adds nothing.
+     */
     @SuppressWarnings("unchecked")
     public static Map<String, Object> withRange(Map<String, Object> spec, double from, double to, String label) {
+        if (!(to > from)) return spec;
+        List<Double> xs = new ArrayList<>();
+        if (spec.get("data") instanceof Map<?, ?> d && d.get("values") instanceof List<?> rows) {
+            for (Object row : rows) if (row instanceof Map<?, ?> r && r.get("size") instanceof Number n) xs.add(n.doubleValue());
+        }
+        boolean log = String.valueOf(spec.get("layer")).contains("base=2");  // size axes are log base 2, counts linear
+        double lo = xs.stream().min(Double::compare).orElse(from), hi = xs.stream().max(Double::compare).orElse(to);
+        double where = log ? Math.log(from / lo) / Math.log(hi / lo) : (from - lo) / (hi - lo);
+        boolean right = where > 0.5;
         Map<String, Object> data = Map.of("values", List.of(Map.of("from", from, "to", to, "label", label)));
         List<Map<String, Object>> layers = new ArrayList<>();
         layers.add(Map.of("data", data, "mark", Map.of("type", "rect", "color", "#ffd43b", "opacity", 0.3),
                 "encoding", Map.of("x", Map.of("field", "from", "type", "quantitative"), "x2", Map.of("field", "to"))));
-        layers.add(Map.of("data", data, "mark", Map.of("type", "text", "align", "left", "baseline", "top", "y", 4, "dx", 3, "fontSize", 10),
-                "encoding", Map.of("x", Map.of("field", "from", "type", "quantitative"), "text", Map.of("field", "label"))));
+        layers.add(Map.of("data", data, "mark", Map.of("type", "text", "align", right ? "right" : "left", "baseline", "top", "y", 4,
+                        "dx", right ? -3 : 3, "fontSize", LABEL_FONT),
+                "encoding", Map.of("x", Map.of("field", right ? "to" : "from", "type", "quantitative"), "text", Map.of("field", "label"))));
         layers.addAll((List<Map<String, Object>>) spec.get("layer"));
         Map<String, Object> out = new LinkedHashMap<>(spec);
         out.put("layer", layers);
@@ -156,9 +271,12 @@ public final class Charts {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("$schema", SCHEMA);
         spec.put("title", withBand(title));
+        spec.put("description", title + ": MB per second (log scale) for each way, " + (byRuntime ? "one bar per runtime" : "Java and C side by side")
+                + ", writes and reads in two panels, with 95% intervals: " + join(values.stream().map(v -> v.get("method")).distinct().toList()));
         spec.put("data", Map.of("values", values));
         spec.put("facet", Map.of("column", Map.of("field", "op", "type", "nominal", "title", "operation", "sort", List.of("write", "read"))));
         spec.put("spec", Map.of("width", 220, "height", 260, "layer", List.of(bars, whiskers)));
+        spec.put("config", CONFIG);
         return spec;
     }
 
@@ -224,7 +342,9 @@ public final class Charts {
         if (intervals) layers.add(whiskers);
         layers.addAll(List.of(ticks, labels));
         if (!log) layers.add(base);
-        return spec(intervals ? withBand(title) : title, values, layers);
+        return described(spec(intervals ? withBand(title) : title, values, layers), title + ": " + yTitle + " for "
+                + join(measured.stream().map(m -> m.get("label")).toList()) + ", measured here (bars" + (intervals ? ", with 95% intervals" : "")
+                + ") beside the studies' figures (black ticks)");
     }
 
     /** Throughput per operation, warm and cold page cache side by side: the disk's ceiling. */
@@ -240,9 +360,10 @@ public final class Charts {
                 "xOffset", Map.of("field", "cache"),
                 "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (median)"),
                 "color", Map.of("field", "cache", "type", "nominal", "title", "page cache",
-                        "scale", Map.of("domain", List.of("warm", "cold"), "range", List.of("#f08c00", "#1971c2"))),
+                        "scale", Map.of("domain", List.of("warm", "cold"), "range", List.of("#e69f00", "#0072b2"))),
                 "tooltip", List.of(Map.of("field", "case"), Map.of("field", "cache"), Map.of("field", "mb_per_s", "format", ",.0f"))));
-        return spec(title, values, List.of(bars));
+        return described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
+                + ", warm and cold page cache side by side");
     }
 
     /** Each measured run's time by run index: the JIT's warm-up shows as early Java runs that take longer. */
@@ -256,7 +377,7 @@ public final class Charts {
                 "x", Map.of("field", "run", "type", "ordinal", "title", "run (in order)", "axis", Map.of("labelAngle", 0)),
                 "y", Map.of("field", "ms", "type", "quantitative", "title", "elapsed (ms)", "scale", Map.of("zero", true)),
                 "color", Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS)));
-        return spec(title, values, List.of(lines));
+        return described(spec(title, values, List.of(lines)), title + ": each measured run's time in milliseconds, in the order they ran, a line per language");
     }
 
     /** A bar of a measured value for ratioBars, cutBars or logBars, with its 95% interval as a whisker. */
@@ -291,11 +412,31 @@ public final class Charts {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("$schema", SCHEMA);
         spec.put("title", title);
+        spec.put("description", title instanceof Map<?, ?> t ? t.get("text") : title);
         spec.put("width", 460);
         spec.put("height", 260);
         spec.put("data", Map.of("values", values));
         spec.put("layer", layers);
+        spec.put("config", CONFIG);
         return spec;
+    }
+
+    static final Map<String, Object> CONFIG = Map.of("range", Map.of("category", PALETTE));
+
+    /**
+     * The chart's one-line text alternative (Vega-Lite's description: what a screen reader says, and what the
+     * notebook keeps as plain text): what is drawn against what, and for which series.
+     */
+    static Map<String, Object> described(Map<String, Object> spec, String description) {
+        spec.put("description", description);
+        return spec;
+    }
+
+    /** "a, b and c". */
+    static String join(List<?> items) {
+        List<String> words = items.stream().map(String::valueOf).toList();
+        if (words.size() <= 1) return String.join("", words);
+        return String.join(", ", words.subList(0, words.size() - 1)) + " and " + words.get(words.size() - 1);
     }
 
     private static Map<String, Object> with(Map<String, Object> m, String key, Object value) {

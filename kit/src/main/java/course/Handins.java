@@ -230,7 +230,7 @@ public final class Handins {
 
     /** The notebook's calls: each shows one part of the class's results. */
     public void show() { Notebook.html(html(), toString()); }
-    public void showCeilings() { Notebook.chart(ceilings(), "disk ceilings by machine"); }
+    public void showCeilings() { Notebook.chart(ceilings(), "page-cache ceilings by machine"); }
     public void showJavaOverC() { Notebook.chart(javaOverC(), "Java over C by lab and machine"); }
     public void showVerdicts() { Notebook.html(verdicts(), verdictCounts()); }
 
@@ -242,7 +242,7 @@ public final class Handins {
         return t.toString();
     }
 
-    /** Each machine's disk ceiling: C's warm-cache MB/s in lab 00, write and read, one bar each. */
+    /** Each machine's page-cache ceiling: C's warm-cache MB/s in lab 00, write and read, one bar each. */
     public Map<String, Object> ceilings() {
         List<Map<String, Object>> bars = new ArrayList<>();
         for (Handin x : handins) {
@@ -253,7 +253,7 @@ public final class Handins {
                 if (!c.runs().isEmpty()) bars.add(Map.of("who", x.learner(), "op", op, "y", c.median("mb_per_s", r -> true)));
             }
         }
-        return groupedBars(bars, "MB per second (C, warm cache)", "Disk ceilings from lab 00, by machine");
+        return groupedBars(bars, "MB per second (C, warm cache)", "Page-cache ceilings from lab 00 (C, warm cache), by machine");
     }
 
     /**

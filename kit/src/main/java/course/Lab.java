@@ -300,7 +300,7 @@ public final class Lab {
     }
 
     /**
-     * This disk's ceiling for an operation ("read" or "write"): the median MB/s of C's warm-cache runs
+     * This machine's page-cache ceiling for an operation ("read" or "write"): the median MB/s of C's warm-cache runs
      * in the newest results lab 00 saved here in a real preset (quick or paper; smoke is for tests). NaN, with a note, when lab 00 has not been run yet.
      */
     public double ceiling(String op) {
@@ -313,12 +313,12 @@ public final class Lab {
                 double mbPerS = warm.median("mb_per_s", r -> true);
                 String file = doc.get().get("lab").getAsString() + "-" + doc.get().get("preset").getAsString() + "-"
                         + doc.get().get("started").getAsString() + ".json";
-                Notebook.html(String.format(Locale.ROOT, "<small>Ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
+                Notebook.html(String.format(Locale.ROOT, "<small>Page-cache ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
                         Notebook.escape(file), op, mbPerS), "ceiling " + op + " " + mbPerS);
                 return mbPerS;
             }
         }
-        Notebook.html("<small>No ceiling yet: run lab 00 once on this machine to see your disk's ceiling here.</small>",
+        Notebook.html("<small>No ceiling yet: run lab 00 once on this machine to see your page-cache ceiling here.</small>",
                 "no ceiling: run lab 00 first");
         return Double.NaN;
     }
@@ -337,7 +337,7 @@ public final class Lab {
     }
 
     public void chart(Map<String, Object> spec) {
-        Notebook.chart(spec, String.valueOf(spec.get("title")));
+        Notebook.chart(spec, String.valueOf(spec.get("description")));
     }
 
     /** Shows the verdict table and keeps the verdicts with this lab's saved results. */

@@ -242,4 +242,56 @@ class ChartsTest {
         double low = (double) values.get(0).get("y_low"), high = (double) values.get(0).get("y_high");
         assertEquals(2.0, high / low, 1e-9, "two runs: the median's interval spans the slowest and fastest run's wall-clock rate (8 and 16 ns)");
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void levelLabelsNeverOverlapAndNeverCrossTheirOwnLine() {
+        Map<String, Object> spec = Charts.lines(results(), "file_size", "mb_per_s", true, "T");
+        for (double y : new double[] {631, 500, 158, 96, 4}) spec = Charts.withLevel(spec, y, "level " + y);
+        List<Map<String, Object>> layers = (List<Map<String, Object>>) spec.get("layer");
+        assertEquals(4, layers.size(), "one rule layer and one label layer for all levels, however many were added");
+        Map<String, Object> labels = layers.get(3);
+        List<Map<String, Object>> placed = (List<Map<String, Object>>) ((Map<String, Object>) labels.get("data")).get("values");
+        Map<String, Object> labelScale = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) labels.get("encoding")).get("y")).get("scale");
+        assertEquals(List.of(1.0, 1000.0), labelScale.get("domain"), "whole decades around the data (about 90 MB/s) and the levels (4 to 631)");
+        double px = Double.NEGATIVE_INFINITY;
+        for (Map<String, Object> level : placed) {  // top to bottom
+            double y = ((Number) level.get("y")).doubleValue(), labelY = ((Number) level.get("label_y")).doubleValue();
+            double at = 260 * (1 - Math.log10(labelY) / 3);
+            assertTrue(labelY >= y, "a label sits above its own line: " + level);
+            assertTrue(at - px >= Charts.LABEL_GAP - 1e-9, "labels at least a line of text apart: " + placed);
+            px = at;
+        }
+        for (Map<String, Object> layer : layers) {
+            Map<String, Object> y = (Map<String, Object>) ((Map<String, Object>) layer.get("encoding")).get("y");
+            assertEquals(List.of(1.0, 1000.0), ((Map<String, Object>) y.get("scale")).get("domain"), "every layer shares the fixed domain the labels were placed in");
+        }
+    }
+
+    @Test
+    void aLevelNotMeasuredAndAnEmptyRangeDrawNothing() {
+        Map<String, Object> base = Charts.lines(results(), "file_size", "mb_per_s", false, "T");
+        assertEquals(base, Charts.withLevel(base, Double.NaN, "no ceiling"));
+        assertEquals(base, Charts.withRange(base, 4, 4, "more processes than cores"), "no process count past the cores: no shaded range");
+    }
+
+    @Test
+    void sizeAxesTickAtTheMeasuredSizesAndLegendsShowTheLines() {
+        String json = json(Charts.lines(results(), "file_size", "mb_per_s", false, "T")).toString();
+        assertTrue(json.contains("\"values\":[" + MB + "," + 4 * MB + "]"), "ticks at 1 MB and 4 MB only: " + json);
+        assertTrue(json.contains("\"symbolType\":\"stroke\"") && json.contains("\"symbolOpacity\":1"), "a legend entry is a full-strength line, not the pale band");
+        assertTrue(json.contains("#0072b2") && json.contains("\"category\":[\"#0072b2\""), "colour-blind-safe colours: " + json);
+    }
+
+    @Test
+    void everyChartSaysInOneLineWhatItShows() {
+        String lines = json(Charts.lines(results(), "file_size", "mb_per_s", false, "Rates")).get("description").getAsString();
+        assertEquals("Rates: MB per second against file size (log scale), a line each for java write, c write and java read;"
+                + " shaded bands are 95% intervals", lines);
+        assertTrue(json(Charts.methodBars(results(), "M")).get("description").getAsString().startsWith("M: MB per second (log scale) for each way"));
+        assertTrue(json(Charts.ratioBars(List.of(Charts.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R")).get("description").getAsString()
+                .startsWith("R: Java ÷ C for seq, measured here"));
+        assertTrue(json(Charts.throughputBars(results(), "C")).get("description").getAsString().contains("warm and cold"));
+        assertTrue(json(Charts.perRun(results(), "P")).get("description").getAsString().startsWith("P: each measured run's time"));
+    }
 }
