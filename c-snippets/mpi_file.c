@@ -6,17 +6,20 @@
  * first, so the file is byte for byte the one Java's processes write. Process 0 makes the file and
  * reports; every process waits at a barrier before and after its timed part (harness_in_processes).
  * The strategies, per block of the share:
+ *   posix        write(2) / read(2) on the process's own descriptor, after one lseek to its share: the
+ *                studies' own C baseline (Bonachea et al. §7: an MPI program calling read and write
+ *                directly); MPI only starts the processes and holds the barriers
  *   independent  MPI_File_write_at / MPI_File_read_at: each process on its own
  *   collective   MPI_File_write_at_all / MPI_File_read_at_all: every process calls together (those
  *                whose share has run out join with nothing), so MPI may merge their blocks into fewer,
  *                larger requests (ROMIO's two-phase I/O)
  * With --lock region each process holds an fcntl lock on its share while it moves it, as Java's
- * FileLock does. Writes end with MPI_File_sync. A read hands each process's ints to harness_use_ints;
+ * FileLock does. Writes end with MPI_File_sync (posix: fsync). A read hands each process's ints to harness_use_ints;
  * its checksum is the sum of all processes' ints as unsigned numbers (an MPI reduction, in the untimed
  * check run), a write's the sum of its file's bytes. Twin: java-snippets/MpiFile.java.
  *
- * What you will see: MPI-IO as the C reference beside Java's view buffers; collective calls cost a
- * little on one machine, where there is nothing to merge across nodes. */
+ * What you will see: plain read/write and MPI-IO as the C references beside Java's view buffers;
+ * collective calls cost a little on one machine, where there is nothing to merge across nodes. */
 #define _GNU_SOURCE
 #include <mpi.h>
 
@@ -110,10 +113,38 @@ static void mpi_check(const struct options *o, int status) {
     io_fail_because(o, text);
 }
 
+/* posix: one descriptor, one lseek to the share, then a read or write of each block (swapped to and from big-endian). */
+static void posix_part(const struct options *o, int64_t from, int64_t to, int write) {
+    int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
+    if (fd < 0) io_fail(o);
+    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    if (lseek(fd, from, SEEK_SET) < 0) io_fail(o);
+    uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
+    size_t n = (size_t)o->op_size / 4;
+    for (int64_t at = from; at < to; at += o->op_size) {
+        int32_t *block = ints + (at - from) / 4;
+        if (write) {
+            for (size_t i = 0; i < n; i++) buffer[i] = htobe32((uint32_t)block[i]);
+            write_fully(o, fd, (const unsigned char *)buffer, 4 * n);
+        } else {
+            if (read_fully(o, fd, (unsigned char *)buffer, 4 * n) < 4 * n) io_fail_because(o, "file ended early");
+            for (size_t i = 0; i < n; i++) block[i] = (int32_t)be32toh(buffer[i]);
+        }
+    }
+    if (write && fsync(fd) != 0) io_fail(o);
+    lock_share(o, fd, from, to, F_UNLCK);
+    if (close(fd) != 0) io_fail(o);
+    free(buffer);
+}
+
 static void part(const struct options *o, int64_t rank) {
     int64_t from, to;
     harness_share(o, rank, &from, &to);
     int write = strcmp(o->op, "write") == 0, collective = strcmp(o->strategy, "collective") == 0;
+    if (strcmp(o->strategy, "posix") == 0) {
+        posix_part(o, from, to, write);
+        return;
+    }
     int64_t blocks = (to - from) / o->op_size, all = o->file_size / o->op_size;
     int64_t calls = collective ? (all + o->procs - 1) / o->procs : blocks; /* collective: the same number everywhere */
     MPI_File file;
@@ -160,7 +191,7 @@ static uint64_t measure(const struct options *o) {
 }
 
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"independent", "collective", NULL};
+    static const char *const strategies[] = {"posix", "independent", "collective", NULL};
     static const char *const extra_flags[] = {"--procs", "--lock", NULL};
     MPI_Init(&argc, &argv);
     harness_team = &mpi_team;

@@ -346,7 +346,7 @@ MPI_FILE_BAD_FLAGS = [
     (["--op-size", "4k", "--file-size", "8k", "--procs", "3"], None, "--procs 3 is more than the file's 2 blocks of --op-size 4k"),
     (["--op-size", "4k", "--threads", "2"], None, "--threads is not used by mpi_file"),
     (["--strategy", "collective", "--op-size", "4k"], "java", "--strategy collective: must be one of view-heap, view-direct, mapped, bulk, streams"),
-    (["--strategy", "mapped", "--op-size", "4k"], "c", "--strategy mapped: must be one of independent, collective"),
+    (["--strategy", "mapped", "--op-size", "4k"], "c", "--strategy mapped: must be one of posix, independent, collective"),
 ]
 
 # (snippet, scratch file, flags, language or None for both, text the error must contain)

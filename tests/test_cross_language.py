@@ -275,7 +275,7 @@ def test_shared_file_is_the_same_for_every_strategy_and_thread_count(commands, t
             assert read[0]["checksum"] == read_checksum, f"{language} {strategy} reads what C's pwrite reads"
 
 
-MPI_FILE = {"c": ["independent", "collective"], "java": ["view-heap", "view-direct", "mapped", "bulk", "streams"]}
+MPI_FILE = {"c": ["posix", "independent", "collective"], "java": ["view-heap", "view-direct", "mapped", "bulk", "streams"]}
 
 
 @needs_mpi
