@@ -13,6 +13,8 @@ public final class Charts {
     static final List<String> PALETTE = List.of("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442");
     /** How tall a reference label is drawn, in pixels, and the least gap kept between two of them. */
     static final int LABEL_FONT = 10, LABEL_GAP = 13;
+    /** How wide a published figure's tick is drawn across its bar, in pixels. */
+    static final int TICK = 40;
 
     private Charts() {
     }
@@ -312,9 +314,18 @@ public final class Charts {
         boolean log = Double.isNaN(baseline);
         List<Map<String, Object>> values = new ArrayList<>();
         measured.forEach(m -> values.add(with(m, "kind", "measured here")));
-        java.util.Set<Object> cited = new java.util.HashSet<>();
-        // each citation is written once, beside its first tick: the same source on every bar ran into its neighbours' text
-        published.forEach(p -> values.add(with(with(p, "kind", "published"), "labelled", cited.add(p.get("citation")))));
+        // each source gets a number, written beside its ticks and spelled out under the title: whole citations
+        // beside the ticks ran into each other and over the bars; a bar's second tick of one source is not numbered again
+        // (two sources' ticks on one bar are numbered on alternate sides, so that ticks at one height keep their numbers apart)
+        Map<Object, Integer> numbers = new LinkedHashMap<>();
+        java.util.Set<List<Object>> numbered = new java.util.HashSet<>();
+        Map<Object, Integer> perBar = new java.util.HashMap<>();
+        for (Map<String, Object> p : published) {
+            int n = numbers.computeIfAbsent(p.get("citation"), c -> numbers.size() + 1);
+            boolean first = numbered.add(List.of(p.get("label"), p.get("citation")));
+            String side = first && perBar.merge(p.get("label"), 1, Integer::sum) % 2 == 0 ? "left" : "right";
+            values.add(with(with(with(with(p, "kind", "published"), "labelled", first), "number", String.valueOf(n)), "side", side));
+        }
         Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0),
                 "sort", values.stream().map(v -> v.get("label")).distinct().toList());
         Map<String, Object> y = log ? Map.of("field", "value", "type", "quantitative", "title", yTitle, "scale", Map.of("type", "log"), "stack", false)
@@ -328,23 +339,40 @@ public final class Charts {
                 "mark", Map.of("type", "rule", "color", "#0b3d73", "strokeWidth", 1.5),
                 "encoding", Map.of("x", x, "y", with(y, "field", "low"), "y2", Map.of("field", "high")));
         Map<String, Object> ticks = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published'")),
-                "mark", Map.of("type", "tick", "color", "black", "thickness", 3, "size", 40),
+                "mark", Map.of("type", "tick", "color", "black", "thickness", 3, "size", TICK),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
                         Map.of("field", "value", "title", "published"), Map.of("field", "citation"))));
-        Map<String, Object> labels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled")),
-                "mark", Map.of("type", "text", "dx", -20, "dy", -4, "align", "left", "baseline", "bottom", "fontSize", 10),  // above its tick, clear of the next bar's tick
-                "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "citation")));
+        Map<String, Object> rightLabels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled && datum.side == 'right'")),
+                "mark", Map.of("type", "text", "dx", TICK / 2 + 3, "align", "left", "baseline", "middle", "fontSize", LABEL_FONT, "fontWeight", "bold"),
+                "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "number")));
+        Map<String, Object> leftLabels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled && datum.side == 'left'")),
+                "mark", Map.of("type", "text", "dx", -(TICK / 2 + 3), "align", "right", "baseline", "middle", "fontSize", LABEL_FONT, "fontWeight", "bold"),
+                "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "number")));
         Map<String, Object> base = Map.of("data", Map.of("values", List.of(Map.of("base", baseline))),
                 "mark", Map.of("type", "rule", "strokeDash", List.of(4, 4), "color", "gray"),
                 "encoding", Map.of("y", Map.of("field", "base", "type", "quantitative")));
         boolean intervals = measured.stream().anyMatch(m -> m.containsKey("low"));
         List<Map<String, Object>> layers = new ArrayList<>(List.of(bars));
         if (intervals) layers.add(whiskers);
-        layers.addAll(List.of(ticks, labels));
+        layers.addAll(List.of(ticks, rightLabels, leftLabels));
         if (!log) layers.add(base);
-        return described(spec(intervals ? withBand(title) : title, values, layers), title + ": " + yTitle + " for "
+        List<String> sources = numbers.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).toList();
+        List<String> subtitle = new ArrayList<>();
+        if (intervals) subtitle.add(BAND);
+        String line = "black ticks, the studies' figures:";
+        for (int i = 0; i < sources.size(); i++) {  // in lines of at most about 90 characters
+            String entry = sources.get(i) + (i < sources.size() - 1 ? " ·" : "");
+            if (line.length() + entry.length() > 90) {
+                subtitle.add(line);
+                line = entry;
+            } else {
+                line += " " + entry;
+            }
+        }
+        if (!sources.isEmpty()) subtitle.add(line);
+        return described(spec(Map.of("text", title, "subtitle", subtitle), values, layers), title + ": " + yTitle + " for "
                 + join(measured.stream().map(m -> m.get("label")).toList()) + ", measured here (bars" + (intervals ? ", with 95% intervals" : "")
-                + ") beside the studies' figures (black ticks)");
+                + ") beside the studies' figures (black ticks, numbered by source: " + join(sources) + ")");
     }
 
     /** Throughput per operation, warm and cold page cache side by side: the disk's ceiling. */

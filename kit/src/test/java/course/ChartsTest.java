@@ -96,10 +96,19 @@ class ChartsTest {
         JsonObject spec = json(Charts.ratioBars(List.of(Charts.bar("seq write", new Estimate(1.8, 1.6, 2.0)), Charts.bar("seq read", Estimate.exact(2.1))),
                 List.of(Charts.reference("seq write", claim)), "Java time / C time", "Ratios"));
         assertSelfContained(spec, 3);
+        Published.Claim other = new Published.Claim("xu-guo.raw-1byte.java-over-c-time-rand", "Xu & Guo", "§4.2, Fig 4.3",
+                "raw-1byte", "s", "", "", 4, "x", "ratio", "st");
         JsonObject twice = json(Charts.ratioBars(List.of(Charts.bar("seq write", Estimate.exact(1.8))),
-                List.of(Charts.reference("seq write", claim), Charts.reference("seq read", claim)), "t", "t"));
-        assertFalse(twice.getAsJsonObject("data").getAsJsonArray("values").get(2).getAsJsonObject().get("labelled").getAsBoolean(),
-                "a citation already written beside one tick is not written again");
+                List.of(Charts.reference("seq write", claim), Charts.reference("seq write", claim), Charts.reference("seq read", claim),
+                        Charts.reference("seq read", other)), "t", "t"));
+        JsonArray ticks = twice.getAsJsonObject("data").getAsJsonArray("values");
+        assertEquals(List.of(true, false, true, true), List.of(1, 2, 3, 4).stream().map(i -> ticks.get(i).getAsJsonObject().get("labelled").getAsBoolean()).toList(),
+                "a source's number is written beside its first tick on each bar, not beside a second tick of it on the same bar");
+        assertEquals(List.of("1", "1", "1", "2"), List.of(1, 2, 3, 4).stream().map(i -> ticks.get(i).getAsJsonObject().get("number").getAsString()).toList());
+        assertEquals("left", ticks.get(4).getAsJsonObject().get("side").getAsString(), "a bar's second source is numbered on the other side of its tick");
+        assertEquals("right", ticks.get(3).getAsJsonObject().get("side").getAsString());
+        assertEquals("[\"black ticks, the studies' figures: 1 Xu & Guo §4.2, Fig 4.1 · 2 Xu & Guo §4.2, Fig 4.3\"]",
+                twice.getAsJsonObject("title").get("subtitle").toString(), "the numbers spelled out under the title");
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         assertEquals("measured here", values.get(0).getAsJsonObject().get("kind").getAsString());
         assertEquals(1.8, values.get(0).getAsJsonObject().get("value").getAsDouble());
@@ -110,7 +119,8 @@ class ChartsTest {
         assertEquals("published", ref.get("kind").getAsString());
         assertEquals(2.24, ref.get("value").getAsDouble(), 1e-12, "224% is drawn as 2.24");
         assertEquals("Xu & Guo §4.2, Fig 4.1", ref.get("citation").getAsString());
-        assertTrue(ref.get("labelled").getAsBoolean(), "the first tick of a citation carries its label");
+        assertTrue(ref.get("labelled").getAsBoolean(), "the first tick of a citation carries its number");
+        assertEquals("1", ref.get("number").getAsString());
         // the reference line at 1 brings its own inline data
         assertTrue(spec.toString().contains("\"base\":1"), spec.toString());
     }
@@ -212,7 +222,7 @@ class ChartsTest {
     void logBarsHaveNoBaselineAndALogScale() {
         Published.Claim claim = new Published.Claim("b.x", "Bonachea, Dickens & Thakur", "§4.2", "typed-array", "s", "", "", 0.00074, "MB/s", "text", "st");
         JsonObject spec = json(Charts.logBars(List.of(Charts.bar("data", Estimate.exact(3.2))), List.of(Charts.reference("data", claim)), "MB per second", "T"));
-        assertEquals(3, spec.getAsJsonArray("layer").size());
+        assertEquals(4, spec.getAsJsonArray("layer").size(), "bars, ticks, and the ticks' numbers right and left");
         assertTrue(spec.toString().contains("\"type\":\"log\""));
         assertEquals(0.00074, spec.getAsJsonObject("data").getAsJsonArray("values").get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12);
     }
