@@ -26,7 +26,8 @@ public class BulkRandomAccessFile extends RandomAccessFile {
     private boolean swap = ByteOrder.nativeOrder() != ByteOrder.BIG_ENDIAN;
     private boolean critical = true;
     private boolean direct = false;
-    /** The study's design converts into this array; kept between calls (the study does not say: our reading). */
+    private boolean reuse = false;
+    /** The byte[] the study's design converts into: a new one for every call, or with reuse(true) this one, kept. */
     private byte[] bytes = new byte[0];
 
     public BulkRandomAccessFile(File file, String mode) throws IOException {
@@ -48,6 +49,16 @@ public class BulkRandomAccessFile extends RandomAccessFile {
      */
     public BulkRandomAccessFile direct(boolean value) {
         direct = value;
+        return this;
+    }
+
+    /**
+     * Whether the study's design keeps its temporary byte[] from one call to the next (true) or makes a new
+     * one for each call (false, the default: as the study did; reusing it was the optimisation its §8 left
+     * for later, expecting the gain to depend on the application). The direct design needs no byte[].
+     */
+    public BulkRandomAccessFile reuse(boolean value) {
+        reuse = value;
         return this;
     }
 
@@ -137,7 +148,7 @@ public class BulkRandomAccessFile extends RandomAccessFile {
     }
 
     private byte[] bytes(int size) {
-        if (bytes.length < size) bytes = new byte[size];
+        if (!reuse || bytes.length < size) bytes = new byte[size];
         return bytes;
     }
 

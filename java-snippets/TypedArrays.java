@@ -17,7 +17,8 @@
 //   varhandle          a VarHandle that views the byte[] as big-endian ints (doubles)
 //   native             a direct ByteBuffer in the machine's own byte order (little-endian on x86)
 //   jni-convert        BulkRandomAccessFile (lab 06) as the study built it: per block, native code converts
-//                      the array into a byte[] and RandomAccessFile's own write / read move the bytes
+//                      the array into a new byte[] and RandomAccessFile's own write / read move the bytes;
+//                      jni-convert-reuse: the same keeping one byte[] for every block (the study's future work)
 //   jni-critical       BulkRandomAccessFile's direct design (the one the study declined): one native call per
 //                      block does the I/O itself, the array reached with GetPrimitiveArrayCritical;
 //                      jni-elements: the same with Get<Type>ArrayElements
@@ -46,7 +47,7 @@ import java.util.List;
 
 public class TypedArrays {
     static final List<String> STRATEGIES = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes",
-            "bytebuffer", "bytebuffer-direct", "varhandle", "native", "jni-convert", "jni-critical", "jni-elements");
+            "bytebuffer", "bytebuffer-direct", "varhandle", "native", "jni-convert", "jni-convert-reuse", "jni-critical", "jni-elements");
     static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
@@ -57,7 +58,7 @@ public class TypedArrays {
             try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")
                     : new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
                 return switch (o.strategy()) {
-                    case "jni-convert", "jni-critical", "jni-elements" -> write ? jniWrite(o, (BulkRandomAccessFile) file) : jniRead(o, (BulkRandomAccessFile) file);
+                    case "jni-convert", "jni-convert-reuse", "jni-critical", "jni-elements" -> write ? jniWrite(o, (BulkRandomAccessFile) file) : jniRead(o, (BulkRandomAccessFile) file);
                     case "data" -> write ? dataWrite(o, file) : dataRead(o, file);
                     case "data-buffered" -> write ? dataBufferedWrite(o, file) : dataBufferedRead(o, file);
                     case "data-bytearray" -> write ? dataByteArrayWrite(o, file) : dataByteArrayRead(o, file);
@@ -370,8 +371,9 @@ public class TypedArrays {
         return used;
     }
 
-    /** jni-convert: the study's design; jni-critical and jni-elements: the direct one, reaching the array two ways. */
+    /** jni-convert(-reuse): the study's design; jni-critical and jni-elements: the direct one, reaching the array two ways. */
     static void design(Harness.Options o, BulkRandomAccessFile file) {
-        file.direct(!o.strategy().equals("jni-convert")).critical(!o.strategy().equals("jni-elements"));
+        file.direct(!o.strategy().startsWith("jni-convert")).reuse(o.strategy().equals("jni-convert-reuse"))
+                .critical(!o.strategy().equals("jni-elements"));
     }
 }

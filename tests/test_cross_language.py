@@ -114,7 +114,7 @@ def test_cold_cache_runs(commands, evict_helper, tmp_path, language):
 
 
 JAVA_TYPED = ["data", "data-buffered", "data-bytearray", "encode", "bytes", "bytebuffer", "bytebuffer-direct",
-              "varhandle", "native", "jni-convert", "jni-critical", "jni-elements"]
+              "varhandle", "native", "jni-convert", "jni-convert-reuse", "jni-critical", "jni-elements"]
 
 
 @pytest.mark.parametrize("element_type", ["int", "double"])

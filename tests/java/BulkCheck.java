@@ -57,7 +57,8 @@ public class BulkCheck {
         }
         String how = type + " " + order + (direct ? " direct" : " converted") + " critical=" + critical;
         File file = new File(dir, type.getName() + "-" + order + "-" + direct + "-" + critical + ".dat");
-        try (var out = new BulkRandomAccessFile(file, "rw").order(order).direct(direct).critical(critical)) {
+        // reuse with critical access, a new byte[] per call with elements: both paths, without doubling the cases
+        try (var out = new BulkRandomAccessFile(file, "rw").order(order).direct(direct).critical(critical).reuse(critical)) {
             call(out, "writeArray", type, values, -1, -1);
             call(out, "writeArray", type, values, from, count);
         }
@@ -80,7 +81,7 @@ public class BulkCheck {
         int[] values = new int[(1 << 24) + 3];
         for (int i = 0; i < values.length; i++) values[i] = i * 0x9E3779B9;
         File file = new File(dir, "pieces.dat");
-        try (var out = new BulkRandomAccessFile(file, "rw")) {
+        try (var out = new BulkRandomAccessFile(file, "rw").reuse(true)) {  // one byte[] for both pieces
             out.writeArray(values);
         }
         check(file.length() == 4L * values.length, "a range of two pieces: every byte written");
