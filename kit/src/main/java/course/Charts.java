@@ -27,7 +27,7 @@ public final class Charts {
             "ops_per_s", "operations per second",
             "study_mb_per_s", "MB/s, the study's way", "wall_mb_per_s", "MB/s by the wall clock");
 
-    /** Fields counted on a linear axis (the rest are sizes, on a log axis). */
+    /** Fields that count (threads, processes) rather than size: their axis ticks are plain numbers. */
     static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes");
 
     /**
@@ -65,11 +65,11 @@ public final class Charts {
         // ticks at the sizes (or counts) measured, nowhere else: a log axis left to itself ticks at 146.484 KB
         List<Object> measured = values.stream().map(v -> v.get("size")).filter(java.util.Objects::nonNull).distinct()
                 .sorted(java.util.Comparator.comparingDouble(v -> ((Number) v).doubleValue())).toList();
-        String xTitle = COUNTS.containsKey(sizeField) ? COUNTS.get(sizeField) : TITLES.getOrDefault(sizeField, sizeField) + " (log scale)";
-        Map<String, Object> x = COUNTS.containsKey(sizeField)
-                ? Map.of("field", "size", "type", "quantitative", "scale", Map.of("zero", false), "axis", Map.of("values", measured, "format", "d"), "title", xTitle)
-                : Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2),
-                        "axis", Map.of("labelExpr", SIZE_LABELS, "values", measured), "title", xTitle);
+        // counts (1, 2, 4, … threads) on a log axis too: evenly spaced, and JupyterLab's Vega-Lite (5.6) draws a band
+        // over a linear x and a log y as polygons across the series
+        String xTitle = COUNTS.getOrDefault(sizeField, TITLES.getOrDefault(sizeField, sizeField)) + " (log scale)";
+        Map<String, Object> x = Map.of("field", "size", "type", "quantitative", "scale", Map.of("type", "log", "base", 2), "title", xTitle,
+                "axis", COUNTS.containsKey(sizeField) ? Map.of("values", measured, "format", "d") : Map.of("labelExpr", SIZE_LABELS, "values", measured));
         Map<String, Object> yScale = logY ? Map.of("type", "log") : Map.of("zero", true);
         // the legends show each line as drawn: its colour at full strength (not the pale band's), solid or dashed
         Map<String, Object> legend = Map.of("symbolType", "stroke", "symbolStrokeWidth", 2, "symbolOpacity", 1, "symbolSize", 300);
@@ -220,7 +220,7 @@ public final class Charts {
         if (spec.get("data") instanceof Map<?, ?> d && d.get("values") instanceof List<?> rows) {
             for (Object row : rows) if (row instanceof Map<?, ?> r && r.get("size") instanceof Number n) xs.add(n.doubleValue());
         }
-        boolean log = String.valueOf(spec.get("layer")).contains("base=2");  // size axes are log base 2, counts linear
+        boolean log = String.valueOf(spec.get("layer")).contains("base=2");  // lines' x axes are log base 2
         double lo = xs.stream().min(Double::compare).orElse(from), hi = xs.stream().max(Double::compare).orElse(to);
         double where = log ? Math.log(from / lo) / Math.log(hi / lo) : (from - lo) / (hi - lo);
         boolean right = where > 0.5;

@@ -241,13 +241,14 @@ class ChartsTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void threadsGoOnALinearAxisWithEachRatesOwnBand() {
+    void threadsGoOnALogAxisWithEachRatesOwnBand() {
         Results r = new Results(List.of(ResultsTest.threaded("mapped", "none", 2, 0, 10, 8, 4, 6),
                 ResultsTest.threaded("mapped", "none", 2, 1, 10, 16, 10, 10)));
         Map<String, Object> spec = Charts.lines(r, true, "threads", "wall_mb_per_s", true, "t");
         String json = new Gson().toJson(spec);
-        assertTrue(json.contains("\"title\":\"threads\""), json);
+        assertTrue(json.contains("\"title\":\"threads (log scale)\""), json);
         assertFalse(json.contains("labelExpr"), "thread counts are not sizes");
+        assertTrue(json.contains("\"values\":[2]") && json.contains("\"format\":\"d\""), "ticks at the counts measured, as whole numbers: " + json);
         List<Map<String, Object>> values = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values");
         double low = (double) values.get(0).get("y_low"), high = (double) values.get(0).get("y_high");
         assertEquals(2.0, high / low, 1e-9, "two runs: the median's interval spans the slowest and fastest run's wall-clock rate (8 and 16 ns)");
