@@ -42,11 +42,19 @@ def text_boxes(svg, role):
 
 def assert_readable(lab, spec, svg):
     """What a reader sees at a glance: axis and legend titles in words (no field names like y_low or
-    mb_per_s), and no two labels drawn over each other (reference lines, citations, shaded ranges)."""
+    mb_per_s), no band JupyterLab would draw across the series, and no two labels drawn over each other
+    (reference lines, citations, shaded ranges)."""
     for role in ("axis-title", "legend-title"):
         for text, *_ in text_boxes(svg, role):
             assert "_" not in text, f"{lab}: chart '{spec.get('title')}' shows a field name as a title: {text!r}"
             assert len(text) <= 45, f"{lab}: chart '{spec.get('title')}': the title {text!r} is too long for its axis"
+    for layer in spec.get("layer", []):  # a fault only JupyterLab's older Vega-Lite (5.6) shows, so vl-convert cannot
+        mark = layer.get("mark", {})
+        encoding = layer.get("encoding", {})
+        if (mark.get("type") if isinstance(mark, dict) else mark) in ("errorband", "area") \
+                and encoding.get("y", {}).get("scale", {}).get("type") == "log":
+            assert encoding.get("x", {}).get("scale", {}).get("type") == "log", \
+                f"{lab}: chart '{spec.get('title')}': a band over a log y needs a log x (JupyterLab draws it across the series)"
     labels = text_boxes(svg, "mark")
     for i, (a, al, at, ar, ab) in enumerate(labels):
         for b, bl, bt, br, bb in labels[i + 1:]:
@@ -55,7 +63,8 @@ def assert_readable(lab, spec, svg):
 
 
 def test_the_readability_check_sees_overlaps_and_field_names():
-    """assert_readable fails on the faults it is there for: two labels on one spot, a field name as a title."""
+    """assert_readable fails on the faults it is there for: two labels on one spot, a field name as a title, a band
+    over a log y on a linear x."""
     line = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "data": {"values": [{"a": 1, "y_low": 2}, {"a": 2, "y_low": 3}]},
             "mark": "line", "encoding": {"x": {"field": "a", "type": "quantitative"}, "y": {"field": "y_low", "type": "quantitative"}}}
     with pytest.raises(AssertionError, match="field name"):
@@ -65,6 +74,12 @@ def test_the_readability_check_sees_overlaps_and_field_names():
                                                                              "text": {"field": "t"}}}
     with pytest.raises(AssertionError, match="overlap"):
         assert_readable("test", labels, vl_convert.vegalite_to_svg(labels))
+    band = {"$schema": line["$schema"], "data": {"values": [{"a": 1, "lo": 2, "hi": 3}, {"a": 2, "lo": 3, "hi": 5}]},
+            "mark": "line", "layer": [{"mark": {"type": "errorband"}, "encoding": {"x": {"field": "a", "type": "quantitative", "title": "threads"},
+                                      "y": {"field": "lo", "type": "quantitative", "scale": {"type": "log"}, "title": "MB/s"}, "y2": {"field": "hi"}}}]}
+    band.pop("mark")
+    with pytest.raises(AssertionError, match="log x"):
+        assert_readable("test", band, vl_convert.vegalite_to_svg(band))
 
 
 @pytest.mark.parametrize("lab", LABS)
