@@ -120,7 +120,7 @@ public final class Charts {
             else if (!LEVEL_LABELS.equals(layer.get("name"))) layers.add(layer);
         }
         levels.add(Map.of("y", y, "label", label));
-        boolean log = layers.stream().anyMatch(Charts::yScaleIsLog);
+        boolean log = layers.stream().anyMatch(l -> logScale(l, "y"));
         double[] domain = domain(spec, levels, log);
         int height = ((Number) spec.getOrDefault("height", 260)).intValue();
         List<Map<String, Object>> placed = placeLabels(levels, domain, log, height);
@@ -141,11 +141,10 @@ public final class Charts {
 
     static final String LEVELS = "levels", LEVEL_LABELS = "level labels";
 
-    @SuppressWarnings("unchecked")
-    private static boolean yScaleIsLog(Map<String, Object> layer) {
-        Object encoding = layer.get("encoding");
-        if (!(encoding instanceof Map<?, ?> e) || !(e.get("y") instanceof Map<?, ?> yEnc)) return false;
-        return yEnc.get("scale") instanceof Map<?, ?> scale && "log".equals(scale.get("type"));
+    /** Whether a layer's channel ("x" or "y") is drawn on a log scale. */
+    private static boolean logScale(Map<String, Object> layer, String channel) {
+        return layer.get("encoding") instanceof Map<?, ?> encoding && encoding.get(channel) instanceof Map<?, ?> field
+                && field.get("scale") instanceof Map<?, ?> scale && "log".equals(scale.get("type"));
     }
 
     /** The y axis's range: whole powers of ten on a log scale; from zero to a round figure on a linear one. */
@@ -220,7 +219,7 @@ public final class Charts {
         if (spec.get("data") instanceof Map<?, ?> d && d.get("values") instanceof List<?> rows) {
             for (Object row : rows) if (row instanceof Map<?, ?> r && r.get("size") instanceof Number n) xs.add(n.doubleValue());
         }
-        boolean log = String.valueOf(spec.get("layer")).contains("base=2");  // lines' x axes are log base 2
+        boolean log = ((List<Map<String, Object>>) spec.get("layer")).stream().anyMatch(l -> logScale(l, "x"));
         double lo = xs.stream().min(Double::compare).orElse(from), hi = xs.stream().max(Double::compare).orElse(to);
         double where = log ? Math.log(from / lo) / Math.log(hi / lo) : (from - lo) / (hi - lo);
         boolean right = where > 0.5;
