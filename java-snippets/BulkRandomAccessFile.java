@@ -123,8 +123,9 @@ public class BulkRandomAccessFile extends RandomAccessFile {
         int width = width(type);
         for (int done = 0; done < count; ) {
             int n = Math.min(count - done, PIECE / width);
-            convert(array, offset + done, n, type, bytes(n * width), true, swap, critical);
-            super.write(bytes, 0, n * width);  // the superclass's byte-array write
+            byte[] from = bytes(n * width);
+            convert(array, offset + done, n, type, from, true, swap, critical);
+            super.write(from, 0, n * width);  // the superclass's byte-array write
             done += n;
         }
     }

@@ -341,19 +341,13 @@ public final class Charts {
                 "mark", Map.of("type", "tick", "color", "black", "thickness", 3, "size", TICK),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
                         Map.of("field", "value", "title", "published"), Map.of("field", "citation"))));
-        Map<String, Object> rightLabels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled && datum.side == 'right'")),
-                "mark", Map.of("type", "text", "dx", TICK / 2 + 3, "align", "left", "baseline", "middle", "fontSize", LABEL_FONT, "fontWeight", "bold"),
-                "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "number")));
-        Map<String, Object> leftLabels = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled && datum.side == 'left'")),
-                "mark", Map.of("type", "text", "dx", -(TICK / 2 + 3), "align", "right", "baseline", "middle", "fontSize", LABEL_FONT, "fontWeight", "bold"),
-                "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "number")));
         Map<String, Object> base = Map.of("data", Map.of("values", List.of(Map.of("base", baseline))),
                 "mark", Map.of("type", "rule", "strokeDash", List.of(4, 4), "color", "gray"),
                 "encoding", Map.of("y", Map.of("field", "base", "type", "quantitative")));
         boolean intervals = measured.stream().anyMatch(m -> m.containsKey("low"));
         List<Map<String, Object>> layers = new ArrayList<>(List.of(bars));
         if (intervals) layers.add(whiskers);
-        layers.addAll(List.of(ticks, rightLabels, leftLabels));
+        layers.addAll(List.of(ticks, tickNumbers("right", x, y), tickNumbers("left", x, y)));
         if (!log) layers.add(base);
         List<String> sources = numbers.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).toList();
         List<String> subtitle = new ArrayList<>();
@@ -372,6 +366,15 @@ public final class Charts {
         return described(spec(Map.of("text", title, "subtitle", subtitle), values, layers), title + ": " + yTitle + " for "
                 + join(measured.stream().map(m -> m.get("label")).toList()) + ", measured here (bars" + (intervals ? ", with 95% intervals" : "")
                 + ") beside the studies' figures (black ticks, numbered by source: " + join(sources) + ")");
+    }
+
+    /** The numbers of the ticks numbered on one side ("right" or "left") of their tick, just clear of it. */
+    private static Map<String, Object> tickNumbers(String side, Map<String, Object> x, Map<String, Object> y) {
+        boolean right = side.equals("right");
+        return Map.of("transform", List.of(Map.of("filter", "datum.kind == 'published' && datum.labelled && datum.side == '" + side + "'")),
+                "mark", Map.of("type", "text", "dx", (right ? 1 : -1) * (TICK / 2 + 3), "align", right ? "left" : "right", "baseline", "middle",
+                        "fontSize", LABEL_FONT, "fontWeight", "bold"),
+                "encoding", Map.of("x", x, "y", y, "text", Map.of("field", "number")));
     }
 
     /** Throughput per operation, warm and cold page cache side by side: the disk's ceiling. */
