@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -802,8 +803,13 @@ void io_fail(const struct options *o) {
     io_fail_because(o, strerror(errno));
 }
 
+/* Several threads may fail at once (readers of a file cut short): only the first reports, removes the
+ * file and exits. Two threads in exit() at once could end the process before the file is removed. */
 void io_fail_because(const struct options *o, const char *why) {
+    static atomic_flag failing = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&failing)) for (;;) pause(); /* the first one's exit() ends this thread too */
     snprintf(message, sizeof message, "I/O error on %s: %s", o->file, why);
+    remove_created();
     fail(o->snippet, message, 1);
 }
 
