@@ -6,9 +6,11 @@
 set -euo pipefail
 
 COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# make splits paths at spaces, class paths and PATH at colons, and the JVM reads file names as UTF-8
+# make splits paths at spaces, class paths and PATH at colons, build/env.sh quotes them in "…" (where " $ ` \
+# would act), and the JVM reads file names as UTF-8
 case "$COURSE_HOME" in
   *[[:space:]]*|*:*) printf "setup: error: the course's folder %s holds a space or a colon, which make and Java's class paths cannot carry: move or clone it to a path without them\n" "$COURSE_HOME" >&2; exit 1 ;;
+  *[\"\$\`\\]*) printf "setup: error: the course's folder %s holds one of \" \$ \` \\, which the course's shell scripts cannot carry: move or clone it to a path without them\n" "$COURSE_HOME" >&2; exit 1 ;;
 esac
 if ! printf '%s' "$COURSE_HOME" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then
   printf "setup: error: the course's folder %q is not valid UTF-8, which Java needs to open its files: move or clone it to a path in UTF-8\n" "$COURSE_HOME" >&2; exit 1

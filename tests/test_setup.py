@@ -24,9 +24,12 @@ def test_a_moved_course_makes_its_venv_again(tmp_path):
 
 
 def test_setup_refuses_a_folder_make_or_java_cannot_carry(tmp_path):
-    """A space or a colon in the course's path (make and class paths split there), or bytes that are not
-    UTF-8 (the JVM cannot open them): one line naming the folder, exit 1, nothing made."""
+    """A space or a colon in the course's path (make and class paths split there), a character build/env.sh's
+    double quotes would act on, or bytes that are not UTF-8 (the JVM cannot open them): one line naming the
+    folder, exit 1, nothing made. (A comma and a single quote work: tried with a whole set-up and two labs.)"""
+    shell = b"holds one of \" $ ` \\, which the course's shell scripts cannot carry"
     for name, problem in ((b"with space", b"holds a space or a colon"), (b"with:colon", b"holds a space or a colon"),
+                          (b'a"quote', shell), (b"a$dollar", shell), (b"a`tick", shell), (b"a\\backslash", shell),
                           (b"latin1-\xe9t\xe9", b"is not valid UTF-8")):
         course = os.path.join(bytes(tmp_path), name)
         os.makedirs(os.path.join(course, b"setup"))
