@@ -34,7 +34,7 @@ def passes(folder, preset, last):
 
 def report(by_lab):
     kept = total = too_close = rows = 0
-    flips, changing = [], []
+    flips, changing, always_close = [], [], []
     for lab, runs in sorted(by_lab.items()):
         outcomes = defaultdict(list)
         for verdicts in runs:
@@ -50,6 +50,8 @@ def report(by_lab):
             too_close += names.count("too close to call")
             if len(set(names)) == 1:
                 kept += 1
+                if names[0] == "too close to call":
+                    always_close.append(f"{lab} {claim}: " + " | ".join(m for _, m in seen))
                 continue
             changing.append(f"{lab} {claim}: " + " | ".join(f"{o} ({m})" for o, m in seen))
             if "holds" in names and {"changed", "reversed"} & set(names) and "too close to call" not in names:
@@ -57,12 +59,15 @@ def report(by_lab):
     print(f"{len(by_lab)} labs, {len(next(iter(by_lab.values()), []))} passes each; {total} claims judged in every pass")
     if total:
         print(f"kept one verdict: {kept} of {total} ({100 * kept / total:.0f}%)")
-        print(f"too close to call: {too_close} of {rows} rows ({100 * too_close / rows:.0f}%)")
+        print(f"too close to call: {too_close} of {rows} rows ({100 * too_close / rows:.1f}%)")
     print(f"hard flips (holds and changed/reversed, never too close): {len(flips)}")
     for line in flips:
         print("  " + line)
     print("verdicts that moved:")
     for line in changing:
+        print("  " + line)
+    print("too close to call in every pass:")
+    for line in always_close:
         print("  " + line)
 
 
