@@ -1,4 +1,5 @@
 """Shared fixtures: the course's tools (as set up by setup/setup.sh) and compiled snippets."""
+import functools
 import hashlib
 import json
 import os
@@ -38,64 +39,25 @@ def course_env():
 ENV = course_env()
 
 
-def snippet_class(snippet):
-    return "".join(part.capitalize() for part in snippet.split("_"))
+def kit_answer(*args):
+    """What the kit's course.Runner prints for args, one line each: it builds a snippet as a lab does
+    (content-hashed, written atomically, gcc/mpicc for C, jbang for Java, JNI libraries beside)."""
+    out = subprocess.run([f"{ENV['JAVA_HOME']}/bin/java", "-cp", str(HOME / "kit/target/course-kit.jar"), "course.Runner", *args],
+                         env=ENV, capture_output=True, text=True)
+    assert out.returncode == 0, f"course.Runner {' '.join(args)}: {out.stderr}"
+    return out.stdout.splitlines()
 
 
 @pytest.fixture(scope="session")
-def native_library(tmp_path_factory):
-    """native_library(name) -> the folder holding libNAME.so, c-snippets/jni/NAME.c built as the kit builds it."""
-    out = tmp_path_factory.mktemp("native")
-
-    def build(name):
-        folder = out / name
-        if not folder.exists():
-            folder.mkdir()
-            include = Path(ENV["JAVA_HOME"]) / "include"
-            source = HOME / "c-snippets/jni" / f"{name}.c"
-            subprocess.run([compiler(source), "-O2", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{include}", f"-I{include / 'linux'}",
-                            "-o", str(folder / f"lib{name}.so"), str(source)], check=True)
-        return folder
-
-    return build
+def native_library():
+    """native_library(name) -> the folder holding libNAME.so (c-snippets/jni/NAME.c), built by the kit."""
+    return functools.cache(lambda name: Path(kit_answer("library", name)[0]).parent)
 
 
 @pytest.fixture(scope="session")
-def commands(tmp_path_factory, native_library):
-    """commands(snippet, language) -> argv prefix; Java through jbang, C through gcc -O2."""
-    out = tmp_path_factory.mktemp("bin")
-    cache = {}
-
-    def build(snippet, language):
-        key = (snippet, language)
-        if key in cache:
-            return cache[key]
-        if language == "c":
-            binary = out / snippet
-            source = HOME / "c-snippets" / f"{snippet}.c"
-            subprocess.run([compiler(source), "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-o", str(binary),
-                            str(source), str(HOME / "c-snippets" / "harness.c")], check=True)
-            cache[key] = [str(binary)]
-        else:
-            source = HOME / "java-snippets" / f"{snippet_class(snippet)}.java"
-            jbang = str(BUILD / "tools/jbang/jbang")
-            subprocess.run([jbang, "build", str(source)], check=True, env=ENV, capture_output=True)
-            info = subprocess.run([jbang, "info", "tools", str(source)], check=True, env=ENV,
-                                  capture_output=True, text=True).stdout
-            info = json.loads(info[info.index("{"):])
-            uses_native = libraries(source) or "java.lang.foreign" in source.read_text()
-            native_access = ["--enable-native-access=ALL-UNNAMED"] if uses_native else []
-            path = ":".join(str(native_library(name)) for name in libraries(source))  # one property: the JVM keeps the last
-            cache[key] = [f"{ENV['JAVA_HOME']}/bin/java"] + ([f"-Djava.library.path={path}"] if path else []) + native_access + [
-                "-cp", info["applicationJar"], info["mainClass"]]
-        return cache[key]
-
-    return build
-
-
-def compiler(source):
-    """gcc, or mpicc for sources that include <mpi.h> (as the kit chooses)."""
-    return "mpicc" if "#include <mpi.h>" in source.read_text() else "gcc"
+def commands():
+    """commands(snippet, language) -> the argv that runs a snippet, built by the kit."""
+    return functools.cache(lambda snippet, language: kit_answer("command", snippet, language))
 
 
 MPI = shutil.which("mpirun") and shutil.which("mpicc")
@@ -122,19 +84,10 @@ def cmdline(proc):
         return ""
 
 
-def libraries(source):
-    """The native libraries a Java snippet and its //SOURCES load (System.loadLibrary)."""
-    files = [source] + [source.parent / name for line in source.read_text().splitlines() if line.startswith("//SOURCES ")
-                        for name in line.split()[1:]]
-    return sorted({m for f in files for m in re.findall(r'System\.loadLibrary\("(\w+)"\)', f.read_text())})
-
-
 @pytest.fixture(scope="session")
-def evict_helper(tmp_path_factory):
-    binary = tmp_path_factory.mktemp("evict") / "evict"
-    subprocess.run(["gcc", "-O2", "-pthread", "-o", str(binary), str(HOME / "c-snippets/evict.c"),
-                    str(HOME / "c-snippets/harness.c")], check=True)
-    return str(binary)
+def evict_helper(commands):
+    """The page-cache evicter cold runs use (COURSE_EVICT), built by the kit."""
+    return commands("evict", "c")[0]
 
 
 def run_snippet(cmd, args, env_extra=None, **kw):

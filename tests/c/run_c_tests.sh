@@ -76,6 +76,19 @@ for file in "$src"/*.c; do
     done
 done
 
+# ---- the JNI libraries build warning-free too (the kit builds them, and the tests use its builds) --------
+java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}"
+for file in "$src"/jni/*.c; do
+    name="$(basename "$file" .c)"
+    if grep -q '#include <mpi.h>' "$file" && ! command -v mpicc >/dev/null && [ "${CI:-}" != true ]; then
+        echo "skipped jni/$name: mpicc is not installed (sudo apt-get install openmpi-bin libopenmpi-dev)"
+        continue
+    fi
+    # -Wall -Werror, not -Wextra: every JNI function takes an env and a class it may not use
+    build "lib$name.so" -O2 -Wall -Werror -shared -fPIC -I "$java_home/include" -I "$java_home/include/linux" -- "$file" \
+        && echo "built jni/$name"
+done
+
 # ---- the sanitizer build of raw_io moves real bytes -------------------------------------------------
 # run_raw_io LABEL EXPECTED_BYTES EXPECTED_OPS ARGS...: one measured run, exit 0, one JSON line with the
 # expected bytes and ops, and the scratch file removed afterwards (no --keep).

@@ -87,9 +87,24 @@ public final class Runner {
         return String.join(" ", lastCommand.stream().map(a -> a.matches("[\\w@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'").toList());
     }
 
-    /** Compiles every snippet in both languages, and the eviction helper (Binder's postBuild runs this). */
+    /**
+     * No arguments: compiles every snippet in both languages, and the eviction helper (Binder's postBuild
+     * runs this). "command SNIPPET LANGUAGE" prints the command line that runs a snippet, one argument a
+     * line, and "library NAME" the JNI library's path, building them as a lab would: the tests build this way.
+     */
     public static void main(String[] args) throws IOException {
         Runner runner = new Runner();
+        if (args.length > 0) {
+            try {
+                if (args.length == 3 && args[0].equals("command")) runner.command(args[1], args[2]).forEach(System.out::println);
+                else if (args.length == 2 && args[0].equals("library")) System.out.println(runner.nativeLibrary(args[1]));
+                else throw new IllegalArgumentException("usage: course.Runner [command SNIPPET LANGUAGE | library NAME]");
+            } catch (RuntimeException e) {
+                System.err.println("course.Runner: " + e.getMessage());
+                System.exit(2);
+            }
+            return;
+        }
         runner.evictHelper();
         try (Stream<Path> files = Files.list(runner.home.resolve("c-snippets"))) {
             for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
@@ -126,6 +141,9 @@ public final class Runner {
 
     /** The command line that runs a snippet, compiling it first when its sources changed. */
     public List<String> command(String snippet, String language) {
+        if (!Files.exists(javaSource(snippet)) && !Files.exists(cSource(snippet))) {
+            throw new IllegalArgumentException("no snippet " + snippet + ": neither " + javaSource(snippet) + " nor " + cSource(snippet) + " exists");
+        }
         return switch (language) {
             case "c" -> {
                 if (!Files.exists(cSource(snippet))) {
@@ -155,12 +173,13 @@ public final class Runner {
         return home.resolve("c-snippets").resolve(snippet + ".c");
     }
 
+    /** The binary of these sources, by their content: a source edited while a kernel runs is built again. */
     Path cBinary(String name, String... sources) {
-        return cBinaries.computeIfAbsent(name, n -> {
-            Path dir = home.resolve("c-snippets");
-            List<Path> files = Stream.of(sources).map(dir::resolve).toList();
-            String compiler = compiler(files);
-            Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread"));
+        Path dir = home.resolve("c-snippets");
+        List<Path> files = Stream.of(sources).map(dir::resolve).toList();
+        String compiler = compiler(files);
+        Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread"));
+        return cBinaries.computeIfAbsent(binary.toString(), b -> {
             if (!Files.exists(binary)) {
                 buildAtomically(binary, out -> {
                     List<String> cmd = new ArrayList<>(List.of(compiler, "-O2", "-Wall", "-pthread", "-o", out.toString()));
