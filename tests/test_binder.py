@@ -1,0 +1,113 @@
+"""Binder rehearsal. Binder's own build (repo2docker, conda-forge) cannot run here, so this rehearses what
+it does to the course, as a learner's Binder session would meet it: the course copied into a fresh home
+(repo2docker puts the repository in $HOME) owned by a user who is not root and cannot become root, the
+JDK only at a JAVA_HOME outside /usr/lib/jvm (hidden, as a conda prefix would have it), 2 GiB of memory
+(a cgroup, as Binder's pods), a private /tmp; then binder/postBuild, then labs 01 and 08 in smoke through
+the course kernel. Afterwards nothing may belong to that user outside the home, and the private /tmp may
+hold only what the JVM itself keeps there.
+
+Stand-in: the conda environment's `jupyter` is played by the course's own .venv (the same pinned
+versions), put on PATH before postBuild runs. It needs root (another user, a cgroup, a mount namespace);
+outside CI a machine without them skips it, saying why."""
+import os
+import pwd
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ENV, HOME
+
+MEMORY = 2 << 30
+IN_CI = os.environ.get("CI") == "true"
+
+
+def memory_cgroup():
+    """The folder of this process's cgroup v1 memory controller (where a child may be made), or None."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        number, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            folder = Path("/sys/fs/cgroup/memory") / path.lstrip("/")
+            return folder if os.access(folder, os.W_OK) else None
+    return None
+
+
+def missing():
+    """Why this machine cannot rehearse (empty: it can)."""
+    if os.geteuid() != 0:
+        return "needs root (another user, a cgroup, a mount namespace)"
+    for tool in ("bwrap", "setpriv", "git"):
+        if not shutil.which(tool):
+            return f"{tool} is not installed"
+    if memory_cgroup() is None:
+        return "no writable cgroup v1 memory controller"
+    return ""
+
+
+def free_uid():
+    """A user id no account and no file on the root filesystem has: whatever it owns afterwards, it made."""
+    taken = {entry.pw_uid for entry in pwd.getpwall()}
+    return next(uid for uid in range(4200, 5000) if uid not in taken)
+
+
+def owned_by(uid, *spared):
+    """Files and folders the user owns on the root filesystem and in /dev/shm, outside the spared folders."""
+    prune = [arg for folder in spared for arg in ("-path", str(folder), "-o")] + ["-path", "/proc"]
+    out = subprocess.run(["find", "/", "/dev/shm", "-xdev", "(", *prune, ")", "-prune", "-o", "-uid", str(uid), "-print0"],
+                         capture_output=True)
+    return set(filter(None, out.stdout.split(b"\0")))
+
+
+@pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"Binder rehearsal: {missing()}")
+def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
+    uid = free_uid()
+    home, private_tmp = tmp_path / "jovyan", tmp_path / "tmp"
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=HOME, capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):  # the committed course as it stands in this tree, nothing it built
+        if (HOME / name).exists():
+            (home / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(HOME / name, home / name)
+    private_tmp.mkdir(mode=0o1777)
+    private_tmp.chmod(0o1777)
+    subprocess.run(["chown", "-R", f"{uid}:{uid}", str(home)], check=True)
+    passwd, group = tmp_path / "passwd", tmp_path / "group"
+    passwd.write_text(Path("/etc/passwd").read_text() + f"jovyan:x:{uid}:{uid}::/home/jovyan:/bin/bash\n")
+    group.write_text(Path("/etc/group").read_text() + f"jovyan:x:{uid}:\n")
+    java_home = Path(ENV["JAVA_HOME"]).resolve()
+    before = owned_by(uid, home, private_tmp)  # an earlier rehearsal's leftovers, if any
+    cgroup = memory_cgroup() / f"course-binder-rehearsal-{os.getpid()}"
+    cgroup.mkdir()
+    try:
+        (cgroup / "memory.limit_in_bytes").write_text(str(MEMORY))
+        jupyter_conda = "/home/jovyan/.venv/bin"  # the stand-in for conda's jupyter (see the module doc)
+        path = f"/opt/conda/lib/jvm/bin:{jupyter_conda}:/usr/local/bin:/usr/bin:/bin"
+        script = ("cd /home/jovyan && bash binder/postBuild"
+                  " && COURSE_PRESET=smoke .venv/bin/python tools/report.py 01-raw-io 08-mpi-processes")
+        sandbox = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(passwd), "/etc/passwd", "--ro-bind", str(group), "/etc/group",
+                   "--tmpfs", "/opt", "--perms", "0755", "--dir", "/opt/conda", "--perms", "0755", "--dir", "/opt/conda/lib",
+                   "--ro-bind", str(java_home), "/opt/conda/lib/jvm", "--tmpfs", "/usr/lib/jvm",
+                   "--tmpfs", "/home", "--bind", str(home), "/home/jovyan", "--bind", str(private_tmp), "/tmp",
+                   "--unshare-pid", "--die-with-parent",
+                   "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
+                   "env", "-i", "HOME=/home/jovyan", "USER=jovyan", "LANG=C.UTF-8", f"PATH={path}",
+                   "JAVA_HOME=/opt/conda/lib/jvm", "bash", "-c", script]
+        into_cgroup = f'echo $$ > "{cgroup}/cgroup.procs" && exec "$@"'
+        run = subprocess.run(["sh", "-c", into_cgroup, "sh", *sandbox], capture_output=True, text=True, timeout=1500)
+        print(run.stdout, run.stderr)  # shown with -s, or when the test fails
+        log = run.stdout[-3000:] + run.stderr[-3000:]
+        assert run.returncode == 0, log
+        assert "setup: JDK" in run.stdout and "/opt/conda/lib/jvm (JAVA_HOME is set)" in run.stdout, log
+        report = (home / "build/report.html").read_text()
+        assert "2.0 GiB memory" in report, "the labs saw Binder's memory limit"
+        assert "Lab 08" in report or "08-mpi-processes" in report
+    finally:
+        for pid in filter(None, (cgroup / "cgroup.procs").read_text().split()):  # none should be left; never leak one
+            subprocess.run(["kill", "-9", pid])
+        cgroup.rmdir()
+    try:
+        assert sorted(owned_by(uid, home, private_tmp) - before) == [], "written outside the course's home"
+        left = sorted(p.name for p in private_tmp.iterdir())
+        assert set(left) <= {"hsperfdata_jovyan"}, f"left in /tmp: {left}"
+    finally:
+        shutil.rmtree(tmp_path)  # about 1.5 GB, and files of a user that does not exist
