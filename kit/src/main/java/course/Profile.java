@@ -111,9 +111,11 @@ final class Profile {
 
     /** Tries hardware-independent cpu sampling first, then the interval timer; returns the event used. */
     private static String profile(Lab lab, Runner.Invocation inv, Path agent, Path out, String format) {
+        String file = fromRunFolder(lab.scratch(), out);
         Runner.RunFailed last = null;
         for (String event : List.of("cpu", "itimer")) {
-            String options = "-agentpath:" + agent + "=start,event=" + event + ",interval=1ms," + format + ",file=" + out;
+            // in double quotes: the launcher reads quotes in JDK_JAVA_OPTIONS (setup refuses a course folder holding ")
+            String options = "\"-agentpath:" + agent + "=start,event=" + event + ",interval=1ms," + format + ",file=" + file + "\"";
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
                 if (Files.exists(out)) return event;
@@ -122,6 +124,21 @@ final class Profile {
             }
         }
         throw last != null ? last : new Runner.RunFailed("no profile written to " + out);
+    }
+
+    /**
+     * out as the profiled JVM finds it from its working folder, a run folder straight under scratch:
+     * async-profiler splits its options at commas, so a comma in the course's path must not reach them.
+     */
+    static String fromRunFolder(Path scratch, Path out) {
+        Runner.createDirectories(scratch);
+        try {
+            String relative = "../" + scratch.toRealPath().relativize(out.toAbsolutePath().getParent().toRealPath().resolve(out.getFileName()));
+            if (relative.contains(",")) throw new Runner.RunFailed("its options cannot carry a path with a comma: " + relative);
+            return relative;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Shows the profile's kernel share, memory-copy share and hottest frames, with a link to its flame graph. */

@@ -2,11 +2,13 @@ package course;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProfileTest {
     /** A warm read of 1 MB in warmMs, and cold ones in coldMs, each still finding resident % of the file cached. */
@@ -98,5 +100,15 @@ class ProfileTest {
         CpuProfile p = CpuProfile.fromCollapsed("x", List.of());
         assertEquals(0, p.samples());
         assertEquals(0.0, p.kernelPct());
+    }
+
+    @Test
+    void theProfilersFileIsGivenFromTheRunFolderSoTheCoursesCommaNeverReachesItsOptions(@TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path course = java.nio.file.Files.createDirectories(tmp.resolve("it's,course"));
+        java.nio.file.Files.createDirectories(course.resolve("labs/flamegraphs"));
+        assertEquals("../../labs/flamegraphs/06-x.html", Profile.fromRunFolder(course.resolve("scratch"), course.resolve("labs/flamegraphs/06-x.html")));
+        java.nio.file.Path outside = java.nio.file.Files.createDirectories(tmp.resolve("scratch,elsewhere"));
+        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Profile.fromRunFolder(outside, course.resolve("labs/flamegraphs/06-x.html")));
+        assertTrue(e.getMessage().startsWith("its options cannot carry a path with a comma: ../../it's,course/"), e.getMessage());
     }
 }
