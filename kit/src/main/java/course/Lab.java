@@ -299,6 +299,12 @@ public final class Lab {
         throw new IllegalArgumentException("static " + name + "(...) not found in " + file);
     }
 
+    /** The page-cache ceiling rule, the one place it is stated: the median MB/s of lab 00's C warm-cache runs of op. */
+    static java.util.OptionalDouble ceilingOf(Results startHere, String op) {
+        Results warm = startHere.where("language", "c").where("cache", "warm").where("op", op);
+        return warm.runs().isEmpty() ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(warm.median("mb_per_s", r -> true));
+    }
+
     /**
      * This machine's page-cache ceiling for an operation ("read" or "write"): the median MB/s of C's warm-cache runs
      * in the newest results lab 00 saved here in a real preset (quick or paper; smoke is for tests). NaN, with a note, when lab 00 has not been run yet.
@@ -308,9 +314,9 @@ public final class Lab {
         if (doc.isPresent()) {
             List<com.google.gson.JsonObject> runs = new ArrayList<>();
             doc.get().getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
-            Results warm = new Results(runs).where("language", "c").where("cache", "warm").where("op", op);
-            if (!warm.runs().isEmpty()) {
-                double mbPerS = warm.median("mb_per_s", r -> true);
+            java.util.OptionalDouble ceiling = ceilingOf(new Results(runs), op);
+            if (ceiling.isPresent()) {
+                double mbPerS = ceiling.getAsDouble();
                 String file = doc.get().get("lab").getAsString() + "-" + doc.get().get("preset").getAsString() + "-"
                         + doc.get().get("started").getAsString() + ".json";
                 Notebook.html(String.format(Locale.ROOT, "<small>Page-cache ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
