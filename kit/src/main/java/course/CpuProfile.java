@@ -13,8 +13,8 @@ public record CpuProfile(String name, long samples, long allSamples, double kern
     /** Frames that move bytes from one buffer to another, in the JVM, libc or the kernel. */
     static final Pattern COPY = Pattern.compile("(?i).*(memcpy|memmove|arraycopy|copy_user|copy_(to|from)_user"
             + "|copyout|copyin|rep_movs|copy_\\w*iter).*");
-    /** The harness calls the snippet's strategy (a lambda) from Harness.run, and only that call is timed. */
-    static final Pattern TIMED = Pattern.compile(".*\\bHarness\\.run;[^;]*\\$\\$Lambda[^;]*\\.run;.*");
+    /** The harness's timed call of the strategy (Harness.timedRun) is on the stack, at any depth. */
+    static final Pattern TIMED = Pattern.compile("(^|.*;)Harness\\.timedRun;.*");
 
     /** The kernel share of the named profile (a case name such as "java stream 1k read seq"); NaN if it was not taken. */
     public static double kernelPct(java.util.List<CpuProfile> profiles, String name) {

@@ -75,7 +75,7 @@ class ProfileTest {
         assertTrue(Profile.IO_CALLS.containsAll(List.of("read", "write", "lseek")));
     }
 
-    static final String T = "Buffering.main;Harness.run;Buffering$$Lambda.0x0000000090040cc8.run;Buffering.lambda$main$0;";
+    static final String T = "Buffering.main;Harness.run;Harness.timedRun;Buffering$$Lambda.0x0000000090040cc8.run;Buffering.lambda$main$0;";
 
     @Test
     void cpuProfileSharesKernelAndCopyFrames() {
@@ -85,14 +85,24 @@ class ProfileTest {
                 T + "Buffering.streamRead;java.io.BufferedInputStream.read 50",
                 T + "Buffering.streamRead;java.io.BufferedInputStream.fill;__memmove_avx_unaligned_erms 10",
                 "Buffering.main;Harness.run;Data.writeFile;java/io/FileOutputStream.write;copy_folio_from_iter_atomic_[k] 70",
+                "Buffering.main;Harness.run;Buffering$$Lambda.0x0000000090040cc8.run;Buffering.streamRead 25",  // the untimed check run
                 "C2CompilerThread0;C2Compiler::compile_method 20",
                 "not a profile line");
         CpuProfile p = CpuProfile.fromCollapsed("java stream read seq", collapsed);
         assertEquals(100, p.samples(), "only the timed strategy's samples count");
-        assertEquals(190, p.allSamples());
+        assertEquals(215, p.allSamples());
         assertEquals(40.0, p.kernelPct(), 1e-9);
         assertEquals(40.0, p.copyPct(), 1e-9, "copy_user in the kernel and memmove in libc both copy memory");
         assertEquals(50L, p.leaves().get("java.io.BufferedInputStream.read"));
+    }
+
+    @Test
+    void theTimedCallCountsAtAnyDepth() {
+        CpuProfile p = CpuProfile.fromCollapsed("x", List.of(
+                "Thread.run;Harness.run;Harness$Team.inOrder;Harness.timedRun;X$$Lambda.run;X.read;readBytes 7",
+                "Harness.timedRun;X.read 3",
+                "Harness.run;NotHarness.timedRunner;X.read 5"));
+        assertEquals(10, p.samples());
     }
 
     @Test
