@@ -468,6 +468,8 @@ const char *parse_options(const char *snippet, const char *const *strategies,
     static const char *const texts[] = {"lf", "crlf", "cr", "mixed", "utf8", NULL};
     static const char *const types[] = {"int", "double", NULL};
     static const char *const locks[] = {"none", "region", NULL};
+    /* the flags only some snippets take (their extra flags); any other snippet refuses them by name */
+    static const char *const snippet_flags[] = {"--type", "--text", "--buffer-size", "--threads", "--procs", "--lock", NULL};
     *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, 1,
                           contains(extra_flags, "--procs") ? 1 : 0, "warm",
                           contains(extra_flags, "--text") ? "lf" : NULL, contains(extra_flags, "--type") ? "int" : NULL,
@@ -482,11 +484,16 @@ const char *parse_options(const char *snippet, const char *const *strategies,
             value = eq + 1;
         }
         if (strcmp(flag, "--keep") == 0) {
+            if (value) return "--keep takes no value";
             o->keep = 1;
             continue;
         }
         if (strncmp(flag, "--", 2) != 0) {
             snprintf(message, sizeof message, "unexpected argument '%s' (flags start with --)", flag);
+            return message;
+        }
+        if (contains(snippet_flags, flag) && !contains(extra_flags, flag)) {
+            snprintf(message, sizeof message, "%s is not used by %s", flag, snippet);
             return message;
         }
         if (!value && i + 1 >= argc) {
@@ -506,43 +513,13 @@ const char *parse_options(const char *snippet, const char *const *strategies,
         else if (strcmp(flag, "--seed") == 0) {
             if (!(error = count(flag, value, 0, INT64_MAX, &seed))) o->seed = (uint64_t)seed;
         } else if (strcmp(flag, "--file") == 0) o->file = value;
-        else if (strcmp(flag, "--type") == 0) {
-            if (!contains(extra_flags, flag)) {
-                snprintf(message, sizeof message, "--type is not used by %s", snippet);
-                return message;
-            }
-            error = one_of(flag, value, types, &o->type);
-        } else if (strcmp(flag, "--text") == 0) {
-            if (!contains(extra_flags, flag)) {
-                snprintf(message, sizeof message, "--text is not used by %s", snippet);
-                return message;
-            }
-            error = one_of(flag, value, texts, &o->text);
-        } else if (strcmp(flag, "--buffer-size") == 0) {
-            if (!contains(extra_flags, flag)) {
-                snprintf(message, sizeof message, "--buffer-size is not used by %s", snippet);
-                return message;
-            }
-            error = parse_size(flag, value, 1, MAX_BUFFER_SIZE, &o->buffer_size);
-        } else if (strcmp(flag, "--threads") == 0) {
-            if (!contains(extra_flags, flag)) {
-                snprintf(message, sizeof message, "--threads is not used by %s", snippet);
-                return message;
-            }
-            error = count(flag, value, 1, MAX_THREADS, &o->threads);
-        } else if (strcmp(flag, "--procs") == 0) {
-            if (!contains(extra_flags, flag)) {
-                snprintf(message, sizeof message, "--procs is not used by %s", snippet);
-                return message;
-            }
-            error = count(flag, value, 1, MAX_PROCS, &o->procs);
-        } else if (strcmp(flag, "--lock") == 0) {
-            if (!contains(extra_flags, flag)) {
-                snprintf(message, sizeof message, "--lock is not used by %s", snippet);
-                return message;
-            }
-            error = one_of(flag, value, locks, &o->lock);
-        } else {
+        else if (strcmp(flag, "--type") == 0) error = one_of(flag, value, types, &o->type);
+        else if (strcmp(flag, "--text") == 0) error = one_of(flag, value, texts, &o->text);
+        else if (strcmp(flag, "--buffer-size") == 0) error = parse_size(flag, value, 1, MAX_BUFFER_SIZE, &o->buffer_size);
+        else if (strcmp(flag, "--threads") == 0) error = count(flag, value, 1, MAX_THREADS, &o->threads);
+        else if (strcmp(flag, "--procs") == 0) error = count(flag, value, 1, MAX_PROCS, &o->procs);
+        else if (strcmp(flag, "--lock") == 0) error = one_of(flag, value, locks, &o->lock);
+        else {
             size_t n = append(0, "unknown flag %s (allowed: --strategy --op --pattern --cache --file-size --op-size "
                               "--repeat --warmup --seed --file --keep", flag);
             for (const char *const *x = extra_flags; *x; x++) n = append(n, " %s", *x);

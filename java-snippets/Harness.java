@@ -423,6 +423,9 @@ final class Harness {
 
     // ---- flags ------------------------------------------------------------------------------
 
+    /** The flags only some snippets take (their extra flags); any other snippet refuses them by name. */
+    static final List<String> SNIPPET_FLAGS = List.of("--type", "--text", "--buffer-size", "--threads", "--procs", "--lock");
+
     static Options parse(String snippet, List<String> strategies, List<String> extraFlags, String[] args)
             throws UsageError {
         String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
@@ -431,16 +434,22 @@ final class Harness {
         String file = null, text = extraFlags.contains("--text") ? "lf" : null, type = extraFlags.contains("--type") ? "int" : null;
         String lock = extraFlags.contains("--lock") ? "none" : null;
         boolean keep = false;
-        List<String> rest = splitEquals(args);
-        for (int i = 0; i < rest.size(); i++) {
-            String flag = rest.get(i);
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i], value = null;
+            int eq = flag.indexOf('=');
+            if (flag.startsWith("--") && eq > 0) {  // --flag=value, as well as --flag value
+                value = flag.substring(eq + 1);
+                flag = flag.substring(0, eq);
+            }
             if (flag.equals("--keep")) {
+                if (value != null) throw new UsageError("--keep takes no value");
                 keep = true;
                 continue;
             }
             if (!flag.startsWith("--")) throw new UsageError("unexpected argument '" + flag + "' (flags start with --)");
-            if (i + 1 >= rest.size()) throw new UsageError(flag + " needs a value");
-            String value = rest.get(++i);
+            if (SNIPPET_FLAGS.contains(flag) && !extraFlags.contains(flag)) throw new UsageError(flag + " is not used by " + snippet);
+            if (value == null && i + 1 >= args.length) throw new UsageError(flag + " needs a value");
+            if (value == null) value = args[++i];
             switch (flag) {
                 case "--strategy" -> strategy = oneOf(flag, value, strategies);
                 case "--op" -> op = oneOf(flag, value, List.of("read", "write"));
@@ -452,30 +461,12 @@ final class Harness {
                 case "--warmup" -> warmup = count(flag, value, 0, 100);
                 case "--seed" -> seed = count(flag, value, 0, Long.MAX_VALUE);
                 case "--file" -> file = value;
-                case "--type" -> {
-                    if (!extraFlags.contains(flag)) throw new UsageError("--type is not used by " + snippet);
-                    type = oneOf(flag, value, TYPES);
-                }
-                case "--text" -> {
-                    if (!extraFlags.contains(flag)) throw new UsageError("--text is not used by " + snippet);
-                    text = oneOf(flag, value, TEXTS);
-                }
-                case "--buffer-size" -> {
-                    if (!extraFlags.contains(flag)) throw new UsageError("--buffer-size is not used by " + snippet);
-                    bufferSize = size(flag, value, 1, MAX_BUFFER_SIZE);
-                }
-                case "--threads" -> {
-                    if (!extraFlags.contains(flag)) throw new UsageError("--threads is not used by " + snippet);
-                    threads = count(flag, value, 1, MAX_THREADS);
-                }
-                case "--procs" -> {
-                    if (!extraFlags.contains(flag)) throw new UsageError("--procs is not used by " + snippet);
-                    procs = count(flag, value, 1, MAX_PROCS);
-                }
-                case "--lock" -> {
-                    if (!extraFlags.contains(flag)) throw new UsageError("--lock is not used by " + snippet);
-                    lock = oneOf(flag, value, LOCKS);
-                }
+                case "--type" -> type = oneOf(flag, value, TYPES);
+                case "--text" -> text = oneOf(flag, value, TEXTS);
+                case "--buffer-size" -> bufferSize = size(flag, value, 1, MAX_BUFFER_SIZE);
+                case "--threads" -> threads = count(flag, value, 1, MAX_THREADS);
+                case "--procs" -> procs = count(flag, value, 1, MAX_PROCS);
+                case "--lock" -> lock = oneOf(flag, value, LOCKS);
                 default -> throw new UsageError("unknown flag " + flag + " (allowed: --strategy --op --pattern "
                         + "--cache --file-size --op-size --repeat --warmup --seed --file --keep"
                         + (extraFlags.isEmpty() ? "" : " " + String.join(" ", extraFlags)) + ")");
@@ -552,20 +543,6 @@ final class Harness {
     }
 
     /** Accepts both `--flag value` and `--flag=value`. */
-    static List<String> splitEquals(String[] args) {
-        List<String> out = new ArrayList<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                out.add(arg.substring(0, eq));
-                out.add(arg.substring(eq + 1));
-            } else {
-                out.add(arg);
-            }
-        }
-        return out;
-    }
-
     static String oneOf(String flag, String value, List<String> allowed) throws UsageError {
         if (!allowed.contains(value)) throw new UsageError(flag + " " + value + ": must be one of " + String.join(", ", allowed));
         return value;

@@ -15,6 +15,7 @@ from conftest import ENV, HOME, cmdline, mpirun, needs_mpi, rows, run_snippet
 LANGUAGES = ["java", "c"]
 
 BAD_FLAGS = [  # (flags, text the error must contain)
+    (["--keep=1"], "--keep takes no value"),  # C took it, Java refused it: one rule now
     (["--file-size", "0"], "--file-size 0: must be between 1 and 64g"),
     (["--file-size", "-5"], "--file-size -5: not a size"),
     (["--file-size", "lots"], "--file-size lots: not a size"),

@@ -204,6 +204,8 @@ static void test_parse_values(void) {
     CHECK_OK(PARSE(&o, no_extra, "--keep", "--strategy=other"));
     CHECK_EQ(o.keep, 1);
     CHECK_STR(o.strategy, "other");
+    CHECK_OK(PARSE(&o, no_extra, "--file=/tmp/a=b.dat"));  /* the value is all after the first = */
+    CHECK_STR(o.file, "/tmp/a=b.dat");
 
     /* Mixed forms in one command line: every value must survive the later arguments. */
     CHECK_OK(PARSE(&o, no_extra, "--op", "write", "--file-size=8k", "--op-size", "8"));
@@ -235,6 +237,9 @@ static void test_parse_rejections(void) {
     CHECK_ERR(PARSE(&o, no_extra, "--bogus", "1"), "--bogus", "allowed", "--file-size", "--keep");
     CHECK_ERR(PARSE(&o, with_buffer, "--bogus=1"), "unknown flag --bogus", "allowed", "--buffer-size");
     CHECK_ERR(PARSE(&o, no_extra, "--buffer-size", "4k"), "--buffer-size", "not used by test");
+    CHECK_ERR(PARSE(&o, no_extra, "--threads=2"), "--threads is not used by test");
+    CHECK_ERR(PARSE(&o, no_extra, "--keep=1"), "--keep takes no value");
+    CHECK_ERR(PARSE(&o, no_extra, "plain=value"), "unexpected argument 'plain=value' (flags start with --)");
     CHECK_ERR(PARSE(&o, no_extra, "--op-size", "2m"), "--op-size 2097152", "larger than --file-size 1048576");
     CHECK_ERR(PARSE(&o, no_extra, "--file-size", "4k", "--op-size", "4097"), "--op-size 4097", "--file-size 4096");
     CHECK_ERR(PARSE(&o, no_extra, "--op", "append"), "--op append", "read, write");

@@ -196,9 +196,12 @@ class HarnessTest {
         }
 
         @Test
-        void splitEquals() {
-            assertEquals(List.of("--a", "1", "--b", "x=y", "plain=value", "--keep"),
-                    Harness.splitEquals(new String[] {"--a=1", "--b=x=y", "plain=value", "--keep"}));
+        void aValueAfterTheFirstEqualsSignAndKeepAlone() throws Exception {
+            Harness.Options o = parse("--file=/tmp/a=b.dat", "--keep", "--strategy=raw");
+            assertEquals("/tmp/a=b.dat", o.file().toString());
+            assertTrue(o.keep());
+            assertEquals("--keep takes no value", rejected("--keep=1"));
+            assertEquals("unexpected argument 'plain=value' (flags start with --)", rejected("plain=value"));
         }
     }
 
