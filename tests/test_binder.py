@@ -46,9 +46,10 @@ def missing():
 
 
 def free_uid():
-    """A user id no account and no file on the root filesystem has: whatever it owns afterwards, it made."""
+    """A user id no account has, one per test process (two rehearsals at once must not count each other's
+    files); what it owns afterwards and did not before, the rehearsal made."""
     taken = {entry.pw_uid for entry in pwd.getpwall()}
-    return next(uid for uid in range(4200, 5000) if uid not in taken)
+    return next(uid for uid in range(4200 + os.getpid() % 700, 6000) if uid not in taken)
 
 
 def owned_by(uid, *spared):
@@ -76,6 +77,9 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
     group.write_text(Path("/etc/group").read_text() + f"jovyan:x:{uid}:\n")
     java_home = Path(ENV["JAVA_HOME"]).resolve()
     before = owned_by(uid, home, private_tmp)  # an earlier rehearsal's leftovers, if any
+    for stale in memory_cgroup().glob("course-binder-rehearsal-*"):  # of a rehearsal killed before its clean-up
+        if not Path("/proc", stale.name.rsplit("-", 1)[1]).exists() and not (stale / "cgroup.procs").read_text().strip():
+            stale.rmdir()
     cgroup = memory_cgroup() / f"course-binder-rehearsal-{os.getpid()}"
     cgroup.mkdir()
     try:
@@ -93,7 +97,10 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
                    "env", "-i", "HOME=/home/jovyan", "USER=jovyan", "LANG=C.UTF-8", f"PATH={path}",
                    "JAVA_HOME=/opt/conda/lib/jvm", "bash", "-c", script]
         into_cgroup = f'echo $$ > "{cgroup}/cgroup.procs" && exec "$@"'
-        run = subprocess.run(["sh", "-c", into_cgroup, "sh", *sandbox], capture_output=True, text=True, timeout=1500)
+        # pdeathsig: if this test's process is killed, the sandbox goes with it (bwrap's --die-with-parent ties
+        # the sandbox to bwrap only)
+        run = subprocess.run(["setpriv", "--pdeathsig", "KILL", "sh", "-c", into_cgroup, "sh", *sandbox],
+                             capture_output=True, text=True, timeout=1500)
         print(run.stdout, run.stderr)  # shown with -s, or when the test fails
         log = run.stdout[-3000:] + run.stderr[-3000:]
         assert run.returncode == 0, log
