@@ -542,7 +542,6 @@ final class Harness {
         return o.lock().equals("region") ? channel.lock(from, to - from, !write) : null;
     }
 
-    /** Accepts both `--flag value` and `--flag=value`. */
     static String oneOf(String flag, String value, List<String> allowed) throws UsageError {
         if (!allowed.contains(value)) throw new UsageError(flag + " " + value + ": must be one of " + String.join(", ", allowed));
         return value;
