@@ -127,18 +127,13 @@ final class Profile {
     }
 
     /**
-     * out as the profiled JVM finds it from its working folder, a run folder straight under scratch:
-     * async-profiler splits its options at commas, so a comma in the course's path must not reach them.
+     * out as the profiled JVM finds it from its working folder: async-profiler splits its options at commas,
+     * so a comma in the course's path must not reach them.
      */
     static String fromRunFolder(Path scratch, Path out) {
-        Runner.createDirectories(scratch);
-        try {
-            String relative = "../" + scratch.toRealPath().relativize(out.toAbsolutePath().getParent().toRealPath().resolve(out.getFileName()));
-            if (relative.contains(",")) throw new Runner.RunFailed("its options cannot carry a path with a comma: " + relative);
-            return relative;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        String relative = Runner.fromRunFolder(scratch, out);
+        if (relative.contains(",")) throw new Runner.RunFailed("its options cannot carry a path with a comma: " + relative);
+        return relative;
     }
 
     /** Shows the profile's kernel share, memory-copy share and hottest frames, with a link to its flame graph. */

@@ -418,6 +418,16 @@ public final class Runner {
         return Path.of(System.getProperty("java.home"));
     }
 
+    /** A path as a child run in scratch reaches it from its working folder, a run folder straight under scratch (run). */
+    static String fromRunFolder(Path scratch, Path path) {
+        createDirectories(scratch);
+        try {
+            return "../" + scratch.toRealPath().relativize(path.toAbsolutePath().getParent().toRealPath().resolve(path.getFileName()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * Runs one invocation in a fresh folder under scratch; each JSON line goes to onRow as it arrives.
      * An interrupt (the notebook's stop button) kills the child, removes its files and rethrows.
