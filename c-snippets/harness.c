@@ -752,7 +752,8 @@ static void on_sigbus(int sig) {
 
 /* ---- output --------------------------------------------------------------------------------- */
 
-/* resident: percent of the file in the page cache when a cold run's clock started; -1 (null) for warm runs and writes. */
+/* One run record, the line data/results.schema.json defines (the kit checks every line against it).
+ * resident: percent of the file in the page cache when a cold run's clock started; -1 (null) for warm runs and writes. */
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  double resident, uint64_t checksum) {
     char resident_text[16] = "null", misses[24] = "null", text[128] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 64] = "";

@@ -713,7 +713,10 @@ final class Harness {
 
     // ---- output -----------------------------------------------------------------------------
 
-    /** resident: percent of the file in the page cache when a cold run's clock started; null for warm runs and writes. */
+    /**
+     * One run record, the line data/results.schema.json defines (the kit checks every line against it).
+     * resident: percent of the file in the page cache when a cold run's clock started; null for warm runs and writes.
+     */
     static void emit(Options o, int run, long elapsedNs, long userNs, long sysNs, Double resident, long checksum) {
         System.out.printf(Locale.ROOT, "{\"snippet\":\"%s\",\"language\":\"java\",\"runtime\":\"java %s\",\"strategy\":\"%s\",\"op\":\"%s\","
                         + "\"pattern\":\"%s\",\"cache\":\"%s\",\"resident_pct\":%s,%s\"file_size\":%d,\"op_size\":%d,\"buffer_size\":%d,"

@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 HOME = Path(__file__).resolve().parent.parent
@@ -96,8 +97,18 @@ def run_snippet(cmd, args, env_extra=None, **kw):
     return subprocess.run(cmd + args, env=env, capture_output=True, text=True, timeout=300, **kw)
 
 
+SCHEMA = json.loads((HOME / "data/results.schema.json").read_text())
+# what a lab saves (and a learner hands in), and one run record: the line each harness prints per run
+SAVED_RESULTS = jsonschema.Draft202012Validator(SCHEMA)
+RUN_RECORD = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/run"})
+
+
 def rows(stdout):
-    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    """The runs a snippet printed, each held to the run record (so every test that runs a snippet checks its output)."""
+    found = [json.loads(line) for line in stdout.splitlines() if line.strip()]
+    for row in found:
+        RUN_RECORD.validate(row)
+    return found
 
 
 def sha256(path):

@@ -9,7 +9,7 @@ import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
 
-from conftest import ENV, HOME, RESULTS, cmdline, needs_mpi
+from conftest import ENV, HOME, RESULTS, SAVED_RESULTS, cmdline, needs_mpi
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 # lab 08 starts MPI jobs: without Open MPI it is skipped with the install line (CI installs it, so there it runs)
@@ -111,6 +111,7 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
     saved = set(results.glob(f"{lab[:-6]}-smoke-*.json")) - before
     assert saved, f"{lab} saved no results under {RESULTS} (COURSE_RESULTS)"
     doc = json.loads(max(saved, key=lambda p: p.stat().st_mtime).read_text())
+    SAVED_RESULTS.validate(doc)
     assert doc["runs"] and doc["machine"]["cores"]
     assert list(tmp_path.iterdir()) == [], "the lab left files in its scratch folder"
 

@@ -399,10 +399,7 @@ public final class Charts {
     /** Each measured run's time by run index: the JIT's warm-up shows as early Java runs that take longer. */
     public static Map<String, Object> perRun(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
-        for (var run : results.runs()) {
-            values.add(Map.of("run", run.get("run").getAsInt() + 1, "language", run.get("language").getAsString(),
-                    "ms", run.get("elapsed_ns").getAsDouble() / 1e6));
-        }
+        for (Run run : results.typed()) values.add(Map.of("run", run.run() + 1, "language", run.language(), "ms", run.elapsedNs() / 1e6));
         Map<String, Object> lines = Map.of("mark", Map.of("type", "line", "point", true), "encoding", Map.of(
                 "x", Map.of("field", "run", "type", "ordinal", "title", "run (in order)", "axis", Map.of("labelAngle", 0)),
                 "y", Map.of("field", "ms", "type", "quantitative", "title", "elapsed (ms)", "scale", Map.of("zero", true)),

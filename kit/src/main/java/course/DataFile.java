@@ -32,9 +32,8 @@ public record DataFile(Path path, long size, long checksum, long lines) implemen
         cmd.addAll(flags);
         cmd.addAll(List.of("--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));
         try {
-            var row = JsonParser.parseString(Runner.exec(cmd, "writing the exercise file").strip()).getAsJsonObject();
-            return new DataFile(path, row.get("file_size").getAsLong(), row.get("checksum").getAsLong(),
-                    text ? row.get("ops").getAsLong() : -1);
+            var row = new Run(JsonParser.parseString(Runner.exec(cmd, "writing the exercise file").strip()).getAsJsonObject());
+            return new DataFile(path, row.fileSize(), row.checksum(), text ? row.ops() : -1);
         } catch (RuntimeException e) {
             path.toFile().delete();  // --keep keeps the file even when the run fails: never leave half of one
             throw e;

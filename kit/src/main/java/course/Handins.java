@@ -39,22 +39,10 @@ public final class Handins {
     public record Rejected(String file, String reason) {
     }
 
-    static final Set<String> FIELDS = Set.of("lab", "preset", "machine", "runs", "verdicts");
-    static final Set<String> RUN_TEXTS = Set.of("language", "snippet", "strategy", "op", "pattern", "cache");
-    static final Set<String> RUN_NUMBERS = Set.of("file_size", "op_size", "buffer_size", "bytes", "ops", "elapsed_ns", "user_ns", "sys_ns");
-    static final Set<String> RUN_FIELDS = union(RUN_TEXTS, RUN_NUMBERS);
-    /** Fields some runs have, numbers where present (or null). */
-    static final Set<String> OPTIONAL_NUMBERS = Set.of("misses", "resident_pct", "span_ns", "threads", "procs", "run", "round", "order");
     /** A results file larger than this is not read (a lab's quick results are well under a megabyte). */
     static final int MAX_FILE_BYTES = 16 << 20;
     /** A zip with more files than this is not read further. */
     static final int MAX_FILES = 1000;
-
-    private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> all = new java.util.HashSet<>(a);
-        all.addAll(b);
-        return Set.copyOf(all);
-    }
 
     private final List<Handin> handins;
     private final List<Rejected> rejected;
@@ -146,60 +134,12 @@ public final class Handins {
         return new Handins(handins, rejected);
     }
 
-    /** Why a document is not a lab's results, or null when it is one. */
+    /** Why a document is not a lab's results (data/results.schema.json, and a lab this course has), or null when it is one. */
     static String problem(JsonObject doc) {
-        Set<String> missing = new java.util.TreeSet<>(FIELDS);
-        missing.removeAll(doc.keySet());
-        if (!missing.isEmpty()) return "not a lab's results: no " + String.join(", ", missing);
-        if (!doc.get("runs").isJsonArray() || !doc.get("verdicts").isJsonArray() || !doc.get("machine").isJsonObject()) {
-            return "not a lab's results: runs and verdicts must be lists, machine an object";
-        }
-        if (!isText(doc.get("lab")) || !isText(doc.get("preset")) || (doc.has("started") && !isText(doc.get("started")))) {
-            return "not a lab's results: lab, preset and started must be text";
-        }
+        String problem = Schema.results().problem(doc);
+        if (problem != null) return "not a lab's results: " + problem;
         String lab = doc.get("lab").getAsString();
-        if (!lab.matches("[0-9]{2}-[a-z0-9-]{1,60}") || !Files.exists(Course.home().resolve("labs").resolve(lab + ".ipynb"))) {
-            return "no such lab: " + lab;
-        }
-        for (var e : doc.getAsJsonObject("machine").entrySet()) {
-            if (!e.getValue().isJsonPrimitive()) return "a machine field that is not text or a number: " + e.getKey();
-        }
-        for (JsonElement r : doc.getAsJsonArray("runs")) {
-            if (!r.isJsonObject()) return "a run that is not an object";
-            JsonObject run = r.getAsJsonObject();
-            Set<String> absent = new java.util.TreeSet<>(RUN_FIELDS);
-            absent.removeAll(run.keySet());
-            if (!absent.isEmpty()) return "a run without " + String.join(", ", absent);
-            for (String field : RUN_TEXTS) if (!isText(run.get(field))) return "a run whose " + field + " is not text";
-            for (String field : RUN_NUMBERS) {
-                if (!run.get(field).isJsonPrimitive() || !run.get(field).getAsJsonPrimitive().isNumber() || run.get(field).getAsDouble() < 0) {
-                    return "a run whose " + field + " is not a number of 0 or more";
-                }
-            }
-            if (run.get("elapsed_ns").getAsDouble() <= 0) return "a run that took no time";
-            for (var e : run.entrySet()) {
-                JsonElement value = e.getValue();
-                boolean fine = e.getKey().equals("thread_ns") || e.getKey().equals("proc_ns")
-                        ? value.isJsonArray() && value.getAsJsonArray().size() > 0
-                          && value.getAsJsonArray().asList().stream().allMatch(x -> x.isJsonPrimitive() && x.getAsJsonPrimitive().isNumber())
-                        : value.isJsonNull() || value.isJsonPrimitive()
-                          && (!OPTIONAL_NUMBERS.contains(e.getKey()) || value.getAsJsonPrimitive().isNumber());
-                if (!fine) return "a run whose " + e.getKey() + " is not what the harnesses write";
-            }
-        }
-        for (JsonElement v : doc.getAsJsonArray("verdicts")) {
-            if (!v.isJsonObject() || !isText(v.getAsJsonObject().get("claim")) || !isText(v.getAsJsonObject().get("verdict"))) {
-                return "a verdict without its claim and outcome as text";
-            }
-            for (var e : v.getAsJsonObject().entrySet()) {
-                if (!e.getValue().isJsonPrimitive()) return "a verdict field that is not text: " + e.getKey();
-            }
-        }
-        return null;
-    }
-
-    private static boolean isText(JsonElement e) {
-        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
+        return Files.exists(Course.home().resolve("labs").resolve(lab + ".ipynb")) ? null : "no such lab: " + lab;
     }
 
     /** The handed-in machine in one line (its own JDK and gcc, not this notebook's). */

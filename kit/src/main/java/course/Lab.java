@@ -450,7 +450,7 @@ public final class Lab {
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, ".saving-", ".json");
             try {
-                Files.writeString(tmp, new GsonBuilder().setPrettyPrinting().create().toJson(doc));
+                Files.writeString(tmp, new GsonBuilder().serializeNulls().setPrettyPrinting().create().toJson(doc));
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(tmp);  // a save that failed half-way leaves nothing (after the move there is nothing to delete)

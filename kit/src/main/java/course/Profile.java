@@ -244,7 +244,7 @@ final class Profile {
      */
     static String coldReading(Results warm, Results cold) {
         double warmMbPerS = warm.where("op", "read").median("mb_per_s", r -> true), coldMbPerS = cold.median("mb_per_s", r -> true);
-        double resident = cold.runs().stream().mapToDouble(r -> r.get("resident_pct").getAsDouble()).max().orElse(0);
+        double resident = cold.typed().stream().mapToDouble(Run::residentPct).max().orElse(0);
         double slower = warmMbPerS / coldMbPerS;
         if (resident > EVICTION_FAILED_PCT) {
             return String.format(Locale.ROOT, "Cold runs still found up to %.0f%% of the file in the page cache: eviction does not work on this "

@@ -12,11 +12,10 @@ import java.util.function.Predicate;
 
 /** The measured runs (one JSON object per run, as the harnesses print them) and their summaries. */
 public final class Results {
-    /** The fields that name a case; runs of one case differ only in run index and timings. */
-    static final List<String> CASE = List.of("language", "runtime", "snippet", "strategy", "op", "pattern", "cache",
-            "text", "type", "threads", "procs", "lock", "file_size", "op_size", "buffer_size");
-    /** The fields that say what work was done, as opposed to how (snippet, strategy, buffer, lock, JDK or compiler). */
-    static final List<String> WORKLOAD = List.of("language", "op", "pattern", "cache", "text", "type", "threads", "procs", "file_size", "op_size");
+    /** The fields that name a case (x-case in data/results.schema.json); runs of one case differ only in run index and timings. */
+    static final List<String> CASE = Schema.results().runFields("x-case");
+    /** The fields that say what work was done, as opposed to how (x-workload there): not the snippet, strategy, buffer, lock, JDK or compiler. */
+    static final List<String> WORKLOAD = Schema.results().runFields("x-workload");
 
     private final List<JsonObject> runs;
     /**
@@ -50,6 +49,11 @@ public final class Results {
         return runs;
     }
 
+    /** The runs, typed (run.elapsedNs() rather than run.get("elapsed_ns").getAsLong()). */
+    public List<Run> typed() {
+        return runs.stream().map(Run::new).toList();
+    }
+
     public Results where(Predicate<JsonObject> keep) {
         if (!drawn) return new Results(runs.stream().filter(keep).toList());
         // a replicate's runs lie case by case, so its groups, filtered, are still in first-seen order
@@ -58,7 +62,8 @@ public final class Results {
     }
 
     public Results where(String field, String value) {
-        return where(r -> r.get(field).getAsString().equals(value));
+        known(field);
+        return where(r -> r.has(field) && !r.get(field).isJsonNull() && r.get(field).getAsString().equals(value));
     }
 
     /** The runs of one way of doing the work, as the summary and the charts name it ("stream 1k", "view-direct locked"). */
@@ -67,36 +72,45 @@ public final class Results {
     }
 
     /** A run's way of doing the work: its strategy, with its buffer's size and its lock where it has them. */
-    static String method(JsonObject run) {
-        JsonElement lock = run.get("lock");
-        return run.get("strategy").getAsString()
-                + (run.get("buffer_size").getAsLong() > 0 ? " " + Course.formatSize(run.get("buffer_size").getAsLong()) : "")
-                + (lock != null && !lock.isJsonNull() && lock.getAsString().equals("region") ? " locked" : "");
+    static String method(JsonObject json) {
+        Run run = new Run(json);
+        return run.strategy() + (run.bufferSize() > 0 ? " " + Course.formatSize(run.bufferSize()) : "") + ("region".equals(run.lock()) ? " locked" : "");
     }
 
     /** The runs whose numeric field (a size, a count) is value. */
     public Results where(String field, long value) {
+        known(field);
         return where(r -> r.get(field).getAsLong() == value);
     }
 
     /** The runs whose numeric field is any of these values (say 1 thread and the most). */
     public Results whereIn(String field, long... values) {
+        known(field);
         return where(r -> java.util.Arrays.stream(values).anyMatch(v -> v == r.get(field).getAsLong()));
     }
 
     /** The runs whose numeric field is larger than value (buffers past the 1 KB knee). */
     public Results above(String field, long value) {
+        known(field);
         return where(r -> r.get(field).getAsLong() > value);
     }
 
     /** The runs whose numeric field is value or larger. */
     public Results atLeast(String field, long value) {
+        known(field);
         return where(r -> r.get(field).getAsLong() >= value);
     }
 
     /** The runs whose numeric field is smaller than value. */
     public Results below(String field, long value) {
+        known(field);
         return where(r -> r.get(field).getAsLong() < value);
+    }
+
+    /** A field a run record has (data/results.schema.json), else one line naming those it has: a typo never reads as null. */
+    private static void known(String field) {
+        List<String> fields = Schema.results().runFields();
+        if (!fields.contains(field)) throw new IllegalArgumentException("a run has no field " + field + "; it has " + String.join(", ", fields));
     }
 
     /**
@@ -113,7 +127,7 @@ public final class Results {
         List<JsonObject> all = new ArrayList<>(runs.size());
         for (List<JsonObject> group : cases()) {
             List<List<JsonObject>> rounds = new ArrayList<>(group.stream().collect(java.util.stream.Collectors.groupingBy(
-                    Results::round, java.util.TreeMap::new, java.util.stream.Collectors.toList())).values());
+                    run -> new Run(run).round(), java.util.TreeMap::new, java.util.stream.Collectors.toList())).values());
             List<JsonObject> redrawn = new ArrayList<>(group.size());
             for (int r = 0; r < rounds.size(); r++) {
                 List<JsonObject> round = rounds.get(random.nextInt(rounds.size()));
@@ -123,11 +137,6 @@ public final class Results {
             all.addAll(redrawn);
         }
         return new Results(all, groups, true);
-    }
-
-    private static long round(JsonObject run) {
-        JsonElement round = run.get("round");
-        return round == null || round.isJsonNull() ? 0 : round.getAsLong();
     }
 
     /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */
@@ -159,10 +168,10 @@ public final class Results {
     public List<Map<String, Object>> summary() {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (List<JsonObject> group : cases()) {
-            JsonObject first = group.get(0);
+            Run first = new Run(group.get(0));
             Map<String, Object> row = new LinkedHashMap<>();
             for (String field : CASE) {
-                JsonElement e = first.get(field);  // runtime is missing from results saved before it was recorded
+                JsonElement e = first.json().get(field);  // runtime is missing from results saved before it was recorded
                 row.put(field, e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString());
             }
             List<Double> ns = values(group, "elapsed_ns");
@@ -172,27 +181,25 @@ public final class Results {
             row.put("min_ms", Collections.min(ns) / 1e6);
             row.put("max_ms", Collections.max(ns) / 1e6);
             row.put("median_ms" + RUNS, ns.stream().map(t -> t / 1e6).toList());
-            row.put("mb_per_s", first.get("bytes").getAsDouble() / (1 << 20) / (median / 1e9));
-            row.put("ms_per_mb", median / 1e6 / (first.get("bytes").getAsDouble() / (1 << 20)));
-            row.put("ops_per_s", first.get("ops").getAsDouble() / (median / 1e9));
+            double mb = first.bytes() / (double) (1 << 20);
+            row.put("mb_per_s", mb / (median / 1e9));
+            row.put("ms_per_mb", median / 1e6 / mb);
+            row.put("ops_per_s", first.ops() / (median / 1e9));
             double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
             row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : null);  // too short to register CPU time
-            row.put("cpu_ns_per_op", (user + sys) / first.get("ops").getAsDouble());
-            JsonElement misses = first.get("misses");  // counted only by strategies that keep their own buffer
-            row.put("hit_ratio_pct", misses == null || misses.isJsonNull() ? null
-                    : 100 * (1 - misses.getAsDouble() / first.get("ops").getAsDouble()));
-            row.put("method", method(first));
+            row.put("cpu_ns_per_op", (user + sys) / first.ops());
+            Long misses = first.misses();  // counted only by strategies that keep their own buffer
+            row.put("hit_ratio_pct", misses == null ? null : 100 * (1 - misses / (double) first.ops()));
+            row.put("method", method(first.json()));
             row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
             // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
-            List<Double> resident = group.stream().map(r -> r.get("resident_pct"))
-                    .filter(e -> e != null && !e.isJsonNull()).map(JsonElement::getAsDouble).toList();
+            List<Double> resident = group.stream().map(r -> new Run(r).residentPct()).filter(java.util.Objects::nonNull).toList();
             row.put("resident_pct", resident.isEmpty() ? null : Collections.max(resident));
-            String workers = first.has("thread_ns") ? "thread_ns" : "proc_ns";
-            if (first.has(workers)) {
+            if (first.spanNs() != null) {
                 // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
-                double bytes = first.get("bytes").getAsDouble() / (1 << 20);
-                putRate(row, "study_mb_per_s", group.stream().map(r -> bytes / (mean(r.getAsJsonArray(workers)) / 1e9)).toList());
-                putRate(row, "wall_mb_per_s", group.stream().map(r -> bytes / (r.get("span_ns").getAsDouble() / 1e9)).toList());
+                List<Run> typed = group.stream().map(Run::new).toList();
+                putRate(row, "study_mb_per_s", typed.stream().map(r -> mb / (mean(r.threadNs() != null ? r.threadNs() : r.procNs()) / 1e9)).toList());
+                putRate(row, "wall_mb_per_s", typed.stream().map(r -> mb / (r.spanNs() / 1e9)).toList());
             }
             rows.add(row);
         }
@@ -225,10 +232,8 @@ public final class Results {
         };
     }
 
-    private static double mean(com.google.gson.JsonArray values) {
-        double sum = 0;
-        for (JsonElement v : values) sum += v.getAsDouble();
-        return sum / values.size();
+    private static double mean(long[] values) {
+        return java.util.Arrays.stream(values).average().orElseThrow();
     }
 
     /**

@@ -480,6 +480,8 @@ public final class Runner {
     /**
      * The JSON rows a child prints, each handed to onRow as it arrives; a child that fails throws RunFailed
      * with what it said on stderr (and any stray stdout), or "label exited with status N" when it said nothing.
+     * Every row is checked against the run record (data/results.schema.json): a snippet whose output has
+     * drifted from it fails here, naming the field, rather than in a chart.
      */
     static List<JsonObject> collect(Process child, String label, Consumer<JsonObject> onRow) throws InterruptedException {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -489,18 +491,25 @@ public final class Runner {
         Thread err = pump(child.getErrorStream(), said::add, () -> { });
         List<JsonObject> rows = new ArrayList<>();
         Gson gson = new Gson();
+        String unlike = null;  // the first row that is not a run record, and why
         for (String line; !(line = lines.take()).equals(END); ) {
             if (!line.startsWith("{")) {
                 stray.add(line);
                 continue;
             }
             JsonObject row = gson.fromJson(line, JsonObject.class);
+            String problem = Schema.results().runProblem(row);
+            if (problem != null) {
+                if (unlike == null) unlike = label + " printed a line that is not a run record (" + problem + "): " + line;
+                continue;  // the child runs to its end, and removes its files, before we say so
+            }
             rows.add(row);
             onRow.accept(row);
         }
         int status = child.waitFor();
         out.join();
         err.join();
+        if (unlike != null && status == 0) throw new RunFailed(unlike);
         if (status != 0) {
             List<String> all = new ArrayList<>(said);
             all.addAll(stray);

@@ -201,7 +201,7 @@ public final class Sweep {
             plan.add(new Round(round, count, inv));
         }
         List<Double> a = new ArrayList<>(), b = new ArrayList<>();
-        for (JsonObject row : execute(plan)) (row.get("order").getAsInt() % 2 == 1 ? a : b).add(row.get("elapsed_ns").getAsDouble());
+        for (JsonObject row : execute(plan)) (new Run(row).order() % 2 == 1 ? a : b).add((double) new Run(row).elapsedNs());
         Runner.Invocation first = cases(repeat).get(0);
         String name = String.format(Locale.ROOT, "%s %s, %s file, %s operations", snippet, first.caseName(), first.flag("--file-size"),
                 first.flag("--op-size").equals("1") ? "1-byte" : first.flag("--op-size"));
@@ -221,11 +221,11 @@ public final class Sweep {
             double doneBefore = done;
             showProgress(progress, order, plan.size(), step, 0, start, doneBefore, total);
             for (JsonObject row : lab.runner().run(step.invocation(), lab.scratch(), row ->
-                    showProgress(progress, order, plan.size(), step, row.get("run").getAsInt() + 1, start, doneBefore, total))) {
+                    showProgress(progress, order, plan.size(), step, new Run(row).run() + 1, start, doneBefore, total))) {
                 row.addProperty("round", step.round());
                 row.addProperty("order", order);
                 rows.add(row);
-                if (step.round() == 1) firstRound.computeIfAbsent(caseKey(step.invocation()), k -> new ArrayList<>()).add(row.get("elapsed_ns").getAsDouble());
+                if (step.round() == 1) firstRound.computeIfAbsent(caseKey(step.invocation()), k -> new ArrayList<>()).add((double) new Run(row).elapsedNs());
             }
             done += weight(step.invocation());
         }

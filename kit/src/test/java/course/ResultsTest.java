@@ -249,7 +249,7 @@ class ResultsTest {
     void htmlStatesConstantColumnsOnceAndShowsHitRatioOnlyWhereCounted() {
         Results r = new Results(List.of(buffered("direct", 1024, "java", 0, 1_000_000, 1024L), buffered("direct", 4096, "java", 0, 1_000_000, 256L)));
         String html = r.html();
-        assertTrue(html.contains("<caption>every row: language java · op read · pattern seq"), html);
+        assertTrue(html.contains("<caption>every row: language java · runtime java 25.0.3 · op read · pattern seq"), html);
         assertTrue(html.contains("<th>method</th>") && html.contains("<td>direct 4k</td>") && html.contains("hit ratio pct"), html);
         assertFalse(new Results(List.of(run("c", "read", MB, 0, 5_000_000), run("c", "write", MB, 0, 5_000_000))).html().contains("hit ratio"));
     }

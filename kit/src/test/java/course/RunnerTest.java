@@ -21,10 +21,21 @@ class RunnerTest {
     @Test
     void rowsArriveInOrderAndStrayLinesAreSkipped() throws Exception {
         List<JsonObject> seen = new ArrayList<>();
-        List<JsonObject> rows = Runner.collect(sh("echo '{\"run\":0}'; echo 'Profiling started'; echo '{\"run\":1}'"), "raw_io", seen::add);
+        List<JsonObject> rows = Runner.collect(sh("echo '" + Runs.run("c", "read", 4096, 0, 1000) + "'; echo 'Profiling started'; echo '"
+                + Runs.run("c", "read", 4096, 1, 1000) + "'"), "raw_io", seen::add);
         assertEquals(2, rows.size());
         assertEquals(rows, seen, "each row is handed on as it arrives");
         assertEquals(1, rows.get(1).get("run").getAsInt());
+    }
+
+    @Test
+    void aRowThatIsNotARunRecordFailsTheRunNamingItsField() throws Exception {
+        JsonObject drifted = Runs.run("c", "read", 4096, 0, 1000);
+        drifted.remove("elapsed_ns");
+        drifted.addProperty("elapsed", 1000);
+        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(sh("echo '" + Runs.run("c", "read", 4096, 0, 1000)
+                + "'; echo '" + drifted + "'"), "c raw_io", row -> { }));
+        assertTrue(e.getMessage().startsWith("c raw_io printed a line that is not a run record (run has no elapsed_ns): {"), e.getMessage());
     }
 
     @Test
