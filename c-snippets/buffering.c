@@ -173,6 +173,5 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"stream", "direct", NULL};
-    static const char *const extra_flags[] = {"--buffer-size", NULL};
-    return harness_run("buffering", strategies, extra_flags, argc, argv, check, NULL, measure);
+    return harness_run("buffering", strategies, argc, argv, check, NULL, measure);
 }

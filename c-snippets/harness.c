@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,10 +105,10 @@ int64_t bytes_moved(const struct options *o) {
     return strcmp(o->pattern, "seq") == 0 ? o->file_size : operations(o) * o->op_size;
 }
 
-int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
-                int argc, char **argv, check_fn check, prepare_fn prepare, strategy_fn strategy) {
+int harness_run(const char *snippet, const char *const *strategies, int argc, char **argv,
+                check_fn check, prepare_fn prepare, strategy_fn strategy) {
     struct options o;
-    const char *error = parse_options(snippet, strategies, extra_flags, argc, argv, &o);
+    const char *error = parse_options(snippet, strategies, argc, argv, &o);
     if (!error && check) error = check(&o);
     if (!error) error = check_memory(&o);
     if (!error) error = check_scratch(&o);
@@ -306,7 +307,7 @@ void harness_in_processes(const struct options *o, part_fn part) {
 }
 
 int64_t harness_workers(const struct options *o) {
-    return o->threads * (o->procs > 0 ? o->procs : 1);
+    return (o->threads > 0 ? o->threads : 1) * (o->procs > 0 ? o->procs : 1); /* 0: the snippet takes no such flag */
 }
 
 void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to) {
@@ -459,23 +460,67 @@ const char *check_operation_fits_buffer(const struct options *o) {
     return NULL;
 }
 
-const char *parse_options(const char *snippet, const char *const *strategies,
-                          const char *const *extra_flags, int argc, char **argv, struct options *o) {
-    static const char *const ops[] = {"read", "write", NULL};
-    static const char *const patterns[] = {"seq", "rand", NULL};
-    static const char *const caches[] = {"warm", "cold", NULL};
+/* Every flag of the protocol, in one table: its kind, its default as one would type it (NULL: none), the
+ * range of a size or a count, the values a choice allows (NULL for --strategy: the snippet's own), the
+ * snippets that take it (NULL: every snippet; any other refuses it by name) and where its value goes.
+ * Java's Harness.FLAGS is the same table, row for row (tests/test_mirror.py). */
+enum flag_kind { CHOICE, SIZE, COUNT, PATH, SWITCH };
+struct flag {
+    const char *name;
+    enum flag_kind kind;
+    const char *fallback;
+    int64_t min, max;
+    const char *const *allowed;
+    const char *const *used_by;
+    size_t at;
+};
+#define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+static const struct flag flags[] = {
+    {"--strategy", CHOICE, NULL, 0, 0, NULL, NULL, offsetof(struct options, strategy)},
+    {"--op", CHOICE, "read", 0, 0, LIST("read", "write"), NULL, offsetof(struct options, op)},
+    {"--pattern", CHOICE, "seq", 0, 0, LIST("seq", "rand"), NULL, offsetof(struct options, pattern)},
+    {"--cache", CHOICE, "warm", 0, 0, LIST("warm", "cold"), NULL, offsetof(struct options, cache)},
+    {"--file-size", SIZE, "1m", 1, MAX_FILE_SIZE, NULL, NULL, offsetof(struct options, file_size)},
+    {"--op-size", SIZE, "1", 1, MAX_OP_SIZE, NULL, NULL, offsetof(struct options, op_size)},
+    {"--repeat", COUNT, "3", 1, 1000, NULL, NULL, offsetof(struct options, repeat)},
+    {"--warmup", COUNT, "1", 0, 100, NULL, NULL, offsetof(struct options, warmup)},
+    {"--seed", COUNT, "42", 0, INT64_MAX, NULL, NULL, offsetof(struct options, seed)},
+    {"--file", PATH, NULL, 0, 0, NULL, NULL, offsetof(struct options, file)},
+    {"--keep", SWITCH, NULL, 0, 0, NULL, NULL, offsetof(struct options, keep)},
+    {"--buffer-size", SIZE, NULL, 1, MAX_BUFFER_SIZE, NULL, LIST("buffering", "jni_ops", "text_lines", "typed_arrays"),
+     offsetof(struct options, buffer_size)},
+    {"--text", CHOICE, "lf", 0, 0, LIST("lf", "crlf", "cr", "mixed", "utf8"), LIST("text_lines"), offsetof(struct options, text)},
+    {"--type", CHOICE, "int", 0, 0, LIST("int", "double"), LIST("typed_arrays", "typed_ffm"), offsetof(struct options, type)},
+    {"--threads", COUNT, "1", 1, MAX_THREADS, NULL, LIST("shared_file"), offsetof(struct options, threads)},
+    {"--procs", COUNT, "1", 1, MAX_PROCS, NULL, LIST("mpi_file"), offsetof(struct options, procs)},
+    {"--lock", CHOICE, "none", 0, 0, LIST("none", "region"), LIST("shared_file", "mpi_file"), offsetof(struct options, lock)},
+};
+#define FLAGS (sizeof flags / sizeof flags[0])
+
+static int takes(const char *snippet, const struct flag *f) {
+    return !f->used_by || contains(f->used_by, snippet);
+}
+
+/* Puts a flag's value where it goes, or says why it cannot (C's twin of Java's Harness.value). */
+static const char *take(const struct flag *f, const char *value, const char *const *strategies, struct options *o) {
+    void *at = (char *)o + f->at;
+    switch (f->kind) {
+        case CHOICE: return one_of(f->name, value, f->allowed ? f->allowed : strategies, (const char **)at);
+        case SIZE: return parse_size(f->name, value, f->min, f->max, (int64_t *)at);
+        case COUNT: return count(f->name, value, f->min, f->max, (int64_t *)at);
+        case PATH: *(const char **)at = value; return NULL;
+        case SWITCH: *(int *)at = 1; return NULL;
+    }
+    return NULL;
+}
+
+const char *parse_options(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o) {
     static char name[PATH_MAX]; /* the flag half of a --flag=value; the value stays in argv */
-    static const char *const texts[] = {"lf", "crlf", "cr", "mixed", "utf8", NULL};
-    static const char *const types[] = {"int", "double", NULL};
-    static const char *const locks[] = {"none", "region", NULL};
-    /* the flags only some snippets take (their extra flags); any other snippet refuses them by name */
-    static const char *const snippet_flags[] = {"--type", "--text", "--buffer-size", "--threads", "--procs", "--lock", NULL};
-    *o = (struct options){snippet, strategies[0], "read", "seq", INT64_C(1) << 20, 1, 0, 3, 1, 1,
-                          contains(extra_flags, "--procs") ? 1 : 0, "warm",
-                          contains(extra_flags, "--text") ? "lf" : NULL, contains(extra_flags, "--type") ? "int" : NULL,
-                          contains(extra_flags, "--lock") ? "none" : NULL, NULL, 42, 0};
-    const char *error = NULL;
-    for (int i = 1; i < argc && !error; i++) {
+    *o = (struct options){.snippet = snippet, .strategy = strategies[0]}; /* a flag the snippet does not take stays 0 or NULL */
+    for (size_t k = 0; k < FLAGS; k++) {
+        if (takes(snippet, &flags[k]) && flags[k].fallback) take(&flags[k], flags[k].fallback, strategies, o);
+    }
+    for (int i = 1; i < argc; i++) {
         const char *flag = argv[i], *value = NULL;
         const char *eq = strchr(flag, '=');
         if (strncmp(flag, "--", 2) == 0 && eq && (size_t)(eq - flag) < sizeof name) {
@@ -483,51 +528,38 @@ const char *parse_options(const char *snippet, const char *const *strategies,
             flag = name;
             value = eq + 1;
         }
-        if (strcmp(flag, "--keep") == 0) {
-            if (value) return "--keep takes no value";
-            o->keep = 1;
-            continue;
-        }
         if (strncmp(flag, "--", 2) != 0) {
             snprintf(message, sizeof message, "unexpected argument '%s' (flags start with --)", flag);
             return message;
         }
-        if (contains(snippet_flags, flag) && !contains(extra_flags, flag)) {
-            snprintf(message, sizeof message, "%s is not used by %s", flag, snippet);
-            return message;
+        const struct flag *f = NULL;
+        for (size_t k = 0; k < FLAGS && !f; k++) {
+            if (strcmp(flags[k].name, flag) == 0) f = &flags[k];
         }
-        if (!value && i + 1 >= argc) {
-            snprintf(message, sizeof message, "%s needs a value", flag);
-            return message;
-        }
-        if (!value) value = argv[++i];
-        int64_t seed;
-        if (strcmp(flag, "--strategy") == 0) error = one_of(flag, value, strategies, &o->strategy);
-        else if (strcmp(flag, "--op") == 0) error = one_of(flag, value, ops, &o->op);
-        else if (strcmp(flag, "--pattern") == 0) error = one_of(flag, value, patterns, &o->pattern);
-        else if (strcmp(flag, "--cache") == 0) error = one_of(flag, value, caches, &o->cache);
-        else if (strcmp(flag, "--file-size") == 0) error = parse_size(flag, value, 1, MAX_FILE_SIZE, &o->file_size);
-        else if (strcmp(flag, "--op-size") == 0) error = parse_size(flag, value, 1, MAX_OP_SIZE, &o->op_size);
-        else if (strcmp(flag, "--repeat") == 0) error = count(flag, value, 1, 1000, &o->repeat);
-        else if (strcmp(flag, "--warmup") == 0) error = count(flag, value, 0, 100, &o->warmup);
-        else if (strcmp(flag, "--seed") == 0) {
-            if (!(error = count(flag, value, 0, INT64_MAX, &seed))) o->seed = (uint64_t)seed;
-        } else if (strcmp(flag, "--file") == 0) o->file = value;
-        else if (strcmp(flag, "--type") == 0) error = one_of(flag, value, types, &o->type);
-        else if (strcmp(flag, "--text") == 0) error = one_of(flag, value, texts, &o->text);
-        else if (strcmp(flag, "--buffer-size") == 0) error = parse_size(flag, value, 1, MAX_BUFFER_SIZE, &o->buffer_size);
-        else if (strcmp(flag, "--threads") == 0) error = count(flag, value, 1, MAX_THREADS, &o->threads);
-        else if (strcmp(flag, "--procs") == 0) error = count(flag, value, 1, MAX_PROCS, &o->procs);
-        else if (strcmp(flag, "--lock") == 0) error = one_of(flag, value, locks, &o->lock);
-        else {
-            size_t n = append(0, "unknown flag %s (allowed: --strategy --op --pattern --cache --file-size --op-size "
-                              "--repeat --warmup --seed --file --keep", flag);
-            for (const char *const *x = extra_flags; *x; x++) n = append(n, " %s", *x);
+        if (!f) {
+            size_t n = append(0, "unknown flag %s (allowed:", flag);
+            for (size_t k = 0; k < FLAGS; k++) {
+                if (takes(snippet, &flags[k])) n = append(n, " %s", flags[k].name);
+            }
             append(n, "%s", ")");
             return message;
         }
+        if (!takes(snippet, f)) {
+            snprintf(message, sizeof message, "%s is not used by %s", flag, snippet);
+            return message;
+        }
+        if (f->kind == SWITCH && value) {
+            snprintf(message, sizeof message, "%s takes no value", flag);
+            return message;
+        }
+        if (f->kind != SWITCH && !value && i + 1 >= argc) {
+            snprintf(message, sizeof message, "%s needs a value", flag);
+            return message;
+        }
+        if (f->kind != SWITCH && !value) value = argv[++i];
+        const char *error = take(f, value, strategies, o);
+        if (error) return error;
     }
-    if (error) return error;
     if (o->op_size > o->file_size) {
         snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --file-size %" PRId64
                  " (an operation must fit in the file)", o->op_size, o->file_size);
@@ -760,7 +792,8 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
-    if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",\"lock\":\"%s\",", o->threads, o->lock);
+    if (o->threads > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",", o->threads);
+    if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"lock\":\"%s\",", o->lock);
     if (resident >= 0) snprintf(resident_text, sizeof resident_text, "%.1f", resident);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
     if (workers_timed > 0) {
@@ -771,7 +804,7 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",\"resident_pct\":%s,%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","
            "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ",%s"
-           "\"checksum\":%" PRIu64 ",\"seed\":%" PRIu64 "}\n",
+           "\"checksum\":%" PRIu64 ",\"seed\":%" PRId64 "}\n",
            o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, resident_text, text, o->file_size, o->op_size, o->buffer_size,
            run, bytes_moved(o), harness_operations >= 0 ? harness_operations : operations(o), misses, elapsed_ns, user_ns, sys_ns, times, checksum, o->seed);
     fflush(stdout);

@@ -11,9 +11,9 @@
 /* The parsed command line; the same fields, in the same order, as the Java record Options. */
 struct options {
     const char *snippet, *strategy, *op, *pattern;
-    int64_t file_size, op_size, buffer_size, repeat, warmup, threads, procs; /* procs: 0 for snippets without --procs */
+    int64_t file_size, op_size, buffer_size, repeat, warmup, threads, procs; /* 0 for snippets without the flag */
     const char *cache, *text, *type, *lock, *file; /* text, type, lock: NULL for snippets without those flags */
-    uint64_t seed;
+    int64_t seed;
     int keep;
 };
 
@@ -77,11 +77,11 @@ void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *t
 int64_t harness_memory_limit(void);
 int64_t harness_available_memory(void);
 
-/* Parses the flags, prepares, then runs: for a read, one untimed check run first; then warm-up and
- * measured runs, one JSON line per measured run. strategies and extra_flags are NULL-terminated lists;
- * check and prepare may be NULL. Returns the exit status. */
-int harness_run(const char *snippet, const char *const *strategies, const char *const *extra_flags,
-                int argc, char **argv, check_fn check, prepare_fn prepare, strategy_fn strategy);
+/* Parses the flags (which ones a snippet takes, the flag table in harness.c says), prepares, then runs:
+ * for a read, one untimed check run first; then warm-up and measured runs, one JSON line per measured
+ * run. strategies is a NULL-terminated list; check and prepare may be NULL. Returns the exit status. */
+int harness_run(const char *snippet, const char *const *strategies, int argc, char **argv,
+                check_fn check, prepare_fn prepare, strategy_fn strategy);
 
 /* The monotonic clock read just before and just after the strategy (a test replaces it to see what it
  * encloses; Java: Harness.clock). */
@@ -160,7 +160,6 @@ const char *check_operation_fits_buffer(const struct options *o);
 
 /* Flag parsing, exposed for the unit tests. Return NULL on success or the error message. */
 const char *parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
-const char *parse_options(const char *snippet, const char *const *strategies,
-                          const char *const *extra_flags, int argc, char **argv, struct options *o);
+const char *parse_options(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o);
 
 #endif

@@ -71,6 +71,5 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"direct", NULL};
-    static const char *const extra_flags[] = {"--buffer-size", NULL};
-    return harness_run("jni_ops", strategies, extra_flags, argc, argv, check, NULL, measure);
+    return harness_run("jni_ops", strategies, argc, argv, check, NULL, measure);
 }

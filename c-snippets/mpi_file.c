@@ -192,8 +192,7 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"posix", "independent", "collective", NULL};
-    static const char *const extra_flags[] = {"--procs", "--lock", NULL};
     MPI_Init(&argc, &argv);
     harness_team = &mpi_team;
-    return harness_run("mpi_file", strategies, extra_flags, argc, argv, check, prepare, measure);
+    return harness_run("mpi_file", strategies, argc, argv, check, prepare, measure);
 }

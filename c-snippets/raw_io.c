@@ -86,6 +86,5 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"raw", NULL};
-    static const char *const extra_flags[] = {NULL};
-    return harness_run("raw_io", strategies, extra_flags, argc, argv, NULL, NULL, measure);
+    return harness_run("raw_io", strategies, argc, argv, NULL, NULL, measure);
 }

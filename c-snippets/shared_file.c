@@ -118,6 +118,5 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"pwrite", "mmap", NULL};
-    static const char *const extra_flags[] = {"--threads", "--lock", NULL};
-    return harness_run("shared_file", strategies, extra_flags, argc, argv, check, prepare, measure);
+    return harness_run("shared_file", strategies, argc, argv, check, prepare, measure);
 }

@@ -101,6 +101,5 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"fgets", "getline", NULL};
-    static const char *const extra_flags[] = {"--buffer-size", "--text", NULL};
-    return harness_run("text_lines", strategies, extra_flags, argc, argv, check, NULL, measure);
+    return harness_run("text_lines", strategies, argc, argv, check, NULL, measure);
 }

@@ -158,6 +158,5 @@ static uint64_t measure(const struct options *o) {
 
 int main(int argc, char **argv) {
     static const char *const strategies[] = {"big", "native", NULL};
-    static const char *const extra_flags[] = {"--buffer-size", "--type", NULL};
-    return harness_run("typed_arrays", strategies, extra_flags, argc, argv, check, prepare, measure);
+    return harness_run("typed_arrays", strategies, argc, argv, check, prepare, measure);
 }

@@ -24,7 +24,7 @@ import java.util.List;
 
 public class Buffering {
     public static void main(String[] args) {
-        Harness.run("buffering", List.of("stream", "direct"), List.of("--buffer-size"), args, Buffering::check,
+        Harness.run("buffering", List.of("stream", "direct"), args, Buffering::check,
                 o -> switch (o.strategy() + " " + o.op() + " " + o.pattern()) {
                     case "stream write seq" -> streamWrite(o);
                     case "stream read seq" -> streamRead(o);

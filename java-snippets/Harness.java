@@ -16,8 +16,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,15 +70,6 @@ final class Harness {
 
     /** Operations in the current run, when the strategy counts them itself (lines of text, say); -1: file ÷ op size. */
     static long operationsDone = -1;
-
-    /** The kinds of text file --text asks for: their line endings, or non-ASCII characters (see Text). */
-    static final List<String> TEXTS = List.of("lf", "crlf", "cr", "mixed", "utf8");
-
-    /** The element types --type offers to snippets that move typed arrays. */
-    static final List<String> TYPES = List.of("int", "double");
-
-    /** What --lock offers to snippets that run threads: none, or a lock on each thread's own region of the file. */
-    static final List<String> LOCKS = List.of("none", "region");
 
     /** One thread's part of a threaded strategy (see inThreads): thread is its index, 0 … threads − 1. */
     interface Part {
@@ -139,7 +132,7 @@ final class Harness {
 
         /** Threads or processes (procs is 0 for snippets without --procs) that share the file out between them. */
         int workers() {
-            return threads * Math.max(1, procs);
+            return Math.max(1, threads) * Math.max(1, procs);  // 0: the snippet takes no such flag
         }
     }
 
@@ -154,22 +147,19 @@ final class Harness {
      * Parses the flags, prepares, then runs: for a read, one untimed check run first; then warm-up and
      * measured runs, one JSON line per measured run.
      */
-    static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args,
-                    Strategy strategy) {
-        run(snippet, strategies, extraFlags, args, o -> { }, o -> { }, strategy);
+    static void run(String snippet, List<String> strategies, String[] args, Strategy strategy) {
+        run(snippet, strategies, args, o -> { }, o -> { }, strategy);
     }
 
-    static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args, Check check,
-                    Strategy strategy) {
-        run(snippet, strategies, extraFlags, args, check, o -> { }, strategy);
+    static void run(String snippet, List<String> strategies, String[] args, Check check, Strategy strategy) {
+        run(snippet, strategies, args, check, o -> { }, strategy);
     }
 
-    static void run(String snippet, List<String> strategies, List<String> extraFlags, String[] args, Check check,
-                    Prepare prepare, Strategy strategy) {
+    static void run(String snippet, List<String> strategies, String[] args, Check check, Prepare prepare, Strategy strategy) {
         Options o = null;
         String error = null;
         try {
-            o = parse(snippet, strategies, extraFlags, args);
+            o = parse(snippet, strategies, args);
             check.check(o);
             checkMemory(o);
             checkScratch(o);
@@ -423,17 +413,56 @@ final class Harness {
 
     // ---- flags ------------------------------------------------------------------------------
 
-    /** The flags only some snippets take (their extra flags); any other snippet refuses them by name. */
-    static final List<String> SNIPPET_FLAGS = List.of("--type", "--text", "--buffer-size", "--threads", "--procs", "--lock");
+    enum Kind { CHOICE, SIZE, COUNT, PATH, SWITCH }
 
-    static Options parse(String snippet, List<String> strategies, List<String> extraFlags, String[] args)
-            throws UsageError {
-        String strategy = strategies.get(0), op = "read", pattern = "seq", cache = "warm";
-        long fileSize = 1L << 20, opSize = 1, bufferSize = 0, repeat = 3, warmup = 1, threads = 1, seed = 42;
-        long procs = extraFlags.contains("--procs") ? 1 : 0;
-        String file = null, text = extraFlags.contains("--text") ? "lf" : null, type = extraFlags.contains("--type") ? "int" : null;
-        String lock = extraFlags.contains("--lock") ? "none" : null;
-        boolean keep = false;
+    /**
+     * A flag of the protocol: its kind, its default as one would type it (null: none), the range of a size
+     * or a count, the values a choice allows (null for --strategy: the snippet's own), and the snippets that
+     * take it (null: every snippet; any other refuses it by name). FLAGS is the same table as flags[] in
+     * harness.c, row for row (tests/test_mirror.py).
+     */
+    record Flag(String name, Kind kind, String fallback, long min, long max, List<String> allowed, List<String> usedBy) {
+        boolean takenBy(String snippet) {
+            return usedBy == null || usedBy.contains(snippet);
+        }
+    }
+
+    static final List<Flag> FLAGS = List.of(
+            new Flag("--strategy", Kind.CHOICE, null, 0, 0, null, null),
+            new Flag("--op", Kind.CHOICE, "read", 0, 0, List.of("read", "write"), null),
+            new Flag("--pattern", Kind.CHOICE, "seq", 0, 0, List.of("seq", "rand"), null),
+            new Flag("--cache", Kind.CHOICE, "warm", 0, 0, List.of("warm", "cold"), null),
+            new Flag("--file-size", Kind.SIZE, "1m", 1, MAX_FILE_SIZE, null, null),
+            new Flag("--op-size", Kind.SIZE, "1", 1, MAX_OP_SIZE, null, null),
+            new Flag("--repeat", Kind.COUNT, "3", 1, 1000, null, null),
+            new Flag("--warmup", Kind.COUNT, "1", 0, 100, null, null),
+            new Flag("--seed", Kind.COUNT, "42", 0, Long.MAX_VALUE, null, null),
+            new Flag("--file", Kind.PATH, null, 0, 0, null, null),
+            new Flag("--keep", Kind.SWITCH, null, 0, 0, null, null),
+            new Flag("--buffer-size", Kind.SIZE, null, 1, MAX_BUFFER_SIZE, null, List.of("buffering", "jni_ops", "text_lines", "typed_arrays")),
+            new Flag("--text", Kind.CHOICE, "lf", 0, 0, List.of("lf", "crlf", "cr", "mixed", "utf8"), List.of("text_lines")),
+            new Flag("--type", Kind.CHOICE, "int", 0, 0, List.of("int", "double"), List.of("typed_arrays", "typed_ffm")),
+            new Flag("--threads", Kind.COUNT, "1", 1, MAX_THREADS, null, List.of("shared_file")),
+            new Flag("--procs", Kind.COUNT, "1", 1, MAX_PROCS, null, List.of("mpi_file")),
+            new Flag("--lock", Kind.CHOICE, "none", 0, 0, List.of("none", "region"), List.of("shared_file", "mpi_file")));
+
+    /** A flag's value as its kind reads it (C: take, which also puts it where it goes). */
+    static Object value(Flag f, String value, List<String> strategies) throws UsageError {
+        return switch (f.kind()) {
+            case CHOICE -> oneOf(f.name(), value, f.allowed() != null ? f.allowed() : strategies);
+            case SIZE -> size(f.name(), value, f.min(), f.max());
+            case COUNT -> count(f.name(), value, f.min(), f.max());
+            case PATH -> value;
+            case SWITCH -> true;
+        };
+    }
+
+    static Options parse(String snippet, List<String> strategies, String[] args) throws UsageError {
+        Map<String, Object> given = new HashMap<>();  // a flag the snippet does not take stays 0 or null
+        given.put("--strategy", strategies.get(0));
+        for (Flag f : FLAGS) {
+            if (f.takenBy(snippet) && f.fallback() != null) given.put(f.name(), value(f, f.fallback(), strategies));
+        }
         for (int i = 0; i < args.length; i++) {
             String flag = args[i], value = null;
             int eq = flag.indexOf('=');
@@ -441,61 +470,49 @@ final class Harness {
                 value = flag.substring(eq + 1);
                 flag = flag.substring(0, eq);
             }
-            if (flag.equals("--keep")) {
-                if (value != null) throw new UsageError("--keep takes no value");
-                keep = true;
-                continue;
-            }
             if (!flag.startsWith("--")) throw new UsageError("unexpected argument '" + flag + "' (flags start with --)");
-            if (SNIPPET_FLAGS.contains(flag) && !extraFlags.contains(flag)) throw new UsageError(flag + " is not used by " + snippet);
-            if (value == null && i + 1 >= args.length) throw new UsageError(flag + " needs a value");
-            if (value == null) value = args[++i];
-            switch (flag) {
-                case "--strategy" -> strategy = oneOf(flag, value, strategies);
-                case "--op" -> op = oneOf(flag, value, List.of("read", "write"));
-                case "--pattern" -> pattern = oneOf(flag, value, List.of("seq", "rand"));
-                case "--cache" -> cache = oneOf(flag, value, List.of("warm", "cold"));
-                case "--file-size" -> fileSize = size(flag, value, 1, MAX_FILE_SIZE);
-                case "--op-size" -> opSize = size(flag, value, 1, MAX_OP_SIZE);
-                case "--repeat" -> repeat = count(flag, value, 1, 1000);
-                case "--warmup" -> warmup = count(flag, value, 0, 100);
-                case "--seed" -> seed = count(flag, value, 0, Long.MAX_VALUE);
-                case "--file" -> file = value;
-                case "--type" -> type = oneOf(flag, value, TYPES);
-                case "--text" -> text = oneOf(flag, value, TEXTS);
-                case "--buffer-size" -> bufferSize = size(flag, value, 1, MAX_BUFFER_SIZE);
-                case "--threads" -> threads = count(flag, value, 1, MAX_THREADS);
-                case "--procs" -> procs = count(flag, value, 1, MAX_PROCS);
-                case "--lock" -> lock = oneOf(flag, value, LOCKS);
-                default -> throw new UsageError("unknown flag " + flag + " (allowed: --strategy --op --pattern "
-                        + "--cache --file-size --op-size --repeat --warmup --seed --file --keep"
-                        + (extraFlags.isEmpty() ? "" : " " + String.join(" ", extraFlags)) + ")");
-            }
+            String name = flag;
+            Flag f = FLAGS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() -> new UsageError("unknown flag " + name
+                    + " (allowed: " + String.join(" ", FLAGS.stream().filter(x -> x.takenBy(snippet)).map(Flag::name).toList()) + ")"));
+            if (!f.takenBy(snippet)) throw new UsageError(flag + " is not used by " + snippet);
+            if (f.kind() == Kind.SWITCH && value != null) throw new UsageError(flag + " takes no value");
+            if (f.kind() != Kind.SWITCH && value == null && i + 1 >= args.length) throw new UsageError(flag + " needs a value");
+            if (f.kind() != Kind.SWITCH && value == null) value = args[++i];
+            given.put(flag, value(f, value, strategies));
         }
-        if (opSize > fileSize) {
-            throw new UsageError("--op-size " + opSize + " is larger than --file-size " + fileSize
+        String file = (String) given.get("--file");
+        if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
+        Options o = new Options(snippet, (String) given.get("--strategy"), (String) given.get("--op"), (String) given.get("--pattern"),
+                number(given, "--file-size"), (int) number(given, "--op-size"), (int) number(given, "--buffer-size"),
+                (int) number(given, "--repeat"), (int) number(given, "--warmup"), (int) number(given, "--threads"),
+                (int) number(given, "--procs"), (String) given.get("--cache"), (String) given.get("--text"), (String) given.get("--type"),
+                (String) given.get("--lock"), Path.of(file), number(given, "--seed"), given.containsKey("--keep"));
+        if (o.opSize() > o.fileSize()) {
+            throw new UsageError("--op-size " + o.opSize() + " is larger than --file-size " + o.fileSize()
                     + " (an operation must fit in the file)");
         }
-        long blocks = (fileSize + opSize - 1) / opSize;
-        long workers = threads * Math.max(1, procs);  // a snippet runs threads or processes, never both
-        if (workers > blocks) {
-            String flag = procs > 0 ? "--procs" : "--threads", worker = procs > 0 ? "process" : "thread";
-            throw new UsageError(flag + " " + workers + " is more than the file's " + blocks + " blocks of --op-size "
-                    + human(opSize) + " (each " + worker + " needs at least one block of its own)");
+        long blocks = (o.fileSize() + o.opSize() - 1) / o.opSize();
+        if (o.workers() > blocks) {  // a snippet runs threads or processes, never both
+            String flag = o.procs() > 0 ? "--procs" : "--threads", worker = o.procs() > 0 ? "process" : "thread";
+            throw new UsageError(flag + " " + o.workers() + " is more than the file's " + blocks + " blocks of --op-size "
+                    + human(o.opSize()) + " (each " + worker + " needs at least one block of its own)");
         }
-        if (procs > 0 && procs != team.size()) {
-            throw new UsageError("--procs " + procs + ", but mpirun started " + team.size() + " process"
-                    + (team.size() == 1 ? "" : "es") + " (start it with mpirun -np " + procs + ")");
+        if (o.procs() > 0 && o.procs() != team.size()) {
+            throw new UsageError("--procs " + o.procs() + ", but mpirun started " + team.size() + " process"
+                    + (team.size() == 1 ? "" : "es") + " (start it with mpirun -np " + o.procs() + ")");
         }
-        if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         if (file.length() >= MAX_PATH) {  // refused whole, as in C, where a path cut short could name another file
             throw new UsageError("--file: a path of " + file.length() + " characters is too long (at most " + (MAX_PATH - 1) + ")");
         }
         if (file.indexOf('\uFFFD') >= 0) {  // the JVM decoded a byte that is not UTF-8: no such name can be opened
             throw new UsageError("--file " + file + " is not valid UTF-8 (both languages take UTF-8 file names: Java can open no other)");
         }
-        return new Options(snippet, strategy, op, pattern, fileSize, (int) opSize, (int) bufferSize,
-                (int) repeat, (int) warmup, (int) threads, (int) procs, cache, text, type, lock, Path.of(file), seed, keep);
+        return o;
+    }
+
+    /** A size or count parse() holds, 0 when the snippet does not take its flag. */
+    private static long number(Map<String, Object> given, String flag) {
+        return (Long) given.getOrDefault(flag, 0L);
     }
 
     /** For snippets whose operations are served from their own buffer: each must fit, and never straddle two fills. */
@@ -726,7 +743,7 @@ final class Harness {
                 resident == null ? "null" : String.format(Locale.ROOT, "%.1f", resident),
                 (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
                         + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," : "")
-                        + (o.lock() == null ? "" : "\"threads\":" + o.threads() + ",\"lock\":\"" + o.lock() + "\","),
+                        + (o.threads() > 0 ? "\"threads\":" + o.threads() + "," : "") + (o.lock() == null ? "" : "\"lock\":\"" + o.lock() + "\","),
                 o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,
                 workerNs == null ? "" : (o.procs() > 0 ? "\"proc_ns\":" : "\"thread_ns\":")

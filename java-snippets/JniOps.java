@@ -18,7 +18,7 @@ import java.util.List;
 
 public class JniOps {
     public static void main(String[] args) {
-        Harness.run("jni_ops", List.of("direct", "jni"), List.of("--buffer-size"), args, JniOps::check, o -> {
+        Harness.run("jni_ops", List.of("direct", "jni"), args, JniOps::check, o -> {
             boolean write = o.op().equals("write");
             if (o.strategy().equals("jni")) return write ? jniWrite(o) : jniRead(o);
             return write ? directWrite(o) : directRead(o);

@@ -39,7 +39,7 @@ public class MpiFile {
 
     public static void main(String[] args) {
         Mpi.join();
-        Harness.run("mpi_file", STRATEGIES, List.of("--procs", "--lock"), args, MpiFile::check, MpiFile::prepare, o -> {
+        Harness.run("mpi_file", STRATEGIES, args, MpiFile::check, MpiFile::prepare, o -> {
             boolean write = o.op().equals("write");
             long[] share = Harness.share(o, Harness.team.rank());
             long base = share[0];

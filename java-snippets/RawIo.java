@@ -21,7 +21,7 @@ import java.util.List;
 
 public class RawIo {
     public static void main(String[] args) {
-        Harness.run("raw_io", List.of("raw"), List.of(), args, o -> switch (o.op() + " " + o.pattern()) {
+        Harness.run("raw_io", List.of("raw"), args, o -> switch (o.op() + " " + o.pattern()) {
             case "write seq" -> seqWrite(o);
             case "read seq" -> seqRead(o);
             case "write rand" -> randWrite(o);

@@ -36,7 +36,7 @@ public class SharedFile {
     static int[] shared;
 
     public static void main(String[] args) {
-        Harness.run("shared_file", STRATEGIES, List.of("--threads", "--lock"), args, o -> Harness.checkIntShares(o, o.strategy().equals("mapped")),
+        Harness.run("shared_file", STRATEGIES, args, o -> Harness.checkIntShares(o, o.strategy().equals("mapped")),
                 o -> shared = o.op().equals("write") ? Data.ints(0, o.fileSize()) : new int[(int) (o.fileSize() / 4)], o -> {  // typed_arrays' ints
             boolean write = o.op().equals("write");
             if (write) create(o);

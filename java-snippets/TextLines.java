@@ -36,7 +36,7 @@ public class TextLines {
             "files-lines", "files-readalllines", "files-reader", "files-readstring");
 
     public static void main(String[] args) {
-        Harness.run("text_lines", STRATEGIES, List.of("--buffer-size", "--text"), args, TextLines::check, o -> {
+        Harness.run("text_lines", STRATEGIES, args, TextLines::check, o -> {
             Lines lines = new Lines();
             Path file = o.file();
             switch (o.strategy()) {

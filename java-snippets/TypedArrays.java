@@ -52,7 +52,7 @@ public class TypedArrays {
     static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
     public static void main(String[] args) {
-        Harness.run("typed_arrays", STRATEGIES, List.of("--buffer-size", "--type"), args, TypedArrays::check, TypedArrays::prepare, o -> {
+        Harness.run("typed_arrays", STRATEGIES, args, TypedArrays::check, TypedArrays::prepare, o -> {
             boolean write = o.op().equals("write");
             boolean jni = o.strategy().startsWith("jni");
             try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")

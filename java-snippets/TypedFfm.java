@@ -53,7 +53,7 @@ public class TypedFfm {
     static final int O_RDONLY = 0, O_WRONLY_CREAT_TRUNC = 01 | 0100 | 01000;  // Linux values of the open(2) flags
 
     public static void main(String[] args) {
-        Harness.run("typed_ffm", List.of("ffm", "ffm-native", "ffm-heap"), List.of("--type"), args, TypedFfm::check, TypedFfm::prepare, o -> {
+        Harness.run("typed_ffm", List.of("ffm", "ffm-native", "ffm-heap"), args, TypedFfm::check, TypedFfm::prepare, o -> {
             try (Arena arena = Arena.ofConfined()) {
                 return switch (o.strategy() + " " + o.op()) {
                     case "ffm write" -> ffmWrite(o, arena, bigEndian(o));

@@ -73,15 +73,14 @@ static int check(int ok, const char *file, int line, const char *what) {
 /* ---- helpers -------------------------------------------------------------------------------- */
 
 static const char *const strategies[] = {"raw", "other", NULL};
-static const char *const no_extra[] = {NULL};
-static const char *const with_buffer[] = {"--buffer-size", NULL};
 
-/* parse_options with argv = {"prog", args...}; argv[0] is the program name and is skipped. */
-static const char *parse(struct options *o, const char *const *extra, const char **args, size_t n) {
-    return parse_options("test", strategies, extra, (int)n, (char **)args, o);
+/* parse_options for a snippet (which flags it takes, the harness's flag table says) with argv = {"prog",
+ * args...}; argv[0] is the program name and is skipped. */
+static const char *parse(struct options *o, const char *snippet, const char **args, size_t n) {
+    return parse_options(snippet, strategies, (int)n, (char **)args, o);
 }
 #define ARGS(...) (const char *[]){"prog", __VA_ARGS__}, sizeof((const char *[]){"prog", __VA_ARGS__}) / sizeof(char *)
-#define PARSE(o, extra, ...) parse(o, extra, ARGS(__VA_ARGS__))
+#define PARSE(o, snippet, ...) parse(o, snippet, ARGS(__VA_ARGS__))
 
 static int64_t size_ok(const char *value, int64_t min, int64_t max, const char **err) {
     int64_t out = -12345;
@@ -144,8 +143,8 @@ static void test_parse_defaults(void) {
     struct options o;
     setenv("COURSE_SCRATCH", "/tmp/scratch-dir", 1);
     const char *args[] = {"prog"};
-    CHECK_OK(parse(&o, no_extra, args, 1));
-    CHECK_STR(o.snippet, "test");
+    CHECK_OK(parse(&o, "raw_io", args, 1));
+    CHECK_STR(o.snippet, "raw_io");
     CHECK_STR(o.strategy, "raw"); /* the first strategy */
     CHECK_STR(o.op, "read");
     CHECK_STR(o.pattern, "seq");
@@ -158,19 +157,19 @@ static void test_parse_defaults(void) {
     CHECK_EQ(o.seed, 42);
     CHECK_EQ(o.keep, 0);
     char expected[PATH_MAX];
-    snprintf(expected, sizeof expected, "/tmp/scratch-dir/test-%d.dat", (int)getpid());
+    snprintf(expected, sizeof expected, "/tmp/scratch-dir/raw_io-%d.dat", (int)getpid());
     CHECK_STR(o.file, expected);
 
     unsetenv("COURSE_SCRATCH");
-    CHECK_OK(parse(&o, no_extra, args, 1));
-    snprintf(expected, sizeof expected, "./test-%d.dat", (int)getpid());
+    CHECK_OK(parse(&o, "raw_io", args, 1));
+    snprintf(expected, sizeof expected, "./raw_io-%d.dat", (int)getpid());
     CHECK_STR(o.file, expected);
 }
 
 static void test_parse_values(void) {
     struct options o;
     /* --flag value */
-    CHECK_OK(PARSE(&o, no_extra, "--strategy", "other", "--op", "write", "--pattern", "rand", "--cache", "cold",
+    CHECK_OK(PARSE(&o, "raw_io", "--strategy", "other", "--op", "write", "--pattern", "rand", "--cache", "cold",
                    "--file-size", "16m", "--op-size", "4k", "--repeat", "7", "--warmup", "0", "--seed", "123",
                    "--file", "/tmp/some.dat", "--keep"));
     CHECK_STR(o.strategy, "other");
@@ -186,78 +185,78 @@ static void test_parse_values(void) {
     CHECK_EQ(o.keep, 1);
 
     /* --flag=value, one at a time (each result read before the next call) */
-    CHECK_OK(PARSE(&o, no_extra, "--op=write"));
+    CHECK_OK(PARSE(&o, "raw_io", "--op=write"));
     CHECK_STR(o.op, "write");
-    CHECK_OK(PARSE(&o, no_extra, "--pattern=rand"));
+    CHECK_OK(PARSE(&o, "raw_io", "--pattern=rand"));
     CHECK_STR(o.pattern, "rand");
-    CHECK_OK(PARSE(&o, no_extra, "--file-size=1g"));
+    CHECK_OK(PARSE(&o, "raw_io", "--file-size=1g"));
     CHECK_EQ(o.file_size, INT64_C(1) << 30);
-    CHECK_OK(PARSE(&o, no_extra, "--op-size=512", "--file-size=512"));
+    CHECK_OK(PARSE(&o, "raw_io", "--op-size=512", "--file-size=512"));
     CHECK_EQ(o.op_size, 512); /* op size equal to the file size is fine */
     CHECK_EQ(o.file_size, 512);
-    CHECK_OK(PARSE(&o, no_extra, "--repeat=1000", "--warmup=100", "--seed=0"));
+    CHECK_OK(PARSE(&o, "raw_io", "--repeat=1000", "--warmup=100", "--seed=0"));
     CHECK_EQ(o.repeat, 1000);
     CHECK_EQ(o.warmup, 100);
     CHECK_EQ(o.seed, 0);
-    CHECK_OK(PARSE(&o, no_extra, "--file=/tmp/eq.dat"));
+    CHECK_OK(PARSE(&o, "raw_io", "--file=/tmp/eq.dat"));
     CHECK_STR(o.file, "/tmp/eq.dat");
-    CHECK_OK(PARSE(&o, no_extra, "--keep", "--strategy=other"));
+    CHECK_OK(PARSE(&o, "raw_io", "--keep", "--strategy=other"));
     CHECK_EQ(o.keep, 1);
     CHECK_STR(o.strategy, "other");
-    CHECK_OK(PARSE(&o, no_extra, "--file=/tmp/a=b.dat"));  /* the value is all after the first = */
+    CHECK_OK(PARSE(&o, "raw_io", "--file=/tmp/a=b.dat"));  /* the value is all after the first = */
     CHECK_STR(o.file, "/tmp/a=b.dat");
 
     /* Mixed forms in one command line: every value must survive the later arguments. */
-    CHECK_OK(PARSE(&o, no_extra, "--op", "write", "--file-size=8k", "--op-size", "8"));
+    CHECK_OK(PARSE(&o, "raw_io", "--op", "write", "--file-size=8k", "--op-size", "8"));
     CHECK_STR(o.op, "write");
     CHECK_EQ(o.file_size, 8192);
     CHECK_EQ(o.op_size, 8);
 
     /* Several --flag=value string flags in one command line: each keeps its own value. */
-    CHECK_OK(PARSE(&o, no_extra, "--op=write", "--pattern=rand"));
+    CHECK_OK(PARSE(&o, "raw_io", "--op=write", "--pattern=rand"));
     CHECK_STR(o.op, "write");
     CHECK_STR(o.pattern, "rand");
-    CHECK_OK(PARSE(&o, no_extra, "--file=/tmp/eq2.dat", "--cache=cold"));
+    CHECK_OK(PARSE(&o, "raw_io", "--file=/tmp/eq2.dat", "--cache=cold"));
     CHECK_STR(o.file, "/tmp/eq2.dat");
     CHECK_STR(o.cache, "cold");
 
     /* --buffer-size where the snippet declares it */
-    CHECK_OK(PARSE(&o, with_buffer, "--buffer-size", "64k"));
+    CHECK_OK(PARSE(&o, "buffering", "--buffer-size", "64k"));
     CHECK_EQ(o.buffer_size, 65536);
-    CHECK_OK(PARSE(&o, with_buffer, "--buffer-size=1m"));
+    CHECK_OK(PARSE(&o, "buffering", "--buffer-size=1m"));
     CHECK_EQ(o.buffer_size, INT64_C(1) << 20);
 
     /* A later flag overrides an earlier one. */
-    CHECK_OK(PARSE(&o, no_extra, "--repeat", "2", "--repeat", "5"));
+    CHECK_OK(PARSE(&o, "raw_io", "--repeat", "2", "--repeat", "5"));
     CHECK_EQ(o.repeat, 5);
 }
 
 static void test_parse_rejections(void) {
     struct options o;
-    CHECK_ERR(PARSE(&o, no_extra, "--bogus", "1"), "--bogus", "allowed", "--file-size", "--keep");
-    CHECK_ERR(PARSE(&o, with_buffer, "--bogus=1"), "unknown flag --bogus", "allowed", "--buffer-size");
-    CHECK_ERR(PARSE(&o, no_extra, "--buffer-size", "4k"), "--buffer-size", "not used by test");
-    CHECK_ERR(PARSE(&o, no_extra, "--threads=2"), "--threads is not used by test");
-    CHECK_ERR(PARSE(&o, no_extra, "--keep=1"), "--keep takes no value");
-    CHECK_ERR(PARSE(&o, no_extra, "plain=value"), "unexpected argument 'plain=value' (flags start with --)");
-    CHECK_ERR(PARSE(&o, no_extra, "--op-size", "2m"), "--op-size 2097152", "larger than --file-size 1048576");
-    CHECK_ERR(PARSE(&o, no_extra, "--file-size", "4k", "--op-size", "4097"), "--op-size 4097", "--file-size 4096");
-    CHECK_ERR(PARSE(&o, no_extra, "--op", "append"), "--op append", "read, write");
-    CHECK_ERR(PARSE(&o, no_extra, "--op=append"), "--op append", "read, write");
-    CHECK_ERR(PARSE(&o, no_extra, "--pattern", "zigzag"), "--pattern zigzag", "seq, rand");
-    CHECK_ERR(PARSE(&o, no_extra, "--cache", "hot"), "--cache hot", "warm, cold");
-    CHECK_ERR(PARSE(&o, no_extra, "--strategy", "mmap"), "--strategy mmap", "raw, other");
-    CHECK_ERR(PARSE(&o, no_extra, "--op"), "--op needs a value");
-    CHECK_ERR(PARSE(&o, no_extra, "--repeat", "3", "--file"), "--file needs a value");
-    CHECK_ERR(PARSE(&o, no_extra, "--repeat", "0"), "--repeat 0", "between 1 and 1000");
-    CHECK_ERR(PARSE(&o, no_extra, "--repeat=1001"), "--repeat 1001", "between 1 and 1000");
-    CHECK_ERR(PARSE(&o, no_extra, "--repeat", "-1"), "--repeat -1");
-    CHECK_ERR(PARSE(&o, no_extra, "--warmup", "101"), "--warmup 101", "between 0 and 100");
-    CHECK_ERR(PARSE(&o, no_extra, "--seed", "x"), "--seed x");
-    CHECK_ERR(PARSE(&o, no_extra, "--file-size", "0"), "--file-size 0");
-    CHECK_ERR(PARSE(&o, no_extra, "--file-size", "65g"), "--file-size 65g", "64g");
-    CHECK_ERR(PARSE(&o, no_extra, "--op-size", "65m"), "--op-size 65m", "64m");
-    CHECK_ERR(PARSE(&o, no_extra, "stray"), "unexpected argument 'stray'");
+    CHECK_ERR(PARSE(&o, "raw_io", "--bogus", "1"), "--bogus", "allowed", "--file-size", "--keep");
+    CHECK_ERR(PARSE(&o, "buffering", "--bogus=1"), "unknown flag --bogus", "allowed", "--buffer-size");
+    CHECK_ERR(PARSE(&o, "raw_io", "--buffer-size", "4k"), "--buffer-size", "not used by raw_io");
+    CHECK_ERR(PARSE(&o, "raw_io", "--threads=2"), "--threads is not used by raw_io");
+    CHECK_ERR(PARSE(&o, "raw_io", "--keep=1"), "--keep takes no value");
+    CHECK_ERR(PARSE(&o, "raw_io", "plain=value"), "unexpected argument 'plain=value' (flags start with --)");
+    CHECK_ERR(PARSE(&o, "raw_io", "--op-size", "2m"), "--op-size 2097152", "larger than --file-size 1048576");
+    CHECK_ERR(PARSE(&o, "raw_io", "--file-size", "4k", "--op-size", "4097"), "--op-size 4097", "--file-size 4096");
+    CHECK_ERR(PARSE(&o, "raw_io", "--op", "append"), "--op append", "read, write");
+    CHECK_ERR(PARSE(&o, "raw_io", "--op=append"), "--op append", "read, write");
+    CHECK_ERR(PARSE(&o, "raw_io", "--pattern", "zigzag"), "--pattern zigzag", "seq, rand");
+    CHECK_ERR(PARSE(&o, "raw_io", "--cache", "hot"), "--cache hot", "warm, cold");
+    CHECK_ERR(PARSE(&o, "raw_io", "--strategy", "mmap"), "--strategy mmap", "raw, other");
+    CHECK_ERR(PARSE(&o, "raw_io", "--op"), "--op needs a value");
+    CHECK_ERR(PARSE(&o, "raw_io", "--repeat", "3", "--file"), "--file needs a value");
+    CHECK_ERR(PARSE(&o, "raw_io", "--repeat", "0"), "--repeat 0", "between 1 and 1000");
+    CHECK_ERR(PARSE(&o, "raw_io", "--repeat=1001"), "--repeat 1001", "between 1 and 1000");
+    CHECK_ERR(PARSE(&o, "raw_io", "--repeat", "-1"), "--repeat -1");
+    CHECK_ERR(PARSE(&o, "raw_io", "--warmup", "101"), "--warmup 101", "between 0 and 100");
+    CHECK_ERR(PARSE(&o, "raw_io", "--seed", "x"), "--seed x");
+    CHECK_ERR(PARSE(&o, "raw_io", "--file-size", "0"), "--file-size 0");
+    CHECK_ERR(PARSE(&o, "raw_io", "--file-size", "65g"), "--file-size 65g", "64g");
+    CHECK_ERR(PARSE(&o, "raw_io", "--op-size", "65m"), "--op-size 65m", "64m");
+    CHECK_ERR(PARSE(&o, "raw_io", "stray"), "unexpected argument 'stray'");
 }
 
 /* Error messages built from very long arguments must stay inside the harness's message buffer.
@@ -269,7 +268,7 @@ static int child_parse_ok(const char *flag, const char *value) {
     if (pid == 0) {
         struct options o;
         const char *args[] = {"prog", flag, value};
-        const char *err = parse(&o, no_extra, args, value ? 3 : 2);
+        const char *err = parse(&o, "raw_io", args, value ? 3 : 2);
         _exit(err != NULL && strlen(err) > 0 ? 0 : 3);
     }
     int status;
@@ -547,8 +546,8 @@ static int run_with_clock(strategy_fn strategy, const char *out, char **args, in
     if (child == 0) {
         if (!freopen(out, "w", stdout)) _exit(99);
         harness_clock = ticking_clock;
-        static const char *const raw[] = {"raw", NULL}, *const none[] = {NULL};
-        harness_run("raw_io", raw, none, argc, args, NULL, NULL, strategy);
+        static const char *const raw[] = {"raw", NULL};
+        harness_run("raw_io", raw, argc, args, NULL, NULL, strategy);
         printf("ticks %" PRId64 " calls %" PRId64 "\n", ticks, strategy_calls);
         fflush(stdout);
         _exit(0);
@@ -620,26 +619,25 @@ static void test_clock(void) {
 /* ---- threads ------------------------------------------------------------------------------- */
 
 static void test_threads(void) {
-    static const char *const threaded[] = {"--threads", "--lock", NULL};
     struct options o;
-    CHECK_OK(PARSE(&o, threaded, "--file-size", "10k"));
+    CHECK_OK(PARSE(&o, "shared_file", "--file-size", "10k"));
     CHECK_EQ(o.threads, 1);
     CHECK_STR(o.lock, "none");
-    CHECK_OK(PARSE(&o, no_extra, "--file-size", "10k"));
-    CHECK(o.lock == NULL); /* a snippet without threads says nothing about them */
-    CHECK_OK(PARSE(&o, threaded, "--threads", "3", "--lock", "region", "--file-size", "10k", "--op-size", "1k"));
+    CHECK_OK(PARSE(&o, "raw_io", "--file-size", "10k"));
+    CHECK(o.lock == NULL && o.threads == 0); /* a snippet without threads says nothing about them */
+    CHECK_OK(PARSE(&o, "shared_file", "--threads", "3", "--lock", "region", "--file-size", "10k", "--op-size", "1k"));
     CHECK_EQ(o.threads, 3);
     CHECK_STR(o.lock, "region");
-    CHECK_ERR(PARSE(&o, threaded, "--threads", "0"), "--threads 0", "between 1 and 256");
-    CHECK_ERR(PARSE(&o, threaded, "--threads", "-2"), "--threads -2", "between 1 and 256");
-    CHECK_ERR(PARSE(&o, threaded, "--lock", "all"), "--lock all", "none, region");
-    CHECK_ERR(PARSE(&o, no_extra, "--threads", "2"), "--threads is not used by test");
-    CHECK_ERR(PARSE(&o, threaded, "--threads", "11", "--file-size", "10k", "--op-size", "1k"),
+    CHECK_ERR(PARSE(&o, "shared_file", "--threads", "0"), "--threads 0", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, "shared_file", "--threads", "-2"), "--threads -2", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, "shared_file", "--lock", "all"), "--lock all", "none, region");
+    CHECK_ERR(PARSE(&o, "raw_io", "--threads", "2"), "--threads is not used by raw_io");
+    CHECK_ERR(PARSE(&o, "shared_file", "--threads", "11", "--file-size", "10k", "--op-size", "1k"),
               "--threads 11 is more than the file's 10 blocks of --op-size 1k");
 
     /* The shares are whole blocks, disjoint, in order, and cover the file (the last block may be short). */
     for (int64_t threads = 1; threads <= 11; threads++) {
-        CHECK_OK(PARSE(&o, threaded, "--file-size", "10001", "--op-size", "1000"));
+        CHECK_OK(PARSE(&o, "shared_file", "--file-size", "10001", "--op-size", "1000"));
         o.threads = threads;
         int64_t expected_from = 0, from, to;
         for (int64_t t = 0; t < threads; t++) {
@@ -656,22 +654,21 @@ static void test_threads(void) {
 /* ---- processes ----------------------------------------------------------------------------- */
 
 static void test_processes(void) {
-    static const char *const mpi[] = {"--procs", "--lock", NULL};
     struct options o;
-    CHECK_OK(PARSE(&o, mpi, "--file-size", "10k"));
+    CHECK_OK(PARSE(&o, "mpi_file", "--file-size", "10k"));
     CHECK_EQ(o.procs, 1);
-    CHECK_OK(PARSE(&o, no_extra, "--file-size", "10k"));
+    CHECK_OK(PARSE(&o, "raw_io", "--file-size", "10k"));
     CHECK_EQ(o.procs, 0); /* a snippet without processes says nothing about them */
-    CHECK_ERR(PARSE(&o, mpi, "--procs", "0"), "--procs 0", "between 1 and 256");
-    CHECK_ERR(PARSE(&o, mpi, "--procs", "-3"), "--procs -3", "between 1 and 256");
-    CHECK_ERR(PARSE(&o, no_extra, "--procs", "2"), "--procs is not used by test");
-    CHECK_ERR(PARSE(&o, mpi, "--procs", "11", "--file-size", "10k", "--op-size", "1k"),
+    CHECK_ERR(PARSE(&o, "mpi_file", "--procs", "0"), "--procs 0", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, "mpi_file", "--procs", "-3"), "--procs -3", "between 1 and 256");
+    CHECK_ERR(PARSE(&o, "raw_io", "--procs", "2"), "--procs is not used by raw_io");
+    CHECK_ERR(PARSE(&o, "mpi_file", "--procs", "11", "--file-size", "10k", "--op-size", "1k"),
               "--procs 11 is more than the file's 10 blocks of --op-size 1k");
     /* Alone (a team of one), a count above 1 names the mpirun it needs. */
-    CHECK_ERR(PARSE(&o, mpi, "--procs", "4", "--file-size", "10k", "--op-size", "1k"),
+    CHECK_ERR(PARSE(&o, "mpi_file", "--procs", "4", "--file-size", "10k", "--op-size", "1k"),
               "--procs 4, but mpirun started 1 process (start it with mpirun -np 4)");
     /* Processes share the file out as threads do. */
-    CHECK_OK(PARSE(&o, mpi, "--file-size", "10k", "--op-size", "1k"));
+    CHECK_OK(PARSE(&o, "mpi_file", "--file-size", "10k", "--op-size", "1k"));
     o.procs = 4;
     int64_t from, to;
     harness_share(&o, 3, &from, &to);

@@ -23,7 +23,7 @@ class HarnessTest {
     static final List<String> STRATEGIES = List.of("raw", "other");
 
     static Harness.Options parse(String... args) throws Harness.UsageError {
-        return Harness.parse("raw_io", STRATEGIES, List.of(), args);
+        return Harness.parse("raw_io", STRATEGIES, args);
     }
 
     static String rejected(String... args) {
@@ -44,10 +44,9 @@ class HarnessTest {
 
     @Nested
     class Threads {
-        static final List<String> THREADED = List.of("--threads", "--lock");
 
         Harness.Options threaded(String... args) throws Harness.UsageError {
-            return Harness.parse("shared_file", STRATEGIES, THREADED, args);
+            return Harness.parse("shared_file", STRATEGIES, args);
         }
 
         @Test
@@ -100,7 +99,7 @@ class HarnessTest {
     @Nested
     class Processes {
         Harness.Options mpi(String... args) throws Harness.UsageError {
-            return Harness.parse("mpi_file", STRATEGIES, List.of("--procs", "--lock"), args);
+            return Harness.parse("mpi_file", STRATEGIES, args);
         }
 
         String refused(String... args) {
@@ -196,8 +195,7 @@ class HarnessTest {
 
         @Test
         void bufferSizeWhenAllowed() throws Exception {
-            Harness.Options o = Harness.parse("buffered", List.of("buffered"), List.of("--buffer-size"),
-                    new String[] {"--buffer-size", "8k"});
+            Harness.Options o = Harness.parse("buffering", List.of("direct"), new String[] {"--buffer-size", "8k"});
             assertEquals(8192, o.bufferSize());
         }
 
@@ -317,15 +315,15 @@ class HarnessTest {
         }
 
         @Test
-        void unknownFlagListsExtraFlags() {
-            String m = assertThrows(Harness.UsageError.class, () -> Harness.parse("buffered", List.of("b"),
-                    List.of("--buffer-size"), new String[] {"--bogus=1"})).getMessage();
+        void unknownFlagListsTheFlagsThisSnippetTakes() {
+            String m = assertThrows(Harness.UsageError.class, () -> Harness.parse("buffering", List.of("direct"),
+                    new String[] {"--bogus=1"})).getMessage();
             assertTrue(m.contains("unknown flag --bogus"), m);
             assertTrue(m.contains("--buffer-size"), m);
         }
 
         @Test
-        void bufferSizeNotInExtraFlags() {
+        void bufferSizeWhereTheSnippetDoesNotTakeIt() {
             String m = rejected("--buffer-size", "8k");
             assertTrue(m.contains("--buffer-size"), m);
             assertTrue(m.contains("not used by raw_io"), m);
@@ -530,7 +528,7 @@ class HarnessTest {
         System.setOut(new java.io.PrintStream(lines, true));
         Harness.clock = clock;
         try {
-            Harness.run("raw_io", List.of("raw"), List.of(), args, strategy);
+            Harness.run("raw_io", List.of("raw"), args, strategy);
         } finally {
             Harness.clock = System::nanoTime;
             System.setOut(out);
@@ -630,7 +628,7 @@ class HarnessTest {
         static int calls;
 
         public static void main(String[] args) {
-            Harness.run("raw_io", List.of("raw"), List.of(), args, o -> ++calls);
+            Harness.run("raw_io", List.of("raw"), args, o -> ++calls);
         }
     }
 
