@@ -21,7 +21,7 @@
 
 static const char *check(const struct options *o) {
     static char message[160];
-    const char *misfit = check_operation_fits_buffer(o);
+    const char *misfit = harness_check_operation_fits_buffer(o);
     if (misfit) return misfit;
     if (o->op_size != 1) {
         snprintf(message, sizeof message, "--op-size %lld: buffering moves one byte per operation, as the study did "
@@ -37,22 +37,22 @@ static const char *check(const struct options *o) {
 
 static uint64_t stream_write(const struct options *o) {
     FILE *out = fopen(o->file, "wb");
-    if (!out) io_fail(o);
-    if (o->buffer_size > 0 && setvbuf(out, NULL, _IOFBF, (size_t)o->buffer_size) != 0) io_fail(o);
+    if (!out) harness_io_fail(o);
+    if (o->buffer_size > 0 && setvbuf(out, NULL, _IOFBF, (size_t)o->buffer_size) != 0) harness_io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos++) {
-        if (fputc((int)data_at(pos), out) == EOF) io_fail(o);
+        if (fputc((int)data_at(pos), out) == EOF) harness_io_fail(o);
     }
-    if (fclose(out) != 0) io_fail(o);
+    if (fclose(out) != 0) harness_io_fail(o);
     return 0;
 }
 
 static uint64_t stream_read(const struct options *o) {
     uint64_t used = 0;
     FILE *in = fopen(o->file, "rb");
-    if (!in) io_fail(o);
-    if (o->buffer_size > 0 && setvbuf(in, NULL, _IOFBF, (size_t)o->buffer_size) != 0) io_fail(o);
+    if (!in) harness_io_fail(o);
+    if (o->buffer_size > 0 && setvbuf(in, NULL, _IOFBF, (size_t)o->buffer_size) != 0) harness_io_fail(o);
     for (int b; (b = fgetc(in)) != EOF;) used += (uint64_t)b;
-    if (ferror(in)) io_fail(o);
+    if (ferror(in)) harness_io_fail(o);
     fclose(in);
     return used;
 }
@@ -63,17 +63,17 @@ static uint64_t direct_seq_write(const struct options *o) {
     size_t used = 0;
     harness_misses = 0;
     int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos++) {
         if (used == (size_t)o->buffer_size) { /* full: flush it with one system call */
-            write_fully(o, fd, buffer, used);
+            harness_write_fully(o, fd, buffer, used);
             used = 0;
             harness_misses++;
         }
         buffer[used++] = (unsigned char)data_at(pos);
     }
-    write_fully(o, fd, buffer, used);
-    if (close(fd) != 0) io_fail(o);
+    harness_write_fully(o, fd, buffer, used);
+    if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
     return 0;
 }
@@ -85,12 +85,12 @@ static uint64_t direct_seq_read(const struct options *o) {
     size_t next = 0, filled = 0;
     harness_misses = 0;
     int fd = open(o->file, O_RDONLY);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos++) {
         if (next == filled) { /* empty: refill it with one system call */
             ssize_t got = read(fd, buffer, (size_t)o->buffer_size);
-            if (got < 0) io_fail(o);
-            if (got == 0) io_fail_because(o, "file ended early");
+            if (got < 0) harness_io_fail(o);
+            if (got == 0) harness_io_fail_because(o, "file ended early");
             filled = (size_t)got;
             next = 0;
             harness_misses++;
@@ -113,18 +113,18 @@ static uint64_t direct_rand_write(const struct options *o) {
     struct prng random = {o->seed};
     harness_misses = 0;
     int fd = open(o->file, O_RDWR | O_CREAT, 0644);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (int64_t i = 0; i < o->file_size; i++) {
         int64_t pos = (int64_t)prng_below(&random, (uint64_t)o->file_size);
         if (pos < start || pos >= start + (int64_t)length) { /* miss */
             if (dirty) {
-                if (lseek(fd, start, SEEK_SET) < 0) io_fail(o);
-                write_fully(o, fd, buffer, length);
+                if (lseek(fd, start, SEEK_SET) < 0) harness_io_fail(o);
+                harness_write_fully(o, fd, buffer, length);
             }
             start = pos - pos % o->buffer_size;
             length = (size_t)(o->file_size - start < o->buffer_size ? o->file_size - start : o->buffer_size);
-            if (lseek(fd, start, SEEK_SET) < 0) io_fail(o);
-            size_t got = read_fully(o, fd, buffer, length);
+            if (lseek(fd, start, SEEK_SET) < 0) harness_io_fail(o);
+            size_t got = harness_read_fully(o, fd, buffer, length);
             memset(buffer + got, 0, length - got); /* past the end: zeros */
             harness_misses++;
         }
@@ -132,10 +132,10 @@ static uint64_t direct_rand_write(const struct options *o) {
         dirty = 1;
     }
     if (dirty) {
-        if (lseek(fd, start, SEEK_SET) < 0) io_fail(o);
-        write_fully(o, fd, buffer, length);
+        if (lseek(fd, start, SEEK_SET) < 0) harness_io_fail(o);
+        harness_write_fully(o, fd, buffer, length);
     }
-    if (close(fd) != 0) io_fail(o);
+    if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
     return 0;
 }
@@ -148,14 +148,14 @@ static uint64_t direct_rand_read(const struct options *o) {
     struct prng random = {o->seed};
     harness_misses = 0;
     int fd = open(o->file, O_RDONLY);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (int64_t i = 0; i < o->file_size; i++) {
         int64_t pos = (int64_t)prng_below(&random, (uint64_t)o->file_size);
         if (pos < start || pos >= start + (int64_t)length) { /* miss: load the window that holds pos */
             start = pos - pos % o->buffer_size;
             length = (size_t)(o->file_size - start < o->buffer_size ? o->file_size - start : o->buffer_size);
-            if (lseek(fd, start, SEEK_SET) < 0) io_fail(o);
-            if (read_fully(o, fd, buffer, length) < length) io_fail_because(o, "file ended early");
+            if (lseek(fd, start, SEEK_SET) < 0) harness_io_fail(o);
+            if (harness_read_fully(o, fd, buffer, length) < length) harness_io_fail_because(o, "file ended early");
             harness_misses++;
         }
         used += buffer[pos - start];

@@ -1,5 +1,5 @@
 /* The experiment protocol every C snippet speaks; see harness.h. Functions follow the order of
- * java-snippets/Harness.java so that one can be read beside the other. */
+ * java-snippets/Harness.java so that one can be read beside the other (tests/test_mirror.py). */
 #define _GNU_SOURCE
 #include "harness.h"
 
@@ -31,7 +31,7 @@
 #define MAX_PROCS 256
 
 int64_t harness_misses = -1;
-int64_t harness_operations = -1;
+int64_t harness_operations_done = -1;
 
 /* Each worker's own time in the current run of a strategy with threads or processes (ns), and the span
  * from the first start to the last end; CPU time the other threads or processes used, added to the
@@ -65,12 +65,17 @@ const struct team *harness_team = &alone;
 
 static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
 static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
-static dev_t created_dev;       /* its identity once this process made it (claim_file), so a file */
+static dev_t created_dev;       /* its identity once this process made it (claim), so a file */
 static ino_t created_ino;       /* someone else put at the path since is never the one removed */
 static int created_known;
 static char default_file[PATH_MAX];
 static char sigbus_message[3 * PATH_MAX]; /* made before any I/O: a signal handler may not format text */
 
+static const char *one_of(const char *flag, const char *value, const char *const *allowed, const char **out);
+static const char *count(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
+static const char *human(int64_t bytes, char *out, size_t cap);
+static const char *default_scratch(void);
+static int container_memory(int64_t *limit, int64_t *used);
 static const char *check_memory(const struct options *o);
 static const char *check_scratch(const struct options *o);
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
@@ -79,7 +84,7 @@ static void fail(const char *snippet, const char *text, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
 static void remove_created(void);
-static int claim_file(const char *path);
+static int claim(const char *path);
 static void on_signal(int sig);
 static void on_sigbus(int sig);
 
@@ -96,19 +101,23 @@ static int64_t timeval_ns(struct timeval t) {
     return (int64_t)t.tv_sec * 1000000000 + (int64_t)t.tv_usec * 1000;
 }
 
-int64_t operations(const struct options *o) {
+int64_t harness_operations(const struct options *o) {
     return strcmp(o->pattern, "seq") == 0 ? (o->file_size + o->op_size - 1) / o->op_size
                                           : o->file_size / o->op_size;
 }
 
-int64_t bytes_moved(const struct options *o) {
-    return strcmp(o->pattern, "seq") == 0 ? o->file_size : operations(o) * o->op_size;
+int64_t harness_bytes(const struct options *o) {
+    return strcmp(o->pattern, "seq") == 0 ? o->file_size : harness_operations(o) * o->op_size;
+}
+
+int64_t harness_workers(const struct options *o) {
+    return (o->threads > 0 ? o->threads : 1) * (o->procs > 0 ? o->procs : 1); /* 0: the snippet takes no such flag */
 }
 
 int harness_run(const char *snippet, const char *const *strategies, int argc, char **argv,
                 check_fn check, prepare_fn prepare, strategy_fn strategy) {
     struct options o;
-    const char *error = parse_options(snippet, strategies, argc, argv, &o);
+    const char *error = harness_parse(snippet, strategies, argc, argv, &o);
     if (!error && check) error = check(&o);
     if (!error) error = check_memory(&o);
     if (!error) error = check_scratch(&o);
@@ -127,9 +136,9 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         signal(SIGHUP, on_signal);
         signal(SIGPIPE, on_signal); /* whoever reads our lines stopped (`| head -1`): the file goes too */
     }
-    if (first && claim_file(o.file) != 0) io_fail(&o); /* new, never through a link: O_EXCL */
+    if (first && claim(o.file) != 0) harness_io_fail(&o); /* new, never through a link: O_EXCL */
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
-                                                      : data_write_file(o.file, o.file_size)) != 0) io_fail(&o);
+                                                      : data_write_file(o.file, o.file_size)) != 0) harness_io_fail(&o);
     if (harness_team->size() > 1) check_shared(&o);
     int write = strcmp(o.op, "write") == 0;
     if (write) data_prepare_source(o.op_size);
@@ -143,15 +152,15 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         checking = 0;
     }
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
-        if (first && write && ((unlink(o.file) != 0 && errno != ENOENT) || claim_file(o.file) != 0)) io_fail(&o);
+        if (first && write && ((unlink(o.file) != 0 && errno != ENOENT) || claim(o.file) != 0)) harness_io_fail(&o);
         double resident = -1; /* -1: not a cold run */
         if (first && !write && strcmp(o.cache, "cold") == 0) {
-            if (evict_file(o.file) != 0 || (resident = resident_pct(o.file)) < 0) io_fail(&o);
+            if (harness_evict(o.file) != 0 || (resident = harness_resident_pct(o.file)) < 0) harness_io_fail(&o);
         }
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
         harness_misses = -1;
-        harness_operations = -1;
+        harness_operations_done = -1;
         workers_timed = 0;
         span_ns = -1;
         worker_user_ns = worker_sys_ns = 0;
@@ -165,9 +174,9 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         if (!write && used != checked_use) {
             char why[64];
             snprintf(why, sizeof why, "run %" PRId64 " read other bytes than the check run", run);
-            io_fail_because(&o, why);
+            harness_io_fail_because(&o, why);
         }
-        if (write && first && data_sum_file(o.file, &checksum) != 0) io_fail(&o);
+        if (write && first && data_sum_file(o.file, &checksum) != 0) harness_io_fail(&o);
         if (run >= 0 && first) emit(&o, run, elapsed, user, sys, resident, checksum);
     }
     if (!o.keep && first) remove_created(); /* done: process 0 owns the file */
@@ -191,7 +200,7 @@ static void agree(const char *snippet, const char *error) {
 static void check_shared(const struct options *o) {
     if (harness_team->rank() == 0) {
         int fd = open(o->file, O_WRONLY | O_CREAT, 0644);
-        if (fd < 0 || close(fd) != 0) io_fail(o);
+        if (fd < 0 || close(fd) != 0) harness_io_fail(o);
     }
     harness_team->barrier();
     struct stat st;
@@ -221,7 +230,7 @@ static void *page_aligned(size_t size) {
 
 void *harness_buffer(const struct options *o, size_t size) {
     void *memory = page_aligned(size);
-    if (!memory) io_fail_because(o, "out of memory");
+    if (!memory) harness_io_fail_because(o, "out of memory");
     return memory;
 }
 
@@ -272,7 +281,7 @@ void harness_in_threads(const struct options *o, part_fn part) {
     pthread_barrier_init(&gate, NULL, (unsigned)o->threads);
     for (int64_t t = 0; t < o->threads; t++) {
         workers[t] = (struct worker){.o = o, .part = part, .thread = t};
-        if ((errno = pthread_create(&workers[t].id, NULL, work, &workers[t])) != 0) io_fail_because(o, strerror(errno));
+        if ((errno = pthread_create(&workers[t].id, NULL, work, &workers[t])) != 0) harness_io_fail_because(o, strerror(errno));
     }
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (int64_t t = 0; t < o->threads; t++) {
@@ -306,10 +315,6 @@ void harness_in_processes(const struct options *o, part_fn part) {
     worker_sys_ns += harness_team->sum(sys) - sys;
 }
 
-int64_t harness_workers(const struct options *o) {
-    return (o->threads > 0 ? o->threads : 1) * (o->procs > 0 ? o->procs : 1); /* 0: the snippet takes no such flag */
-}
-
 void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to) {
     int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
     *from = blocks * i / harness_workers(o) * o->op_size;
@@ -332,24 +337,6 @@ static size_t append(size_t n, const char *format, const char *text) {
     return added < 0 ? n : n + (size_t)added;
 }
 
-static const char *one_of(const char *flag, const char *value, const char *const *allowed, const char **out) {
-    if (contains(allowed, value)) {
-        *out = value;
-        return NULL;
-    }
-    size_t n = append(append(0, "%s ", flag), "%s: must be one of ", value);
-    for (const char *const *a = allowed; *a; a++) n = append(n, a == allowed ? "%s" : ", %s", *a);
-    return message;
-}
-
-static const char *human(int64_t bytes, char *out, size_t cap) {
-    if (bytes >= (INT64_C(1) << 30) && bytes % (INT64_C(1) << 30) == 0) snprintf(out, cap, "%" PRId64 "g", bytes >> 30);
-    else if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) snprintf(out, cap, "%" PRId64 "m", bytes >> 20);
-    else if (bytes >= (1 << 10) && bytes % (1 << 10) == 0) snprintf(out, cap, "%" PRId64 "k", bytes >> 10);
-    else snprintf(out, cap, "%" PRId64, bytes);
-    return out;
-}
-
 /* Whether s is UTF-8 as Java decodes it (no overlong forms, no surrogates, nothing past U+10FFFF). */
 static int valid_utf8(const char *s) {
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
@@ -362,102 +349,6 @@ static int valid_utf8(const char *s) {
         p += more + 1;
     }
     return 1;
-}
-
-/* A size in bytes: digits with an optional k, m or g suffix (powers of 1024). */
-const char *parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
-    size_t len = strlen(value), digits = len;
-    int shift = 0;
-    if (len > 0) {
-        switch (value[len - 1]) {
-            case 'k': case 'K': shift = 10; break;
-            case 'm': case 'M': shift = 20; break;
-            case 'g': case 'G': shift = 30; break;
-        }
-    }
-    if (shift) digits--;
-    int ok = digits >= 1 && digits <= 12;
-    for (size_t i = 0; ok && i < digits; i++) ok = value[i] >= '0' && value[i] <= '9';
-    if (!ok) {
-        snprintf(message, sizeof message, "%s %s: not a size (use a whole number with an optional k, m or g "
-                 "suffix, e.g. 4k, 16m, 1g)", flag, value);
-        return message;
-    }
-    int64_t number = strtoll(value, NULL, 10);
-    int64_t bytes = number > (INT64_MAX >> shift) ? INT64_MAX : number << shift;
-    if (bytes < min || bytes > max) {
-        char lo[32], hi[32];
-        snprintf(message, sizeof message, "%s %s: must be between %s and %s", flag, value,
-                 human(min, lo, sizeof lo), human(max, hi, sizeof hi));
-        return message;
-    }
-    *out = bytes;
-    return NULL;
-}
-
-static const char *count(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
-    size_t len = strlen(value);
-    int ok = len >= 1 && len <= 19 && !(len == 19 && strcmp(value, "9223372036854775807") > 0);
-    for (size_t i = 0; ok && i < len; i++) ok = value[i] >= '0' && value[i] <= '9';
-    if (ok) *out = strtoll(value, NULL, 10);
-    if (!ok || *out < min || *out > max) {
-        snprintf(message, sizeof message, "%s %s: must be a whole number between %" PRId64 " and %" PRId64,
-                 flag, value, min, max);
-        return message;
-    }
-    return NULL;
-}
-
-static const char *default_scratch(void) {
-    const char *dir = getenv("COURSE_SCRATCH");
-    return dir && *dir ? dir : ".";
-}
-
-const char *check_int_shares(const struct options *o, int maps) {
-    int processes = o->procs > 0;
-    if (o->op_size % 4 != 0 || o->file_size % 4 != 0) {
-        snprintf(message, sizeof message, "--op-size %" PRId64 " and --file-size %" PRId64 " must be multiples of 4 (whole ints)",
-                 o->op_size, o->file_size);
-        return message;
-    }
-    if (strcmp(o->pattern, "rand") == 0) {
-        snprintf(message, sizeof message, "--pattern rand: each %s moves its share in order (allowed: seq)", processes ? "process" : "thread");
-        return message;
-    }
-    int64_t mappable = harness_available_memory() / 2;
-    if (maps && o->file_size > mappable) {
-        snprintf(message, sizeof message, "--file-size %" PRId64 ": too large to map here (at most %" PRId64 "m, half of the memory"
-                 " free now; use a smaller file or a strategy that does not map)", o->file_size, mappable >> 20);
-        return message;
-    }
-    int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
-    int64_t held = processes ? (blocks + o->procs - 1) / o->procs * o->op_size : o->file_size;
-    if (held > harness_memory_limit()) {
-        snprintf(message, sizeof message, "--file-size %" PRId64 ": %s would not fit (at most %" PRId64 "m, half of a quarter of"
-                 " RAM or of ulimit -v)", o->file_size, processes ? "a process's share of the array" : "the shared array",
-                 harness_memory_limit() >> 20);
-        return message;
-    }
-    return NULL;
-}
-
-void lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type) {
-    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
-    if (strcmp(o->lock, "region") == 0 && fcntl(fd, F_SETLKW, &region) != 0) io_fail(o);
-}
-
-const char *check_operation_fits_buffer(const struct options *o) {
-    if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
-        snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
-                 " (an operation must fit in the buffer)", o->op_size, o->buffer_size);
-        return message;
-    }
-    if (o->buffer_size > 0 && o->buffer_size % o->op_size != 0) {
-        snprintf(message, sizeof message, "--buffer-size %" PRId64 " is not a multiple of --op-size %" PRId64
-                 " (an operation must never straddle two buffer fills)", o->buffer_size, o->op_size);
-        return message;
-    }
-    return NULL;
 }
 
 /* Every flag of the protocol, in one table: its kind, its default as one would type it (NULL: none), the
@@ -497,16 +388,16 @@ static const struct flag flags[] = {
 };
 #define FLAGS (sizeof flags / sizeof flags[0])
 
-static int takes(const char *snippet, const struct flag *f) {
+static int taken_by(const struct flag *f, const char *snippet) {
     return !f->used_by || contains(f->used_by, snippet);
 }
 
-/* Puts a flag's value where it goes, or says why it cannot (C's twin of Java's Harness.value). */
+/* Puts a flag's value where it goes, or says why it cannot (Java's take returns it). */
 static const char *take(const struct flag *f, const char *value, const char *const *strategies, struct options *o) {
     void *at = (char *)o + f->at;
     switch (f->kind) {
         case CHOICE: return one_of(f->name, value, f->allowed ? f->allowed : strategies, (const char **)at);
-        case SIZE: return parse_size(f->name, value, f->min, f->max, (int64_t *)at);
+        case SIZE: return harness_parse_size(f->name, value, f->min, f->max, (int64_t *)at);
         case COUNT: return count(f->name, value, f->min, f->max, (int64_t *)at);
         case PATH: *(const char **)at = value; return NULL;
         case SWITCH: *(int *)at = 1; return NULL;
@@ -514,11 +405,11 @@ static const char *take(const struct flag *f, const char *value, const char *con
     return NULL;
 }
 
-const char *parse_options(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o) {
+const char *harness_parse(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o) {
     static char name[PATH_MAX]; /* the flag half of a --flag=value; the value stays in argv */
     *o = (struct options){.snippet = snippet, .strategy = strategies[0]}; /* a flag the snippet does not take stays 0 or NULL */
     for (size_t k = 0; k < FLAGS; k++) {
-        if (takes(snippet, &flags[k]) && flags[k].fallback) take(&flags[k], flags[k].fallback, strategies, o);
+        if (taken_by(&flags[k], snippet) && flags[k].fallback) take(&flags[k], flags[k].fallback, strategies, o);
     }
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i], *value = NULL;
@@ -539,12 +430,12 @@ const char *parse_options(const char *snippet, const char *const *strategies, in
         if (!f) {
             size_t n = append(0, "unknown flag %s (allowed:", flag);
             for (size_t k = 0; k < FLAGS; k++) {
-                if (takes(snippet, &flags[k])) n = append(n, " %s", flags[k].name);
+                if (taken_by(&flags[k], snippet)) n = append(n, " %s", flags[k].name);
             }
             append(n, "%s", ")");
             return message;
         }
-        if (!takes(snippet, f)) {
+        if (!taken_by(f, snippet)) {
             snprintf(message, sizeof message, "%s is not used by %s", flag, snippet);
             return message;
         }
@@ -593,7 +484,147 @@ const char *parse_options(const char *snippet, const char *const *strategies, in
     return NULL;
 }
 
+const char *harness_check_operation_fits_buffer(const struct options *o) {
+    if (o->buffer_size > 0 && o->op_size > o->buffer_size) {
+        snprintf(message, sizeof message, "--op-size %" PRId64 " is larger than --buffer-size %" PRId64
+                 " (an operation must fit in the buffer)", o->op_size, o->buffer_size);
+        return message;
+    }
+    if (o->buffer_size > 0 && o->buffer_size % o->op_size != 0) {
+        snprintf(message, sizeof message, "--buffer-size %" PRId64 " is not a multiple of --op-size %" PRId64
+                 " (an operation must never straddle two buffer fills)", o->buffer_size, o->op_size);
+        return message;
+    }
+    return NULL;
+}
+
+const char *harness_check_int_shares(const struct options *o, int maps) {
+    int processes = o->procs > 0;
+    if (o->op_size % 4 != 0 || o->file_size % 4 != 0) {
+        snprintf(message, sizeof message, "--op-size %" PRId64 " and --file-size %" PRId64 " must be multiples of 4 (whole ints)",
+                 o->op_size, o->file_size);
+        return message;
+    }
+    if (strcmp(o->pattern, "rand") == 0) {
+        snprintf(message, sizeof message, "--pattern rand: each %s moves its share in order (allowed: seq)", processes ? "process" : "thread");
+        return message;
+    }
+    int64_t mappable = harness_available_memory() / 2;
+    if (maps && o->file_size > mappable) {
+        snprintf(message, sizeof message, "--file-size %" PRId64 ": too large to map here (at most %" PRId64 "m, half of the memory"
+                 " free now; use a smaller file or a strategy that does not map)", o->file_size, mappable >> 20);
+        return message;
+    }
+    int64_t blocks = (o->file_size + o->op_size - 1) / o->op_size;
+    int64_t held = processes ? (blocks + o->procs - 1) / o->procs * o->op_size : o->file_size;
+    if (held > harness_memory_limit()) {
+        snprintf(message, sizeof message, "--file-size %" PRId64 ": %s would not fit (at most %" PRId64 "m, half of a quarter of"
+                 " RAM or of ulimit -v)", o->file_size, processes ? "a process's share of the array" : "the shared array",
+                 harness_memory_limit() >> 20);
+        return message;
+    }
+    return NULL;
+}
+
+void harness_lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type) {
+    struct flock region = {.l_type = type, .l_whence = SEEK_SET, .l_start = from, .l_len = to - from};
+    if (strcmp(o->lock, "region") == 0 && fcntl(fd, F_SETLKW, &region) != 0) harness_io_fail(o);
+}
+
+static const char *one_of(const char *flag, const char *value, const char *const *allowed, const char **out) {
+    if (contains(allowed, value)) {
+        *out = value;
+        return NULL;
+    }
+    size_t n = append(append(0, "%s ", flag), "%s: must be one of ", value);
+    for (const char *const *a = allowed; *a; a++) n = append(n, a == allowed ? "%s" : ", %s", *a);
+    return message;
+}
+
+/* A size in bytes: digits with an optional k, m or g suffix (powers of 1024). */
+const char *harness_parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
+    size_t len = strlen(value), digits = len;
+    int shift = 0;
+    if (len > 0) {
+        switch (value[len - 1]) {
+            case 'k': case 'K': shift = 10; break;
+            case 'm': case 'M': shift = 20; break;
+            case 'g': case 'G': shift = 30; break;
+        }
+    }
+    if (shift) digits--;
+    int ok = digits >= 1 && digits <= 12;
+    for (size_t i = 0; ok && i < digits; i++) ok = value[i] >= '0' && value[i] <= '9';
+    if (!ok) {
+        snprintf(message, sizeof message, "%s %s: not a size (use a whole number with an optional k, m or g "
+                 "suffix, e.g. 4k, 16m, 1g)", flag, value);
+        return message;
+    }
+    int64_t number = strtoll(value, NULL, 10);
+    int64_t bytes = number > (INT64_MAX >> shift) ? INT64_MAX : number << shift;
+    if (bytes < min || bytes > max) {
+        char lo[32], hi[32];
+        snprintf(message, sizeof message, "%s %s: must be between %s and %s", flag, value,
+                 human(min, lo, sizeof lo), human(max, hi, sizeof hi));
+        return message;
+    }
+    *out = bytes;
+    return NULL;
+}
+
+static const char *count(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out) {
+    size_t len = strlen(value);
+    int ok = len >= 1 && len <= 19 && !(len == 19 && strcmp(value, "9223372036854775807") > 0);
+    for (size_t i = 0; ok && i < len; i++) ok = value[i] >= '0' && value[i] <= '9';
+    if (ok) *out = strtoll(value, NULL, 10);
+    if (!ok || *out < min || *out > max) {
+        snprintf(message, sizeof message, "%s %s: must be a whole number between %" PRId64 " and %" PRId64,
+                 flag, value, min, max);
+        return message;
+    }
+    return NULL;
+}
+
+static const char *human(int64_t bytes, char *out, size_t cap) {
+    if (bytes >= (INT64_C(1) << 30) && bytes % (INT64_C(1) << 30) == 0) snprintf(out, cap, "%" PRId64 "g", bytes >> 30);
+    else if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) snprintf(out, cap, "%" PRId64 "m", bytes >> 20);
+    else if (bytes >= (1 << 10) && bytes % (1 << 10) == 0) snprintf(out, cap, "%" PRId64 "k", bytes >> 10);
+    else snprintf(out, cap, "%" PRId64, bytes);
+    return out;
+}
+
 /* ---- memory and scratch space -------------------------------------------------------------------------- */
+
+static const char *default_scratch(void) {
+    const char *dir = getenv("COURSE_SCRATCH");
+    return dir && *dir ? dir : ".";
+}
+
+/* Half of a quarter of RAM, or of a container's memory limit (the JVM's default heap limit; Java takes
+ * half of its heap), and half of the address space `ulimit -v` allows. */
+int64_t harness_memory_limit(void) {
+    int64_t limit = (int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE), container, used;
+    if (container_memory(&container, &used) && container < limit) limit = container;
+    limit /= 4;
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (int64_t)as.rlim_cur < limit)
+        limit = (int64_t)as.rlim_cur;
+    return limit / 2;
+}
+
+int64_t harness_available_memory(void) {
+    FILE *meminfo = fopen("/proc/meminfo", "r");
+    char line[256];
+    long long kb;
+    int64_t available = INT64_MAX;
+    while (meminfo && fgets(line, sizeof line, meminfo)) {
+        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) available = (int64_t)kb << 10;
+    }
+    if (meminfo) fclose(meminfo);
+    int64_t limit, used;
+    if (container_memory(&limit, &used) && limit - used < available) available = limit > used ? limit - used : 0;
+    return available;
+}
 
 /* The limit and use of this process's cgroup (v2 memory.max and memory.current, else v1's
  * memory.limit_in_bytes and memory.usage_in_bytes); 0 where no limit is set (Java: containerMemory). */
@@ -630,32 +661,6 @@ static int container_memory(int64_t *limit, int64_t *used) {
     }
     if (self) fclose(self);
     return found;
-}
-
-/* Half of a quarter of RAM, or of a container's memory limit (the JVM's default heap limit; Java takes
- * half of its heap), and half of the address space `ulimit -v` allows. */
-int64_t harness_memory_limit(void) {
-    int64_t limit = (int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE), container, used;
-    if (container_memory(&container, &used) && container < limit) limit = container;
-    limit /= 4;
-    struct rlimit as;
-    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && (int64_t)as.rlim_cur < limit)
-        limit = (int64_t)as.rlim_cur;
-    return limit / 2;
-}
-
-int64_t harness_available_memory(void) {
-    FILE *meminfo = fopen("/proc/meminfo", "r");
-    char line[256];
-    long long kb;
-    int64_t available = INT64_MAX;
-    while (meminfo && fgets(line, sizeof line, meminfo)) {
-        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) available = (int64_t)kb << 10;
-    }
-    if (meminfo) fclose(meminfo);
-    int64_t limit, used;
-    if (container_memory(&limit, &used) && limit - used < available) available = limit > used ? limit - used : 0;
-    return available;
 }
 
 /* A buffer may take at most harness_memory_limit(). */
@@ -696,7 +701,7 @@ static const char *check_scratch(const struct options *o) {
     int64_t margin = DEFAULT_MARGIN;
     const char *margin_text = getenv("COURSE_SCRATCH_MARGIN");
     if (margin_text && *margin_text) {  /* set but empty counts as unset, as a shell's `COURSE_SCRATCH_MARGIN= make lab` means */
-        const char *error = parse_size("COURSE_SCRATCH_MARGIN", margin_text, 0, MAX_MARGIN, &margin);
+        const char *error = harness_parse_size("COURSE_SCRATCH_MARGIN", margin_text, 0, MAX_MARGIN, &margin);
         if (error) return error;
     }
     struct statvfs fs;
@@ -715,7 +720,7 @@ static const char *check_scratch(const struct options *o) {
     return NULL;
 }
 
-int evict_file(const char *path) {
+int harness_evict(const char *path) {
     int fd = open(path, O_RDONLY);
     if (fd < 0) return -1;
     int status = fsync(fd) == 0 && posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0 ? 0 : -1;
@@ -723,7 +728,7 @@ int evict_file(const char *path) {
     return status;
 }
 
-double resident_pct(const char *path) {
+double harness_resident_pct(const char *path) {
     int fd = open(path, O_RDONLY);
     struct stat st;
     if (fd < 0) return -1;
@@ -748,7 +753,7 @@ double resident_pct(const char *path) {
 }
 
 /* Makes the file, empty, where none was (O_EXCL: not through a link either), and remembers which it is. */
-static int claim_file(const char *path) {
+static int claim(const char *path) {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     struct stat st;
     if (fd < 0) return -1;
@@ -806,17 +811,17 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
            "\"run\":%" PRId64 ",\"bytes\":%" PRId64 ",\"ops\":%" PRId64 ",\"misses\":%s,\"elapsed_ns\":%" PRId64 ",\"user_ns\":%" PRId64 ",\"sys_ns\":%" PRId64 ",%s"
            "\"checksum\":%" PRIu64 ",\"seed\":%" PRId64 "}\n",
            o->snippet, COMPILER, o->strategy, o->op, o->pattern, o->cache, resident_text, text, o->file_size, o->op_size, o->buffer_size,
-           run, bytes_moved(o), harness_operations >= 0 ? harness_operations : operations(o), misses, elapsed_ns, user_ns, sys_ns, times, checksum, o->seed);
+           run, harness_bytes(o), harness_operations_done >= 0 ? harness_operations_done : harness_operations(o), misses, elapsed_ns, user_ns, sys_ns, times, checksum, o->seed);
     fflush(stdout);
 }
 
-void io_fail(const struct options *o) {
-    io_fail_because(o, strerror(errno));
+void harness_io_fail(const struct options *o) {
+    harness_io_fail_because(o, strerror(errno));
 }
 
 /* Several threads may fail at once (readers of a file cut short): only the first reports, removes the
  * file and exits. Two threads in exit() at once could end the process before the file is removed. */
-void io_fail_because(const struct options *o, const char *why) {
+void harness_io_fail_because(const struct options *o, const char *why) {
     static atomic_flag failing = ATOMIC_FLAG_INIT;
     if (atomic_flag_test_and_set(&failing)) for (;;) pause(); /* the first one's exit() ends this thread too */
     snprintf(message, sizeof message, "I/O error on %s: %s", o->file, why);
@@ -829,23 +834,23 @@ static void fail(const char *snippet, const char *text, int status) {
     exit(status);
 }
 
-size_t read_fully(const struct options *o, int fd, unsigned char *buf, size_t n) {
+size_t harness_read_fully(const struct options *o, int fd, unsigned char *buf, size_t n) {
     size_t done = 0;
     while (done < n) {
         ssize_t got = read(fd, buf + done, n - done);
         if (got < 0 && errno == EINTR) continue;
-        if (got < 0) io_fail(o);
+        if (got < 0) harness_io_fail(o);
         if (got == 0) break;
         done += (size_t)got;
     }
     return done;
 }
 
-void write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n) {
+void harness_write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n) {
     for (size_t done = 0; done < n;) {
         ssize_t put = write(fd, buf + done, n - done);
         if (put < 0 && errno == EINTR) continue;
-        if (put < 0) io_fail(o);
+        if (put < 0) harness_io_fail(o);
         done += (size_t)put;
     }
 }
@@ -866,17 +871,6 @@ unsigned data_at(int64_t pos) {
     return table[pos & (PERIOD - 1)];
 }
 
-/* Fills buf[0, len) with the bytes that belong at file offset pos. */
-void data_fill(unsigned char *buf, size_t len, int64_t pos) {
-    if (!table_ready) fill_table();
-    for (size_t done = 0; done < len;) {
-        size_t from = (size_t)((pos + (int64_t)done) & (PERIOD - 1));
-        size_t n = len - done < PERIOD - from ? len - done : PERIOD - from;
-        memcpy(buf + done, table + from, n);
-        done += n;
-    }
-}
-
 static unsigned char *source;
 
 void data_prepare_source(int64_t longest) {
@@ -891,6 +885,17 @@ void data_prepare_source(int64_t longest) {
 
 const unsigned char *data_source(int64_t pos) {
     return source + (pos & (PERIOD - 1));
+}
+
+/* Fills buf[0, len) with the bytes that belong at file offset pos. */
+void data_fill(unsigned char *buf, size_t len, int64_t pos) {
+    if (!table_ready) fill_table();
+    for (size_t done = 0; done < len;) {
+        size_t from = (size_t)((pos + (int64_t)done) & (PERIOD - 1));
+        size_t n = len - done < PERIOD - from ? len - done : PERIOD - from;
+        memcpy(buf + done, table + from, n);
+        done += n;
+    }
 }
 
 /* The checksum both languages compute: the sum of the bytes moved, as unsigned values. */

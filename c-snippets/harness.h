@@ -1,5 +1,7 @@
 /* The experiment protocol every C snippet speaks. Its twin is java-snippets/Harness.java: the same
- * flags, checks, data, random offsets, timing and JSON output, in the same order of functions.
+ * flags, checks, data, random offsets, timing and JSON output, in the same order of functions. Every
+ * name here is its Java twin's in snake_case after its class's prefix (harness_ for Harness and its
+ * Options, data_, text_, prng_), or is C's alone for a reason tests/test_mirror.py states.
  * A snippet supplies only its strategy (the I/O it measures); everything around it lives here. */
 #ifndef HARNESS_H
 #define HARNESS_H
@@ -35,7 +37,7 @@ extern int64_t harness_misses;
 
 /* Operations in the current run, when the strategy counts them itself (lines of text, say); -1:
  * file size ÷ op size. */
-extern int64_t harness_operations;
+extern int64_t harness_operations_done;
 
 /* The processes of an MPI job (mpi_file.c supplies them), or a team of one for every other snippet.
  * Process 0 makes and removes the file and prints the results; the others only do their share of the I/O. */
@@ -56,7 +58,7 @@ typedef void (*part_fn)(const struct options *o, int64_t thread);
 
 /* Runs part(0) … part(threads − 1), each in a thread of its own; they start together (a barrier).
  * Records each thread's time and CPU time, and the span from the first start to the last end. An I/O
- * error in any thread ends the program (io_fail). */
+ * error in any thread ends the program (harness_io_fail). */
 void harness_in_threads(const struct options *o, part_fn part);
 
 /* Runs this process's part of an MPI job between two barriers; records every process's own time (at
@@ -101,22 +103,22 @@ uint64_t harness_use_doubles(const double *values, size_t n);
  * (Java has no twin of this). Stops the run with an error if memory is short. */
 void *harness_buffer(const struct options *o, size_t size);
 
-int64_t operations(const struct options *o);
-int64_t bytes_moved(const struct options *o);
+int64_t harness_operations(const struct options *o);
+int64_t harness_bytes(const struct options *o);
 
 /* I/O failures end the run: one line on stderr naming the file and the OS error, exit status 1. */
-void io_fail(const struct options *o);
-void io_fail_because(const struct options *o, const char *why);
-/* read/write until all n bytes moved (or EOF for reads); calls io_fail on error. */
-size_t read_fully(const struct options *o, int fd, unsigned char *buf, size_t n);
-void write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n);
+void harness_io_fail(const struct options *o);
+void harness_io_fail_because(const struct options *o, const char *why);
+/* read/write until all n bytes moved (or EOF for reads); calls harness_io_fail on error. */
+size_t harness_read_fully(const struct options *o, int fd, unsigned char *buf, size_t n);
+void harness_write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n);
 
 /* Drops the file from the page cache: fsync, then posix_fadvise(DONTNEED). 0 on success. */
-int evict_file(const char *path);
+int harness_evict(const char *path);
 
 /* The percentage of the file's pages in the page cache now (mincore on a mapping of it, which reads
  * nothing); -1 if it cannot be told. */
-double resident_pct(const char *path);
+double harness_resident_pct(const char *path);
 
 /* The deterministic data: byte i of every file is a fixed function of i (Java: Data). */
 unsigned data_at(int64_t pos);
@@ -148,18 +150,18 @@ uint64_t prng_below(struct prng *p, uint64_t n);
 /* For snippets whose threads or processes each move their share of one int32 array: whole ints, shares
  * moved in order, a file that fits in memory when the strategy maps it (maps), and an array (for a
  * process, its largest share) within harness_memory_limit(). NULL when fine, else the error message. */
-const char *check_int_shares(const struct options *o, int maps);
+const char *harness_check_int_shares(const struct options *o, int maps);
 
 /* Takes (or, with F_UNLCK, gives back) an fcntl lock on the share [from, to) of fd when --lock region
  * asks for one (F_WRLCK to write, F_RDLCK to read; Java: Harness.lockShare). */
-void lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type);
+void harness_lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type);
 
 /* For snippets whose operations are served from their own buffer: each must fit, and never straddle
  * two fills. NULL when they do, else the error message (call it from the snippet's check). */
-const char *check_operation_fits_buffer(const struct options *o);
+const char *harness_check_operation_fits_buffer(const struct options *o);
 
 /* Flag parsing, exposed for the unit tests. Return NULL on success or the error message. */
-const char *parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
-const char *parse_options(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o);
+const char *harness_parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
+const char *harness_parse(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o);
 
 #endif

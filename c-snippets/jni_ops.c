@@ -16,7 +16,7 @@
 
 static const char *check(const struct options *o) {
     if (o->buffer_size == 0) return "jni_ops needs --buffer-size (the study used 4k)";
-    const char *misfit = check_operation_fits_buffer(o);
+    const char *misfit = harness_check_operation_fits_buffer(o);
     if (misfit) return misfit;
     if (strcmp(o->pattern, "seq") != 0) return "--pattern rand: jni_ops moves its operations in order (allowed: seq)";
     return NULL;
@@ -27,18 +27,18 @@ static uint64_t direct_write(const struct options *o) {
     unsigned char *buffer = harness_buffer(o, (size_t)o->buffer_size);
     size_t used = 0;
     int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = (size_t)(o->file_size - pos < o->op_size ? o->file_size - pos : o->op_size);
         if (used == (size_t)o->buffer_size) { /* full: one system call */
-            write_fully(o, fd, buffer, used);
+            harness_write_fully(o, fd, buffer, used);
             used = 0;
         }
         memcpy(buffer + used, data_source(pos), n);
         used += n;
     }
-    write_fully(o, fd, buffer, used);
-    if (close(fd) != 0) io_fail(o);
+    harness_write_fully(o, fd, buffer, used);
+    if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
     return 0;
 }
@@ -48,11 +48,11 @@ static uint64_t direct_read(const struct options *o) {
     size_t next = 0, filled = 0;
     uint64_t used = 0;
     int fd = open(o->file, O_RDONLY);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = (size_t)(o->file_size - pos < o->op_size ? o->file_size - pos : o->op_size);
         if (next == filled) { /* empty: one system call refills it */
-            filled = read_fully(o, fd, buffer, (size_t)o->buffer_size);
+            filled = harness_read_fully(o, fd, buffer, (size_t)o->buffer_size);
             next = 0;
         }
         memcpy(op, buffer + next, n);

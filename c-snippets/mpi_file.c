@@ -90,12 +90,12 @@ static void prepare(const struct options *o) {
     int64_t from, to;
     harness_share(o, harness_team->rank(), &from, &to);
     ints = strcmp(o->op, "write") == 0 ? data_ints(from, to) : harness_buffer(o, (size_t)(to - from)); /* typed_arrays' ints */
-    if (!ints) io_fail(o);
+    if (!ints) harness_io_fail(o);
 }
 
 static const char *check(const struct options *o) {
     static char message[200];
-    const char *error = check_int_shares(o, 0);
+    const char *error = harness_check_int_shares(o, 0);
     if (error) return error;
     if (o->file_size % o->op_size != 0) {
         snprintf(message, sizeof message, "--op-size %lld does not divide --file-size %lld (the array is dealt out in whole"
@@ -110,30 +110,30 @@ static void mpi_check(const struct options *o, int status) {
     int length;
     if (status == MPI_SUCCESS) return;
     MPI_Error_string(status, text, &length);
-    io_fail_because(o, text);
+    harness_io_fail_because(o, text);
 }
 
 /* posix: one descriptor, one lseek to the share, then a read or write of each block (swapped to and from big-endian). */
 static void posix_part(const struct options *o, int64_t from, int64_t to, int write) {
     int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
-    if (fd < 0) io_fail(o);
-    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
-    if (lseek(fd, from, SEEK_SET) < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
+    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    if (lseek(fd, from, SEEK_SET) < 0) harness_io_fail(o);
     uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     size_t n = (size_t)o->op_size / 4;
     for (int64_t at = from; at < to; at += o->op_size) {
         int32_t *block = ints + (at - from) / 4;
         if (write) {
             for (size_t i = 0; i < n; i++) buffer[i] = htobe32((uint32_t)block[i]);
-            write_fully(o, fd, (const unsigned char *)buffer, 4 * n);
+            harness_write_fully(o, fd, (const unsigned char *)buffer, 4 * n);
         } else {
-            if (read_fully(o, fd, (unsigned char *)buffer, 4 * n) < 4 * n) io_fail_because(o, "file ended early");
+            if (harness_read_fully(o, fd, (unsigned char *)buffer, 4 * n) < 4 * n) harness_io_fail_because(o, "file ended early");
             for (size_t i = 0; i < n; i++) block[i] = (int32_t)be32toh(buffer[i]);
         }
     }
-    if (write && fsync(fd) != 0) io_fail(o);
-    lock_share(o, fd, from, to, F_UNLCK);
-    if (close(fd) != 0) io_fail(o);
+    if (write && fsync(fd) != 0) harness_io_fail(o);
+    harness_lock_share(o, fd, from, to, F_UNLCK);
+    if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
 }
 
@@ -150,8 +150,8 @@ static void part(const struct options *o, int64_t rank) {
     MPI_File file;
     mpi_check(o, MPI_File_open(MPI_COMM_WORLD, o->file, write ? MPI_MODE_WRONLY : MPI_MODE_RDONLY, MPI_INFO_NULL, &file));
     int fd = strcmp(o->lock, "region") == 0 ? open(o->file, write ? O_WRONLY : O_RDONLY) : -1;
-    if (strcmp(o->lock, "region") == 0 && fd < 0) io_fail(o);
-    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    if (strcmp(o->lock, "region") == 0 && fd < 0) harness_io_fail(o);
+    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     for (int64_t b = 0; b < calls; b++) {
         int n = b < blocks ? (int)(o->op_size / 4) : 0;
@@ -167,13 +167,13 @@ static void part(const struct options *o, int64_t rank) {
             mpi_check(o, collective ? MPI_File_read_at_all(file, at, buffer, 4 * n, MPI_BYTE, &status)
                                     : MPI_File_read_at(file, at, buffer, 4 * n, MPI_BYTE, &status));
             MPI_Get_count(&status, MPI_BYTE, &got);
-            if (got < 4 * n) io_fail_because(o, "file ended early");
+            if (got < 4 * n) harness_io_fail_because(o, "file ended early");
             for (int i = 0; i < n; i++) block[i] = (int32_t)be32toh(buffer[i]);
         }
     }
     if (write) mpi_check(o, MPI_File_sync(file));
-    lock_share(o, fd, from, to, F_UNLCK);
-    if (fd >= 0 && close(fd) != 0) io_fail(o);
+    harness_lock_share(o, fd, from, to, F_UNLCK);
+    if (fd >= 0 && close(fd) != 0) harness_io_fail(o);
     mpi_check(o, MPI_File_close(&file));
     free(buffer);
 }
@@ -184,7 +184,7 @@ static uint64_t measure(const struct options *o) {
     harness_share(o, harness_team->rank(), &from, &to);
     if (write && harness_team->rank() == 0) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || close(fd) != 0) io_fail(o);
+        if (fd < 0 || close(fd) != 0) harness_io_fail(o);
     }
     harness_in_processes(o, part);
     return write ? 0 : harness_use_ints(ints, (size_t)((to - from) / 4));

@@ -17,31 +17,31 @@
 
 static uint64_t seq_write(const struct options *o) {
     int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     if (o->op_size == 1) {
         for (int64_t pos = 0; pos < o->file_size; pos++) {
             unsigned char b = (unsigned char)data_at(pos);
-            write_fully(o, fd, &b, 1);
+            harness_write_fully(o, fd, &b, 1);
         }
     } else {
         for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
-            write_fully(o, fd, data_source(pos), (size_t)(o->file_size - pos < o->op_size ? o->file_size - pos : o->op_size));
+            harness_write_fully(o, fd, data_source(pos), (size_t)(o->file_size - pos < o->op_size ? o->file_size - pos : o->op_size));
         }
     }
-    if (close(fd) != 0) io_fail(o);
+    if (close(fd) != 0) harness_io_fail(o);
     return 0;
 }
 
 static uint64_t seq_read(const struct options *o) {
     uint64_t used = 0;
     int fd = open(o->file, O_RDONLY);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     if (o->op_size == 1) {
         unsigned char b;
-        while (read_fully(o, fd, &b, 1) == 1) used += b;
+        while (harness_read_fully(o, fd, &b, 1) == 1) used += b;
     } else {
         unsigned char *buf = harness_buffer(o, (size_t)o->op_size);
-        for (size_t n; (n = read_fully(o, fd, buf, (size_t)o->op_size)) > 0;) used += harness_use(buf, n);
+        for (size_t n; (n = harness_read_fully(o, fd, buf, (size_t)o->op_size)) > 0;) used += harness_use(buf, n);
         free(buf);
     }
     close(fd);
@@ -53,13 +53,13 @@ static uint64_t rand_write(const struct options *o) {
     uint64_t slots = (uint64_t)(o->file_size / o->op_size);
     struct prng random = {o->seed};
     int fd = open(o->file, O_RDWR | O_CREAT, 0644);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (uint64_t i = 0; i < slots; i++) {
         int64_t pos = (int64_t)(prng_below(&random, slots) * (uint64_t)o->op_size);
-        if (lseek(fd, pos, SEEK_SET) < 0) io_fail(o);
-        write_fully(o, fd, data_source(pos), (size_t)o->op_size);
+        if (lseek(fd, pos, SEEK_SET) < 0) harness_io_fail(o);
+        harness_write_fully(o, fd, data_source(pos), (size_t)o->op_size);
     }
-    if (close(fd) != 0) io_fail(o);
+    if (close(fd) != 0) harness_io_fail(o);
     return 0;
 }
 
@@ -68,10 +68,10 @@ static uint64_t rand_read(const struct options *o) {
     struct prng random = {o->seed};
     unsigned char *buf = harness_buffer(o, (size_t)o->op_size);
     int fd = open(o->file, O_RDONLY);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     for (uint64_t i = 0; i < slots; i++) {
-        if (lseek(fd, (off_t)(prng_below(&random, slots) * (uint64_t)o->op_size), SEEK_SET) < 0) io_fail(o);
-        read_fully(o, fd, buf, (size_t)o->op_size);
+        if (lseek(fd, (off_t)(prng_below(&random, slots) * (uint64_t)o->op_size), SEEK_SET) < 0) harness_io_fail(o);
+        harness_read_fully(o, fd, buf, (size_t)o->op_size);
         used += harness_use(buf, (size_t)o->op_size);
     }
     close(fd);

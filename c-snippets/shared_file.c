@@ -30,19 +30,19 @@ static int32_t *shared;
 
 static void prepare(const struct options *o) {
     shared = strcmp(o->op, "write") == 0 ? data_ints(0, o->file_size) : harness_buffer(o, (size_t)o->file_size); /* typed_arrays' ints */
-    if (!shared) io_fail(o);
+    if (!shared) harness_io_fail(o);
 }
 
 static const char *check(const struct options *o) {
-    return check_int_shares(o, strcmp(o->strategy, "mmap") == 0);
+    return harness_check_int_shares(o, strcmp(o->strategy, "mmap") == 0);
 }
 
 /* The twin of Java's view strategies: swap into a buffer, then one positional call per block. */
 static void positional(const struct options *o, int64_t from, int64_t to, int write) {
     uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
-    if (fd < 0) io_fail(o);
-    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    if (fd < 0) harness_io_fail(o);
+    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
@@ -50,22 +50,22 @@ static void positional(const struct options *o, int64_t from, int64_t to, int wr
             for (size_t i = 0; i < n; i++) buffer[i] = htobe32((uint32_t)ints[i]);
             for (size_t done = 0; done < 4 * n;) {
                 ssize_t put = pwrite(fd, (char *)buffer + done, 4 * n - done, pos + (int64_t)done);
-                if (put < 0) io_fail(o);
+                if (put < 0) harness_io_fail(o);
                 done += (size_t)put;
             }
         } else {
             for (size_t done = 0; done < 4 * n;) {
                 ssize_t got = pread(fd, (char *)buffer + done, 4 * n - done, pos + (int64_t)done);
-                if (got < 0) io_fail(o);
-                if (got == 0) io_fail_because(o, "file ended early");
+                if (got < 0) harness_io_fail(o);
+                if (got == 0) harness_io_fail_because(o, "file ended early");
                 done += (size_t)got;
             }
             for (size_t i = 0; i < n; i++) ints[i] = (int32_t)be32toh(buffer[i]);
         }
     }
-    if (write && fsync(fd) != 0) io_fail(o);
-    lock_share(o, fd, from, to, F_UNLCK);
-    if (close(fd) != 0) io_fail(o);
+    if (write && fsync(fd) != 0) harness_io_fail(o);
+    harness_lock_share(o, fd, from, to, F_UNLCK);
+    if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
 }
 
@@ -74,26 +74,26 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
     int fd = open(o->file, write ? O_RDWR : O_RDONLY);
     int64_t page = sysconf(_SC_PAGESIZE);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) io_fail(o);
-    lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    if (fd < 0 || fstat(fd, &st) != 0) harness_io_fail(o);
+    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
-        if (pos + 4 * (int64_t)n > st.st_size) io_fail_because(o, "file ended early"); /* past the end a mapping faults */
+        if (pos + 4 * (int64_t)n > st.st_size) harness_io_fail_because(o, "file ended early"); /* past the end a mapping faults */
         size_t skew = (size_t)(pos % page), length = skew + 4 * n; /* a mapping starts on a page: Java's map does this too */
         char *map = mmap(NULL, length, write ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, pos - (int64_t)skew);
-        if (map == MAP_FAILED) io_fail(o);
+        if (map == MAP_FAILED) harness_io_fail(o);
         uint32_t *block = (uint32_t *)(map + skew);
         if (write) {
             for (size_t i = 0; i < n; i++) block[i] = htobe32((uint32_t)ints[i]);
-            if (msync(map, length, MS_SYNC) != 0) io_fail(o);
+            if (msync(map, length, MS_SYNC) != 0) harness_io_fail(o);
         } else {
             for (size_t i = 0; i < n; i++) ints[i] = (int32_t)be32toh(block[i]);
         }
-        if (munmap(map, length) != 0) io_fail(o);
+        if (munmap(map, length) != 0) harness_io_fail(o);
     }
-    lock_share(o, fd, from, to, F_UNLCK);
-    if (close(fd) != 0) io_fail(o);
+    harness_lock_share(o, fd, from, to, F_UNLCK);
+    if (close(fd) != 0) harness_io_fail(o);
 }
 
 static void part(const struct options *o, int64_t thread) {
@@ -108,9 +108,9 @@ static uint64_t measure(const struct options *o) {
     int write = strcmp(o->op, "write") == 0;
     if (write) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0) io_fail(o);
-        if (strcmp(o->strategy, "mmap") == 0 && ftruncate(fd, o->file_size) != 0) io_fail(o);
-        if (close(fd) != 0) io_fail(o);
+        if (fd < 0) harness_io_fail(o);
+        if (strcmp(o->strategy, "mmap") == 0 && ftruncate(fd, o->file_size) != 0) harness_io_fail(o);
+        if (close(fd) != 0) harness_io_fail(o);
     }
     harness_in_threads(o, part);
     return write ? 0 : harness_use_ints(shared, (size_t)(o->file_size / 4));

@@ -67,8 +67,8 @@ static void consume(struct lines *l, const unsigned char *s, size_t n) {
 
 static FILE *open_text(const struct options *o) {
     FILE *in = fopen(o->file, "rb");
-    if (!in) io_fail(o);
-    if (o->buffer_size > 0 && setvbuf(in, NULL, _IOFBF, (size_t)o->buffer_size) != 0) io_fail(o);
+    if (!in) harness_io_fail(o);
+    if (o->buffer_size > 0 && setvbuf(in, NULL, _IOFBF, (size_t)o->buffer_size) != 0) harness_io_fail(o);
     return in;
 }
 
@@ -76,7 +76,7 @@ static void read_fgets(const struct options *o, struct lines *l) {
     static char chunk[8192];
     FILE *in = open_text(o);
     while (fgets(chunk, sizeof chunk, in)) consume(l, (unsigned char *)chunk, strlen(chunk));
-    if (ferror(in)) io_fail(o);
+    if (ferror(in)) harness_io_fail(o);
     fclose(in);
 }
 
@@ -85,7 +85,7 @@ static void read_getline(const struct options *o, struct lines *l) {
     size_t capacity = 0;
     FILE *in = open_text(o);
     for (ssize_t n; (n = getline(&line, &capacity, in)) != -1;) consume(l, (unsigned char *)line, (size_t)n);
-    if (ferror(in)) io_fail(o);
+    if (ferror(in)) harness_io_fail(o);
     free(line);
     fclose(in);
 }
@@ -95,7 +95,7 @@ static uint64_t measure(const struct options *o) {
     if (strcmp(o->strategy, "fgets") == 0) read_fgets(o, &l);
     else read_getline(o, &l);
     if (l.in_line) l.count++; /* a last line without an ending */
-    harness_operations = l.count;
+    harness_operations_done = l.count;
     return l.sum;
 }
 

@@ -65,7 +65,7 @@ static void *held;
 
 static void prepare(const struct options *o) {
     held = strcmp(o->op, "write") == 0 ? array(o) : harness_buffer(o, (size_t)o->op_size);
-    if (!held) io_fail(o);
+    if (!held) harness_io_fail(o);
 }
 
 /* One element to or from its big-endian bytes (memcpy: the bytes need not be aligned; compilers make it one move). */
@@ -104,7 +104,7 @@ static uint64_t big_write(const struct options *o, int fd) {
         size_t n = count(o, pos);
         if (width(o) == 4) for (size_t i = 0; i < n; i++) put_be32(block + 4 * i, ints[i]);
         else for (size_t i = 0; i < n; i++) put_be64(block + 8 * i, doubles[i]);
-        write_fully(o, fd, block, n * width(o));
+        harness_write_fully(o, fd, block, n * width(o));
     }
     free(block);
     return 0;
@@ -117,7 +117,7 @@ static uint64_t big_read(const struct options *o, int fd) {
     uint64_t used = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        if (read_fully(o, fd, block, n * width(o)) < n * width(o)) io_fail_because(o, "file ended early");
+        if (harness_read_fully(o, fd, block, n * width(o)) < n * width(o)) harness_io_fail_because(o, "file ended early");
         if (width(o) == 4) for (size_t i = 0; i < n; i++) ints[i] = get_be32(block + 4 * i);
         else for (size_t i = 0; i < n; i++) doubles[i] = get_be64(block + 8 * i);
         used += use(o, held, n);
@@ -131,7 +131,7 @@ static uint64_t native_write(const struct options *o, int fd) {
     void *values = held;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        write_fully(o, fd, values, n * width(o));
+        harness_write_fully(o, fd, values, n * width(o));
     }
     return 0;
 }
@@ -141,7 +141,7 @@ static uint64_t native_read(const struct options *o, int fd) {
     uint64_t used = 0;
     for (int64_t pos = 0; pos < o->file_size; pos += o->op_size) {
         size_t n = count(o, pos);
-        if (read_fully(o, fd, values, n * width(o)) < n * width(o)) io_fail_because(o, "file ended early");
+        if (harness_read_fully(o, fd, values, n * width(o)) < n * width(o)) harness_io_fail_because(o, "file ended early");
         used += use(o, values, n);
     }
     return used;
@@ -150,9 +150,9 @@ static uint64_t native_read(const struct options *o, int fd) {
 static uint64_t measure(const struct options *o) {
     int write = strcmp(o->op, "write") == 0, big = strcmp(o->strategy, "big") == 0;
     int fd = write ? open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644) : open(o->file, O_RDONLY);
-    if (fd < 0) io_fail(o);
+    if (fd < 0) harness_io_fail(o);
     uint64_t used = write ? (big ? big_write(o, fd) : native_write(o, fd)) : (big ? big_read(o, fd) : native_read(o, fd));
-    if (close(fd) != 0) io_fail(o);
+    if (close(fd) != 0) harness_io_fail(o);
     return used;
 }
 

@@ -1,6 +1,8 @@
 // The experiment protocol every Java snippet speaks. Its twin is c-snippets/harness.c: the same
-// flags, checks, data, random offsets, timing and JSON output, in the same order of functions.
-// A snippet supplies only its strategy (the I/O it measures); everything around it lives here.
+// flags, checks, data, random offsets, timing and JSON output, in the same order of functions; a C
+// name is the Java one in snake_case after its class's prefix (harness_, data_, text_, prng_).
+// tests/test_mirror.py holds the two to it. A snippet supplies only its strategy (the I/O it
+// measures); everything around it lives here.
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -446,11 +448,11 @@ final class Harness {
             new Flag("--procs", Kind.COUNT, "1", 1, MAX_PROCS, null, List.of("mpi_file")),
             new Flag("--lock", Kind.CHOICE, "none", 0, 0, List.of("none", "region"), List.of("shared_file", "mpi_file")));
 
-    /** A flag's value as its kind reads it (C: take, which also puts it where it goes). */
-    static Object value(Flag f, String value, List<String> strategies) throws UsageError {
+    /** A flag's value as its kind reads it (C's take also puts it where it goes). */
+    static Object take(Flag f, String value, List<String> strategies) throws UsageError {
         return switch (f.kind()) {
             case CHOICE -> oneOf(f.name(), value, f.allowed() != null ? f.allowed() : strategies);
-            case SIZE -> size(f.name(), value, f.min(), f.max());
+            case SIZE -> parseSize(f.name(), value, f.min(), f.max());
             case COUNT -> count(f.name(), value, f.min(), f.max());
             case PATH -> value;
             case SWITCH -> true;
@@ -461,7 +463,7 @@ final class Harness {
         Map<String, Object> given = new HashMap<>();  // a flag the snippet does not take stays 0 or null
         given.put("--strategy", strategies.get(0));
         for (Flag f : FLAGS) {
-            if (f.takenBy(snippet) && f.fallback() != null) given.put(f.name(), value(f, f.fallback(), strategies));
+            if (f.takenBy(snippet) && f.fallback() != null) given.put(f.name(), take(f, f.fallback(), strategies));
         }
         for (int i = 0; i < args.length; i++) {
             String flag = args[i], value = null;
@@ -478,7 +480,7 @@ final class Harness {
             if (f.kind() == Kind.SWITCH && value != null) throw new UsageError(flag + " takes no value");
             if (f.kind() != Kind.SWITCH && value == null && i + 1 >= args.length) throw new UsageError(flag + " needs a value");
             if (f.kind() != Kind.SWITCH && value == null) value = args[++i];
-            given.put(flag, value(f, value, strategies));
+            given.put(flag, take(f, value, strategies));
         }
         String file = (String) given.get("--file");
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
@@ -553,7 +555,7 @@ final class Harness {
         }
     }
 
-    /** A lock on the share [from, to) when --lock region asks for one (exclusive to write, shared to read); held until closed (C: lock_share). */
+    /** A lock on the share [from, to) when --lock region asks for one (exclusive to write, shared to read); held until closed. */
     static FileLock lockShare(Options o, FileChannel channel, long from, long to, boolean write)
             throws IOException {
         return o.lock().equals("region") ? channel.lock(from, to - from, !write) : null;
@@ -565,7 +567,7 @@ final class Harness {
     }
 
     /** A size in bytes: digits with an optional k, m or g suffix (powers of 1024). */
-    static long size(String flag, String value, long min, long max) throws UsageError {
+    static long parseSize(String flag, String value, long min, long max) throws UsageError {
         String digits = value.toLowerCase(Locale.ROOT);
         int shift = switch (digits.isEmpty() ? ' ' : digits.charAt(digits.length() - 1)) {
             case 'k' -> 10;
@@ -671,7 +673,7 @@ final class Harness {
         }
         String marginText = System.getenv("COURSE_SCRATCH_MARGIN");
         // set but empty counts as unset, as a shell's `COURSE_SCRATCH_MARGIN= make lab` means
-        long margin = marginText == null || marginText.isEmpty() ? DEFAULT_MARGIN : size("COURSE_SCRATCH_MARGIN", marginText, 0, MAX_MARGIN);
+        long margin = marginText == null || marginText.isEmpty() ? DEFAULT_MARGIN : parseSize("COURSE_SCRATCH_MARGIN", marginText, 0, MAX_MARGIN);
         long free;
         try {
             free = Files.getFileStore(dir).getUsableSpace();
@@ -756,7 +758,7 @@ final class Harness {
         if (e instanceof UncheckedIOException u) return describe(u.getCause());
         if (e instanceof NoSuchFileException) return "no such file";
         if (e instanceof AccessDeniedException) return "permission denied";
-        if (e instanceof java.io.EOFException) return "file ended early";  // as C says it (io_fail_because)
+        if (e instanceof java.io.EOFException) return "file ended early";  // as C says it (harness_io_fail_because)
         if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().contains("(")) {
             String m = e.getMessage();
             return m.substring(m.lastIndexOf('(') + 1, m.length() - 1);
@@ -769,7 +771,7 @@ final class Harness {
         System.exit(status);
     }
 
-    /** Reads until len bytes have arrived or the file ends; returns how many arrived (as read_fully in C). */
+    /** Reads until len bytes have arrived or the file ends; returns how many arrived. */
     static int readFully(RandomAccessFile file, byte[] buf, int len) throws IOException {
         int done = 0;
         for (int got; done < len && (got = file.read(buf, done, len - done)) > 0; ) done += got;

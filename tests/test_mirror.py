@@ -79,3 +79,84 @@ def test_the_limits_are_the_same():
         java = re.search(rf"static final \w+ {name} = ([^;]+);", JAVA).group(1)
         c = re.search(rf"^#define {name} (.+)$", C, re.M).group(1)
         assert limit(java) == limit(c), name
+
+
+# ---- names and order -----------------------------------------------------------------------------------------
+
+# The one rule for C names: a name harness.h declares is its Java twin's in snake_case, after the prefix of the
+# Java class that holds it (Options' methods count as Harness's). Static helpers in harness.c follow it without a
+# prefix (one_of is oneOf).
+PREFIXES = {"harness_": "Harness", "data_": "Data", "text_": "Text", "prng_": "Prng"}
+# Kept in one language on purpose, each with why.
+C_ONLY = {
+    "harness_buffer": "page-aligned memory for a buffer (see harness.h); the JVM places Java's arrays",
+    "harness_use_ints": "Java's use(int[], ...) is an overload of use",
+    "harness_use_doubles": "Java's use(double[], ...) is an overload of use",
+    "harness_io_fail": "Java throws an IOException, which run() reports in the same words",
+    "harness_io_fail_because": "as harness_io_fail",
+    "harness_write_fully": "Java's writes move everything they are handed",
+    "harness_resident_pct": "Java asks the C helper (COURSE_EVICT), which evicts and measures in one call: harness_evict",
+    "data_source": "Java hands out the array and an index into it: Data.source, Data.offset",
+}
+
+
+def camel(snake):
+    head, *rest = snake.split("_")
+    return head + "".join(word.capitalize() for word in rest)
+
+
+def java_twin(c_name):
+    """(class, name) of the Java twin of a C name, by the rule."""
+    for prefix, java_class in PREFIXES.items():
+        if c_name.startswith(prefix):
+            return java_class, camel(c_name[len(prefix):])
+    return "Harness", camel(c_name)
+
+
+def java_classes():
+    """Each top-level class of Harness.java and its text."""
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"^final class (\w+)", JAVA, re.M)]
+    return {name: JAVA[at:(starts[i + 1][0] if i + 1 < len(starts) else len(JAVA))] for i, (at, name) in enumerate(starts)}
+
+
+def java_declarations(methods_only=False):
+    """(class, name) of every method (and, unless methods_only, field and Options component) Harness.java
+    declares, in order: class members at four spaces, methods of its nested records at eight."""
+    member = r"^    (?:(?:static|final|private|public)\s+)*[\w<>\[\]][\w<>\[\].,? ]*?\s(\w+)\s*(\(|=|;)"
+    nested = r"^        [\w<>\[\]]+\s+(\w+)\([^)]*\)\s*(\{)"
+    found = []
+    for java_class, text in java_classes().items():
+        for m in sorted(list(re.finditer(member, text, re.M)) + list(re.finditer(nested, text, re.M)), key=lambda m: m.start()):
+            if m.group(2) == "(" or m.group(2) == "{" or not methods_only:
+                found.append((java_class, m.group(1)))
+        options = re.search(r"record Options\(([^)]*)\)", text)
+        if options and not methods_only:
+            found += [(java_class, component.split()[-1]) for component in options.group(1).split(",")]
+    return found
+
+
+def test_every_name_in_harness_h_has_its_java_twin_by_the_one_rule():
+    header = (HOME / "c-snippets/harness.h").read_text()
+    names = re.findall(r"^(?:extern\s+)?[\w\s*]*?\(?\*?\b((?:harness|data|text|prng)_\w+)\)?\s*[(;]", header, re.M)
+    assert len(names) >= 35, names
+    declared = set(java_declarations())
+    missing = [f"{name} (Java: {'.'.join(java_twin(name))})" for name in names if name not in C_ONLY and java_twin(name) not in declared]
+    assert missing == []
+    assert set(C_ONLY) <= set(names), "C_ONLY names something harness.h no longer declares"
+
+
+def test_the_harnesses_define_what_they_share_in_one_order():
+    """Read side by side, the two files meet the same functions in the same order."""
+    c_order = [java_twin(name) for name in re.findall(r"^[a-z][\w *]*?\b(\w+)\([^;{}]*\)\s*\{", C, re.M)]
+    java_order = java_declarations(methods_only=True)
+    common = set(c_order) & set(java_order)
+    assert len(common) >= 40, sorted(common)
+
+    def first_seen(order):
+        seen = []
+        for name in order:
+            if name in common and name not in seen:
+                seen.append(name)
+        return seen
+
+    assert first_seen(c_order) == first_seen(java_order)

@@ -70,25 +70,25 @@ static int check(int ok, const char *file, int line, const char *what) {
                 printf("    message \"%s\" does not mention \"%s\"\n", e_, *f_);                       \
     } while (0)
 
-/* ---- helpers -------------------------------------------------------------------------------- */
+/* ---- helpers --------------------------------------------------------------------------------- */
 
 static const char *const strategies[] = {"raw", "other", NULL};
 
-/* parse_options for a snippet (which flags it takes, the harness's flag table says) with argv = {"prog",
+/* harness_parse for a snippet (which flags it takes, the harness's flag table says) with argv = {"prog",
  * args...}; argv[0] is the program name and is skipped. */
 static const char *parse(struct options *o, const char *snippet, const char **args, size_t n) {
-    return parse_options(snippet, strategies, (int)n, (char **)args, o);
+    return harness_parse(snippet, strategies, (int)n, (char **)args, o);
 }
 #define ARGS(...) (const char *[]){"prog", __VA_ARGS__}, sizeof((const char *[]){"prog", __VA_ARGS__}) / sizeof(char *)
 #define PARSE(o, snippet, ...) parse(o, snippet, ARGS(__VA_ARGS__))
 
 static int64_t size_ok(const char *value, int64_t min, int64_t max, const char **err) {
     int64_t out = -12345;
-    *err = parse_size("--file-size", value, min, max, &out);
+    *err = harness_parse_size("--file-size", value, min, max, &out);
     return out;
 }
 
-/* ---- parse_size ----------------------------------------------------------------------------- */
+/* ---- harness_parse_size ---------------------------------------------------------------------- */
 
 static void test_parse_size(void) {
     const int64_t max = INT64_C(64) << 30;
@@ -118,26 +118,26 @@ static void test_parse_size(void) {
 
     /* Rejections: out is left alone and the message names the flag and the value. */
     int64_t out = 777;
-    CHECK_ERR(parse_size("--op-size", "0", 1, max, &out), "--op-size 0", "between 1 and 64g");
+    CHECK_ERR(harness_parse_size("--op-size", "0", 1, max, &out), "--op-size 0", "between 1 and 64g");
     CHECK_EQ(out, 777);
-    CHECK_ERR(parse_size("--op-size", "0k", 1, max, &out), "--op-size 0k", "between");
-    CHECK_ERR(parse_size("--file-size", "-1", 1, max, &out), "--file-size -1", "not a size");
-    CHECK_ERR(parse_size("--file-size", "abc", 1, max, &out), "--file-size abc", "not a size");
-    CHECK_ERR(parse_size("--file-size", "1.5m", 1, max, &out), "--file-size 1.5m", "not a size");
-    CHECK_ERR(parse_size("--file-size", "", 1, max, &out), "--file-size :", "not a size");
-    CHECK_ERR(parse_size("--file-size", "k", 1, max, &out), "--file-size k", "not a size");
-    CHECK_ERR(parse_size("--file-size", "4kb", 1, max, &out), "--file-size 4kb", "not a size");
-    CHECK_ERR(parse_size("--file-size", "4t", 1, max, &out), "--file-size 4t", "not a size");
-    CHECK_ERR(parse_size("--file-size", " 4k", 1, max, &out), "not a size");
-    CHECK_ERR(parse_size("--file-size", "65g", 1, max, &out), "--file-size 65g", "between 1 and 64g");
-    CHECK_ERR(parse_size("--file-size", "68719476737", 1, max, &out), "68719476737", "between 1 and 64g");
+    CHECK_ERR(harness_parse_size("--op-size", "0k", 1, max, &out), "--op-size 0k", "between");
+    CHECK_ERR(harness_parse_size("--file-size", "-1", 1, max, &out), "--file-size -1", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "abc", 1, max, &out), "--file-size abc", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "1.5m", 1, max, &out), "--file-size 1.5m", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "", 1, max, &out), "--file-size :", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "k", 1, max, &out), "--file-size k", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "4kb", 1, max, &out), "--file-size 4kb", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "4t", 1, max, &out), "--file-size 4t", "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", " 4k", 1, max, &out), "not a size");
+    CHECK_ERR(harness_parse_size("--file-size", "65g", 1, max, &out), "--file-size 65g", "between 1 and 64g");
+    CHECK_ERR(harness_parse_size("--file-size", "68719476737", 1, max, &out), "68719476737", "between 1 and 64g");
     /* 12 digits with a g suffix overflows int64 when shifted: clamped, so still rejected. */
-    CHECK_ERR(parse_size("--file-size", "999999999999g", 1, max, &out), "999999999999g", "between");
-    CHECK_ERR(parse_size("--file-size", "1234567890123", 1, INT64_MAX, &out), "not a size"); /* 13 digits */
+    CHECK_ERR(harness_parse_size("--file-size", "999999999999g", 1, max, &out), "999999999999g", "between");
+    CHECK_ERR(harness_parse_size("--file-size", "1234567890123", 1, INT64_MAX, &out), "not a size"); /* 13 digits */
     CHECK_EQ(out, 777);
 }
 
-/* ---- parse_options -------------------------------------------------------------------------- */
+/* ---- harness_parse --------------------------------------------------------------------------- */
 
 static void test_parse_defaults(void) {
     struct options o;
@@ -273,10 +273,10 @@ static int child_parse_ok(const char *flag, const char *value) {
     }
     int status;
     if (waitpid(pid, &status, 0) != pid) return 0;
-    if (WIFSIGNALED(status)) printf("    parse_options(\"%.20s...\") killed the process: signal %d\n", flag,
+    if (WIFSIGNALED(status)) printf("    harness_parse(\"%.20s...\") killed the process: signal %d\n", flag,
                                     WTERMSIG(status));
     else if (WEXITSTATUS(status) != 0)
-        printf("    parse_options(\"%.20s...\") ended the process with status %d\n", flag, WEXITSTATUS(status));
+        printf("    harness_parse(\"%.20s...\") ended the process with status %d\n", flag, WEXITSTATUS(status));
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
@@ -290,13 +290,13 @@ static void test_long_arguments(void) {
     long_flag[n] = '\0';
     CHECK(child_parse_ok("--op", long_value));     /* one_of: "--op vvvv...: must be one of ..." */
     CHECK(child_parse_ok(long_flag, "1"));         /* unknown flag --ffff... (allowed: ...) */
-    CHECK(child_parse_ok("--file-size", long_value)); /* parse_size's message */
+    CHECK(child_parse_ok("--file-size", long_value)); /* harness_parse_size's message */
     CHECK(child_parse_ok("--repeat", long_value)); /* count's message */
     free(long_value);
     free(long_flag);
 }
 
-/* ---- SplitMix64 ----------------------------------------------------------------------------- */
+/* ---- SplitMix64 ------------------------------------------------------------------------------ */
 
 static void test_prng(void) {
     struct prng p = {0};
@@ -324,7 +324,7 @@ static void test_prng(void) {
     CHECK_EQ(prng_below(&z, 1000), UINT64_C(0xE220A8397B1DCDAF) % 1000);
 }
 
-/* ---- data ----------------------------------------------------------------------------------- */
+/* ---- data ------------------------------------------------------------------------------------ */
 
 static void test_data(void) {
     /* The pattern: byte j is the top byte of j * 0x9E3779B97F4A7C15, repeating every 65536 bytes. */
@@ -370,7 +370,7 @@ static void test_data(void) {
     free(buf);
 }
 
-/* ---- operations and bytes_moved ------------------------------------------------------------ */
+/* ---- harness_operations and harness_bytes ---------------------------------------------------- */
 
 static struct options sized(const char *pattern, int64_t file_size, int64_t op_size) {
     struct options o = {0};
@@ -385,40 +385,40 @@ static void test_counts(void) {
     struct options o;
     /* seq: ceil(file / op) operations, every byte of the file moved */
     o = sized("seq", 4096, 1);
-    CHECK_EQ(operations(&o), 4096);
-    CHECK_EQ(bytes_moved(&o), 4096);
+    CHECK_EQ(harness_operations(&o), 4096);
+    CHECK_EQ(harness_bytes(&o), 4096);
     o = sized("seq", 4096, 4096);
-    CHECK_EQ(operations(&o), 1);
-    CHECK_EQ(bytes_moved(&o), 4096);
+    CHECK_EQ(harness_operations(&o), 1);
+    CHECK_EQ(harness_bytes(&o), 4096);
     o = sized("seq", 10001, 7);
-    CHECK_EQ(operations(&o), 1429); /* 1428 whole operations and one of 5 bytes */
-    CHECK_EQ(bytes_moved(&o), 10001);
+    CHECK_EQ(harness_operations(&o), 1429); /* 1428 whole operations and one of 5 bytes */
+    CHECK_EQ(harness_bytes(&o), 10001);
     o = sized("seq", INT64_C(1) << 20, 4096);
-    CHECK_EQ(operations(&o), 256);
-    CHECK_EQ(bytes_moved(&o), INT64_C(1) << 20);
+    CHECK_EQ(harness_operations(&o), 256);
+    CHECK_EQ(harness_bytes(&o), INT64_C(1) << 20);
     o = sized("seq", INT64_C(64) << 30, 3);
-    CHECK_EQ(operations(&o), ((INT64_C(64) << 30) + 2) / 3);
-    CHECK_EQ(bytes_moved(&o), INT64_C(64) << 30);
+    CHECK_EQ(harness_operations(&o), ((INT64_C(64) << 30) + 2) / 3);
+    CHECK_EQ(harness_bytes(&o), INT64_C(64) << 30);
 
     /* rand: floor(file / op) whole slots, op_size bytes each; the tail is never touched */
     o = sized("rand", 4096, 1);
-    CHECK_EQ(operations(&o), 4096);
-    CHECK_EQ(bytes_moved(&o), 4096);
+    CHECK_EQ(harness_operations(&o), 4096);
+    CHECK_EQ(harness_bytes(&o), 4096);
     o = sized("rand", 10001, 7);
-    CHECK_EQ(operations(&o), 1428);
-    CHECK_EQ(bytes_moved(&o), 9996);
+    CHECK_EQ(harness_operations(&o), 1428);
+    CHECK_EQ(harness_bytes(&o), 9996);
     o = sized("rand", 4096, 7);
-    CHECK_EQ(operations(&o), 585);
-    CHECK_EQ(bytes_moved(&o), 4095);
+    CHECK_EQ(harness_operations(&o), 585);
+    CHECK_EQ(harness_bytes(&o), 4095);
     o = sized("rand", 4096, 4096);
-    CHECK_EQ(operations(&o), 1);
-    CHECK_EQ(bytes_moved(&o), 4096);
+    CHECK_EQ(harness_operations(&o), 1);
+    CHECK_EQ(harness_bytes(&o), 4096);
     o = sized("rand", 8191, 4096);
-    CHECK_EQ(operations(&o), 1);
-    CHECK_EQ(bytes_moved(&o), 4096);
+    CHECK_EQ(harness_operations(&o), 1);
+    CHECK_EQ(harness_bytes(&o), 4096);
 }
 
-/* ---- files ---------------------------------------------------------------------------------- */
+/* ---- files ----------------------------------------------------------------------------------- */
 
 static int temp_file(char *path, size_t cap) {
     snprintf(path, cap, "/tmp/test_harness_XXXXXX");
@@ -455,12 +455,12 @@ static void test_files(void) {
     }
     CHECK_EQ(data_write_file("/nonexistent-dir/x.dat", 10), (uint64_t)-1);
 
-    /* evict_file: 0 on an existing file, -1 on a missing one */
+    /* harness_evict: 0 on an existing file, -1 on a missing one */
     CHECK_EQ(data_write_file(path, 100000), 0);
-    CHECK_EQ(evict_file(path), 0);
+    CHECK_EQ(harness_evict(path), 0);
     CHECK(file_matches_data(path, 100000)); /* eviction never changes the contents */
 
-    /* write_fully / read_fully, including a short read at end of file */
+    /* harness_write_fully / harness_read_fully, including a short read at end of file */
     struct options o = {0};
     o.snippet = "test";
     o.file = path;
@@ -468,43 +468,43 @@ static void test_files(void) {
     data_fill(out, sizeof out, 777);
     int fd = open(path, O_WRONLY | O_TRUNC);
     if (CHECK(fd >= 0)) {
-        write_fully(&o, fd, out, sizeof out);
+        harness_write_fully(&o, fd, out, sizeof out);
         CHECK(close(fd) == 0);
     }
     fd = open(path, O_RDONLY);
     if (CHECK(fd >= 0)) {
-        CHECK_EQ(read_fully(&o, fd, in, 3000), 3000);
-        CHECK_EQ(read_fully(&o, fd, in + 3000, 3000), 2000); /* only 2000 bytes left */
-        CHECK_EQ(read_fully(&o, fd, in, 10), 0);             /* at EOF */
+        CHECK_EQ(harness_read_fully(&o, fd, in, 3000), 3000);
+        CHECK_EQ(harness_read_fully(&o, fd, in + 3000, 3000), 2000); /* only 2000 bytes left */
+        CHECK_EQ(harness_read_fully(&o, fd, in, 10), 0);             /* at EOF */
         CHECK(memcmp(in, out, sizeof out) == 0);
         close(fd);
     }
 
     CHECK(unlink(path) == 0);
-    CHECK_EQ(evict_file(path), (uint64_t)-1);
-    CHECK_EQ(evict_file("/nonexistent-dir/x.dat"), (uint64_t)-1);
+    CHECK_EQ(harness_evict(path), (uint64_t)-1);
+    CHECK_EQ(harness_evict("/nonexistent-dir/x.dat"), (uint64_t)-1);
 }
 
-/* resident_pct: all of a file just read is in the page cache; after evict_file little or none is (on a
+/* harness_resident_pct: all of a file just read is in the page cache; after evict_file little or none is (on a
  * file system with a page cache of its own to drop: tmpfs keeps its pages, being made of them). */
 static void test_resident(void) {
     char path[64];
     if (!CHECK(temp_file(path, sizeof path))) return;
-    CHECK_EQ(resident_pct(path), 0); /* empty */
+    CHECK_EQ(harness_resident_pct(path), 0); /* empty */
     CHECK_EQ(data_write_file(path, 4 << 20), 0);
     CHECK(file_matches_data(path, 4 << 20)); /* read back whole: every page resident */
-    CHECK(resident_pct(path) == 100.0);
-    CHECK_EQ(evict_file(path), 0);
-    double after = resident_pct(path);
+    CHECK(harness_resident_pct(path) == 100.0);
+    CHECK_EQ(harness_evict(path), 0);
+    double after = harness_resident_pct(path);
     struct statfs fs;
     CHECK(statfs(path, &fs) == 0);
     if (fs.f_type == TMPFS_MAGIC) CHECK(after == 100.0);
-    else if (!CHECK(after < 10.0)) printf("    %.1f%% still resident after evict_file\n", after);
+    else if (!CHECK(after < 10.0)) printf("    %.1f%% still resident after harness_evict\n", after);
     CHECK(unlink(path) == 0);
-    CHECK(resident_pct(path) == -1); /* gone: cannot be told */
+    CHECK(harness_resident_pct(path) == -1); /* gone: cannot be told */
 }
 
-/* ---- the clock holds the strategy, and validation stays outside it ---------------------------- */
+/* ---- the clock holds the strategy, and validation stays outside it --------------------------- */
 
 /* A clock that ticks once per reading; at each stop of a write run it appends a byte of 7 to the file,
  * which the write's checksum must then include. A read run's buffer lies in its mapping so that every
@@ -529,7 +529,7 @@ static uint64_t write_strategy(const struct options *o) {
     strategy_calls++;
     int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) abort();
-    write_fully(o, fd, data_source(0), (size_t)o->file_size);
+    harness_write_fully(o, fd, data_source(0), (size_t)o->file_size);
     close(fd);
     return 0;
 }
@@ -616,7 +616,7 @@ static void test_clock(void) {
     unlink(out);
 }
 
-/* ---- threads ------------------------------------------------------------------------------- */
+/* ---- threads --------------------------------------------------------------------------------- */
 
 static void test_threads(void) {
     struct options o;
@@ -651,7 +651,7 @@ static void test_threads(void) {
     }
 }
 
-/* ---- processes ----------------------------------------------------------------------------- */
+/* ---- processes ------------------------------------------------------------------------------- */
 
 static void test_processes(void) {
     struct options o;

@@ -215,7 +215,7 @@ class HarnessTest {
         @CsvSource({"1, 1", "4096, 4096", "4k, 4096", "4K, 4096", "16m, 16777216", "16M, 16777216",
                 "1g, 1073741824", "64g, 68719476736", "0k, 0"})
         void parses(String text, long bytes) throws Exception {
-            assertEquals(bytes, Harness.size("--file-size", text, 0, Harness.MAX_FILE_SIZE));
+            assertEquals(bytes, Harness.parseSize("--file-size", text, 0, Harness.MAX_FILE_SIZE));
         }
 
         @Test
@@ -240,7 +240,7 @@ class HarnessTest {
         @Test
         void hugeNumberClampsInsteadOfOverflowing() {
             Harness.UsageError e = assertThrows(Harness.UsageError.class,
-                    () -> Harness.size("--file-size", "999999999999g", 1, Harness.MAX_FILE_SIZE));
+                    () -> Harness.parseSize("--file-size", "999999999999g", 1, Harness.MAX_FILE_SIZE));
             assertTrue(e.getMessage().contains("must be between 1 and 64g"), e.getMessage());
         }
     }

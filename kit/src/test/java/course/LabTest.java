@@ -43,7 +43,7 @@ class LabTest {
         String[] lines = code.split("\n");
         assertTrue(lines[0].startsWith("static uint64_t seq_write(const struct options *o)"), lines[0]);
         assertEquals("}", lines[lines.length - 1]);
-        assertTrue(code.contains("write_fully("), code);
+        assertTrue(code.contains("harness_write_fully("), code);
         assertTrue(code.contains("return 0;"), code);
         assertFalse(code.contains("seq_read"), code);
         assertTrue(code.contains("\n    } else {\n"), "inner braces do not end the function: " + code);
