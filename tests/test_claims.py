@@ -66,3 +66,9 @@ def test_each_reason_names_a_lab_and_says_why():
     for row in not_judged():
         assert row["lab"] in labs, f"{row['id']}: lab {row['lab']!r} is not one of {sorted(labs)}"
         assert len(row["reason"].split()) >= 4, f"{row['id']}: a reason in a few words at least, not {row['reason']!r}"
+
+
+def test_no_lab_judges_a_figure_without_its_interval():
+    """Estimate.exact carries no uncertainty: fine for a chart's fixed mark or a unit test, never for a measured figure."""
+    for lab in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
+        assert "Estimate.exact(" not in lab.read_text(), lab.name

@@ -5,25 +5,38 @@ import java.util.regex.Pattern;
 
 /**
  * One Java run's CPU profile from async-profiler, reduced to the shares the studies reported: the
- * percentage of samples spent in the kernel, and of samples whose own frame copies memory. Only the
- * samples taken inside the timed strategy count (JVM start-up, the JIT and preparing the file do not):
- * samples is their number, allSamples the whole process's.
+ * samples spent in the kernel, and those whose own frame copies memory. Only the samples taken inside
+ * the timed strategy count (JVM start-up, the JIT and preparing the file do not): samples is their
+ * number, allSamples the whole process's.
  */
-public record CpuProfile(String name, long samples, long allSamples, double kernelPct, double copyPct, Map<String, Long> leaves) {
+public record CpuProfile(String name, long samples, long allSamples, long kernelSamples, long copySamples, Map<String, Long> leaves) {
     /** Frames that move bytes from one buffer to another, in the JVM, libc or the kernel. */
     static final Pattern COPY = Pattern.compile("(?i).*(memcpy|memmove|arraycopy|copy_user|copy_(to|from)_user"
             + "|copyout|copyin|rep_movs|copy_\\w*iter).*");
     /** The harness's timed call of the strategy (Harness.timedRun) is on the stack, at any depth. */
     static final Pattern TIMED = Pattern.compile("(^|.*;)Harness\\.timedRun;.*");
 
-    /** The kernel share of the named profile (a case name such as "java stream 1k read seq"); NaN if it was not taken. */
-    public static double kernelPct(java.util.List<CpuProfile> profiles, String name) {
-        return profiles.stream().filter(p -> p.name().equals(name)).mapToDouble(CpuProfile::kernelPct).findFirst().orElse(Double.NaN);
+    public double kernelPct() {
+        return samples == 0 ? 0 : 100.0 * kernelSamples / samples;
     }
 
-    /** The memory-copy share of the named profile; NaN if it was not taken. */
-    public static double copyPct(java.util.List<CpuProfile> profiles, String name) {
-        return profiles.stream().filter(p -> p.name().equals(name)).mapToDouble(CpuProfile::copyPct).findFirst().orElse(Double.NaN);
+    public double copyPct() {
+        return samples == 0 ? 0 : 100.0 * copySamples / samples;
+    }
+
+    /**
+     * The kernel share of the named profile (a case name such as "java stream 1k read seq"), in percent,
+     * with the interval its number of samples allows (Estimate.ofShare); NaN if it was not taken.
+     */
+    public static Estimate kernelShare(java.util.List<CpuProfile> profiles, String name) {
+        return profiles.stream().filter(p -> p.name().equals(name)).findFirst()
+                .map(p -> Estimate.ofShare(p.kernelSamples(), p.samples())).orElse(Estimate.exact(Double.NaN));
+    }
+
+    /** The memory-copy share of the named profile, likewise. */
+    public static Estimate copyShare(java.util.List<CpuProfile> profiles, String name) {
+        return profiles.stream().filter(p -> p.name().equals(name)).findFirst()
+                .map(p -> Estimate.ofShare(p.copySamples(), p.samples())).orElse(Estimate.exact(Double.NaN));
     }
 
     /** Reads async-profiler's collapsed stacks ("frame;frame;leaf count" per line; kernel frames end in _[k]). */
@@ -43,6 +56,6 @@ public record CpuProfile(String name, long samples, long allSamples, double kern
             if (COPY.matcher(leaf).matches()) copy += samples;
             leaves.merge(leaf, samples, Long::sum);
         }
-        return new CpuProfile(name, total, all, total == 0 ? 0 : 100.0 * kernel / total, total == 0 ? 0 : 100.0 * copy / total, leaves);
+        return new CpuProfile(name, total, all, kernel, copy, leaves);
     }
 }

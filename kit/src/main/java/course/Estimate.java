@@ -78,6 +78,22 @@ public record Estimate(double value, double low, double high) {
     }
 
     /** A figure with no spread to bootstrap (a count, a figure computed elsewhere). */
+    /**
+     * A share in percent of whole samples of which part fell in one place (a CPU profile's kernel
+     * samples, say), with the Wilson score interval at LEVEL. It counts what sampling alone leaves
+     * uncertain, as if each sample were drawn apart from the others (in a steady loop they nearly are: the
+     * loop switches between user and kernel far faster than the sampling period); one profile is one
+     * process, so how the next process would differ is not in it. No samples: NaN.
+     */
+    public static Estimate ofShare(long part, long whole) {
+        if (whole <= 0) return new Estimate(Double.NaN, Double.NaN, Double.NaN);
+        double z = 1.959963984540054, n = whole, p = part / n;  // z: the normal quantile of 97.5%, for LEVEL 95%
+        double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
+        double half = z * Math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+        return new Estimate(100 * p, 100 * Math.max(0, centre - half), 100 * Math.min(1, centre + half));
+    }
+
+    /** A figure given, not measured, so without an interval: a test's made-up value (no lab judges one: tests/test_claims.py). */
     public static Estimate exact(double value) {
         return new Estimate(value, value, value);
     }

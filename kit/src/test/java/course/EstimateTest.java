@@ -127,4 +127,17 @@ class EstimateTest {
         Estimate e = Estimate.of(draw -> Double.NaN);
         assertTrue(Double.isNaN(e.low()) && Double.isNaN(e.high()));
     }
+
+    @Test
+    void aShareOfSamplesCarriesTheWilsonInterval() {
+        Estimate one = Estimate.ofShare(1, 100);
+        assertEquals(1.0, one.value(), 1e-12);
+        assertEquals(0.1767, one.low(), 1e-3);
+        assertEquals(5.449, one.high(), 1e-3);
+        Estimate none = Estimate.ofShare(0, 50);
+        assertEquals(0.0, none.low(), 1e-12, "no samples there: the interval starts at 0");
+        assertEquals(7.13, none.high(), 1e-2);
+        assertTrue(Estimate.ofShare(100, 10_000).high() - Estimate.ofShare(100, 10_000).low() < one.high() - one.low(), "more samples, a narrower interval");
+        assertTrue(Double.isNaN(Estimate.ofShare(0, 0).value()), "no samples at all: nothing measured");
+    }
 }
