@@ -210,7 +210,7 @@ EOF
 
 precompile() {
   say "pre-compiling snippets"
-  COURSE_HOME="$COURSE_HOME" "$JDK/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.Runner
+  COURSE_HOME="$COURSE_HOME" "$JDK/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.Build
 }
 
 main() {

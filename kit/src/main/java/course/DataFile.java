@@ -26,13 +26,13 @@ public record DataFile(Path path, long size, long checksum, long lines) implemen
     }
 
     private static DataFile write(Lab lab, String snippet, List<String> flags, boolean text) {
-        Runner.createDirectories(lab.scratch());
+        Scratch.createDirectories(lab.scratch());
         Path path = lab.scratch().resolve("exercise-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".dat");
-        List<String> cmd = new ArrayList<>(lab.runner().command(snippet, "c"));
+        List<String> cmd = new ArrayList<>(lab.runner().build().command(snippet, "c"));
         cmd.addAll(flags);
         cmd.addAll(List.of("--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));
         try {
-            var row = new Run(JsonParser.parseString(Runner.exec(cmd, "writing the exercise file").strip()).getAsJsonObject());
+            var row = new Run(JsonParser.parseString(Build.exec(cmd, "writing the exercise file").strip()).getAsJsonObject());
             return new DataFile(path, row.fileSize(), row.checksum(), text ? row.ops() : -1);
         } catch (RuntimeException e) {
             path.toFile().delete();  // --keep keeps the file even when the run fails: never leave half of one

@@ -37,8 +37,8 @@ public final class Lab {
     private Map<String, String> machine;
     private NoiseFloor noiseFloor;
     private String coldReading;
-    /** The sweep that ran last (lab.again() repeats it). */
-    Sweep lastSweep;
+    /** The last sweep that ran to its end (lab.again() repeats it). */
+    private Sweep lastSweep;
 
     private Lab(String id, String presetName) {
         this.id = id;
@@ -56,7 +56,7 @@ public final class Lab {
         String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here; %s) · %s", id, presetName,
                 lab.preset.minutes(), lab.preset.sizesLine(), Machine.oneLine(lab.machine()));
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
-        int swept = Runner.sweepStale(lab.scratch);
+        int swept = Scratch.sweepStale(lab.scratch);
         if (swept > 0) System.out.println("removed " + swept + " run folder(s) a stopped kernel left in " + lab.scratch);
         return lab;
     }
@@ -72,9 +72,9 @@ public final class Lab {
      * is written) with one line saying how to install it.
      */
     public void requireMpi() {
-        if (!Runner.mpiAvailable()) throw new Runner.RunFailed(Runner.mpiMissing() + "; then restart the kernel and run this lab again");
-        String version = Runner.exec(List.of(Runner.mpi("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
-        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", Runner.launcher(
+        if (!MpiRun.available()) throw new Runner.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
+        String version = Build.exec(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
+        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(
                 new Runner.Invocation("mpi_file", "c", List.of("--procs", "1")))).replace("-np 1", "-np N") + " …";
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
     }
@@ -180,7 +180,7 @@ public final class Lab {
                     dirs.sorted().forEach(candidates::add);
                 }
             }
-            Path own = Runner.javaHome().toRealPath();
+            Path own = Build.javaHome().toRealPath();
             java.util.Set<Path> seen = new java.util.LinkedHashSet<>();
             for (Path home : candidates) {
                 if (Files.isExecutable(home.resolve("bin/java"))) {
@@ -204,8 +204,8 @@ public final class Lab {
      */
     public Path buildNative(String name) {
         Path source = Course.home().resolve("c-snippets/jni").resolve(name + ".c");
-        Path library = runner.nativeLibrary(name);
-        String cmd = String.join(" ", Runner.nativeCommand(source, library, Runner.javaHome().resolve("include")));
+        Path library = runner.build().nativeLibrary(name);
+        String cmd = String.join(" ", Build.nativeCommand(source, library, Build.javaHome().resolve("include")));
         Notebook.html("<p>Native library <code>" + Notebook.escape(library.toString()) + "</code>, built with:</p><pre>"
                 + Notebook.escape(cmd) + "</pre>", library + "\n" + cmd);
         return library;
@@ -256,10 +256,10 @@ public final class Lab {
 
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
     public void code(String snippet, String javaMethod, String cFunction) {
-        String java = extract(runner.javaSource(snippet), javaMethod);
-        String c = extract(runner.cSource(snippet), cFunction);
-        String html = "<div style='display:flex;gap:1em'>" + codeBox(runner.javaSource(snippet).getFileName() + " · " + javaMethod, java)
-                + codeBox(runner.cSource(snippet).getFileName() + " · " + cFunction, c) + "</div>";
+        String java = extract(runner.build().javaSource(snippet), javaMethod);
+        String c = extract(runner.build().cSource(snippet), cFunction);
+        String html = "<div style='display:flex;gap:1em'>" + codeBox(runner.build().javaSource(snippet).getFileName() + " · " + javaMethod, java)
+                + codeBox(runner.build().cSource(snippet).getFileName() + " · " + cFunction, c) + "</div>";
         Notebook.html(html, java + "\n" + c);
     }
 
@@ -399,7 +399,9 @@ public final class Lab {
         save();
     }
 
-    void record(Results results) {
+    /** A sweep's results, handed back when it ran to its end: saved with the lab's, and that sweep is the one again() repeats. */
+    void record(Sweep sweep, Results results) {
+        lastSweep = sweep;
         recorded.add(results);
         save();
     }

@@ -81,7 +81,7 @@ final class Profile {
             return profiles;
         }
         Path folder = Course.home().resolve("labs/flamegraphs");
-        Runner.createDirectories(folder);
+        Scratch.createDirectories(folder);
         for (Runner.Invocation inv : sweep.invocations()) {
             if (!inv.language().equals("java")) continue;
             String name = lab.id() + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
@@ -131,7 +131,7 @@ final class Profile {
      * so a comma in the course's path must not reach them.
      */
     static String fromRunFolder(Path scratch, Path out) {
-        String relative = Runner.fromRunFolder(scratch, out);
+        String relative = Scratch.fromRunFolder(scratch, out);
         if (relative.contains(",")) throw new Runner.RunFailed("its options cannot carry a path with a comma: " + relative);
         return relative;
     }
@@ -184,7 +184,7 @@ final class Profile {
         }
         Path dir = null;
         try {
-            Runner.createDirectories(lab.scratch());
+            Scratch.createDirectories(lab.scratch());
             dir = Files.createTempDirectory(lab.scratch(), "fio-");
             StringBuilder h = new StringBuilder("<table><thead><tr><th>job</th><th>fio MB/s</th><th>course (C) MB/s</th>"
                     + "<th>course ÷ fio</th></tr></thead><tbody>");
@@ -195,12 +195,12 @@ final class Profile {
                 String refused = null;
                 for (int run = 0; run < FIO_RUNS && refused == null; run++) {  // as the course's runs: a new file for each write, a flushed one for each cold read
                     if (job.rw().equals("write")) Files.deleteIfExists(file);
-                    if ("cold".equals(job.cache())) Runner.exec(List.of(lab.runner().evictHelper().toString(), file.toString()), "evict");
+                    if ("cold".equals(job.cache())) Build.exec(List.of(lab.runner().build().evictHelper().toString(), file.toString()), "evict");
                     List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file, "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
                             "--ioengine=psync", "--mem=mmap", "--fallocate=none", "--scramble_buffers=0",
                             "--invalidate=" + job.invalidate(), "--direct=" + job.direct(), "--output-format=json");
                     try {
-                        String json = Runner.exec(cmd, "fio " + job.label());
+                        String json = Build.exec(cmd, "fio " + job.label());
                         var result = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
                                 .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
                         runs.add(result.getAsJsonObject(job.rw()).get("bw_bytes").getAsDouble() / (1 << 20));
@@ -225,7 +225,7 @@ final class Profile {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            if (dir != null) Runner.removeTree(dir);
+            if (dir != null) Scratch.removeTree(dir);
         }
     }
 
@@ -266,7 +266,7 @@ final class Profile {
 
     private static Path tempFile(String prefix, String suffix) {
         try {
-            Runner.createDirectories(Course.build());
+            Scratch.createDirectories(Course.build());
             return Files.createTempFile(Course.build(), prefix, suffix);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -88,7 +88,7 @@ public final class Sweep {
     public Sweep threads(int value) { threads = List.of(value); return this; }
     /** Process counts for snippets that run as an MPI job (--procs: the kit starts them with mpirun -np N). */
     public Sweep procs(List<Integer> values) {
-        values.forEach(n -> Runner.checkProcs(String.valueOf(n)));
+        values.forEach(n -> MpiRun.checkProcs(String.valueOf(n)));
         procs = List.copyOf(values);
         return this;
     }
@@ -181,9 +181,8 @@ public final class Sweep {
 
     /** Runs the schedule with live progress, shows the results table, records and saves them. */
     public Results run() {
-        lab.lastSweep = this;
         Results results = new Results(execute(schedule()));
-        lab.record(results);
+        lab.record(this, results);
         Notebook.html(results.html(), results.toString());
         return results;
     }

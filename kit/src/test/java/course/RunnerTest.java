@@ -65,10 +65,10 @@ class RunnerTest {
     @Test
     void aBuildAppearsWholeOrNotAtAll(@TempDir Path dir) throws Exception {
         Path target = dir.resolve("bin/tool");
-        Runner.buildAtomically(target, out -> List.of("sh", "-c", "printf built > '" + out + "'"), "building tool");
+        Build.buildAtomically(target, out -> List.of("sh", "-c", "printf built > '" + out + "'"), "building tool");
         assertEquals("built", Files.readString(target));
         Path failed = dir.resolve("bin/broken");
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.buildAtomically(failed,
+        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Build.buildAtomically(failed,
                 out -> List.of("sh", "-c", "printf half > '" + out + "'; echo 'error: no' ; exit 1"), "building broken"));
         assertEquals("building broken failed:\nerror: no\n", e.getMessage());
         try (var left = Files.list(dir.resolve("bin"))) {
@@ -79,9 +79,9 @@ class RunnerTest {
     @Test
     void anAtomicWriteReplacesTheWholeFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("records/one");
-        Runner.writeAtomically(file, "first\nsecond\n");
-        Runner.writeAtomically(file, "third\n");
-        assertEquals(List.of("third"), Runner.readLines(file));
+        Build.writeAtomically(file, "first\nsecond\n");
+        Build.writeAtomically(file, "third\n");
+        assertEquals(List.of("third"), Build.readLines(file));
         try (var left = Files.list(file.getParent())) {
             assertEquals(List.of(file), left.toList());
         }
@@ -94,13 +94,13 @@ class RunnerTest {
         long me = ProcessHandle.current().pid();
         Path dead = Files.createDirectories(scratch.resolve("run-" + ended.pid() + "-" + 1 + "-123/inside"));
         Path reused = Files.createDirectories(scratch.resolve("run-" + me + "-" + 1 + "-456"));  // my id, another start: not mine
-        Path live = Files.createDirectories(scratch.resolve(Runner.RUN_PREFIX + "789"));
+        Path live = Files.createDirectories(scratch.resolve(Scratch.RUN_PREFIX + "789"));
         Path older = Files.createDirectories(scratch.resolve("run-12345"));  // no owner in its name: left alone
         Files.writeString(scratch.resolve("notes.txt"), "mine");
-        assertEquals(2, Runner.sweepStale(scratch));
+        assertEquals(2, Scratch.sweepStale(scratch));
         assertFalse(Files.exists(dead.getParent()) || Files.exists(reused));
         assertTrue(Files.isDirectory(live) && Files.isDirectory(older) && Files.exists(scratch.resolve("notes.txt")));
-        assertEquals(0, Runner.sweepStale(scratch.resolve("none")), "no scratch folder yet: nothing to do");
+        assertEquals(0, Scratch.sweepStale(scratch.resolve("none")), "no scratch folder yet: nothing to do");
     }
 
     @Test
@@ -109,7 +109,7 @@ class RunnerTest {
         ended.waitFor();
         Path stale = Files.createDirectories(scratch.resolve("run-" + ended.pid() + "-1-abc"));
         Process orphan = new ProcessBuilder("sleep", "60").directory(stale.toFile()).start();  // a child that outlived its kernel
-        assertEquals(1, Runner.sweepStale(scratch));
+        assertEquals(1, Scratch.sweepStale(scratch));
         assertTrue(orphan.waitFor(5, java.util.concurrent.TimeUnit.SECONDS), "the orphan was stopped");
         assertFalse(Files.exists(stale));
     }
@@ -117,15 +117,15 @@ class RunnerTest {
     @Test
     void jbangsAnswerIsRecordedAndARecordNotOfThisCourseIsIgnored() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Course.build().resolve("tools/jbang/jbang")), "jbang is set up by setup/setup.sh");
-        Runner runner = new Runner();
-        List<String> command = runner.command("raw_io", "java");
-        String key = Runner.hash(Runner.javaSources(runner.javaSource("raw_io")), Runner.javaHome().toString());
+        Build build = new Build();
+        List<String> command = build.command("raw_io", "java");
+        String key = Build.hash(Build.javaSources(build.javaSource("raw_io")), Build.javaHome().toString());
         Path record = Course.build().resolve("jbang-built/RawIo-" + key);
-        List<String> recorded = Runner.readLines(record);
+        List<String> recorded = Build.readLines(record);
         assertEquals(command.get(command.size() - 1), recorded.get(0), "the main class, then the class path");
         assertTrue(command.contains(String.join(":", recorded.subList(1, recorded.size()))));
-        Runner.writeAtomically(record, "RawIo\n/elsewhere/RawIo.jar\n");  // a copied course's record, say
-        assertEquals(command, new Runner().command("raw_io", "java"), "jbang was asked again");
-        assertEquals(recorded, Runner.readLines(record), "and its answer recorded anew");
+        Build.writeAtomically(record, "RawIo\n/elsewhere/RawIo.jar\n");  // a copied course's record, say
+        assertEquals(command, new Build().command("raw_io", "java"), "jbang was asked again");
+        assertEquals(recorded, Build.readLines(record), "and its answer recorded anew");
     }
 }

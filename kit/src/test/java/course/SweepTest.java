@@ -76,12 +76,12 @@ class SweepTest {
                 .languages("java").ops("read").invocations();
         assertEquals(List.of("1", "2", "4"), all.stream().map(i -> i.flag("--procs")).toList());
         assertFalse(LAB.sweep("shared_file").invocations().get(0).flags().contains("--procs"));
-        if (!Runner.mpiAvailable()) return;  // without MPI the launcher says how to install it (the lab skips)
-        List<String> launcher = Runner.launcher(all.get(2));
+        if (!MpiRun.available()) return;  // without MPI the launcher says how to install it (the lab skips)
+        List<String> launcher = MpiRun.launcher(all.get(2));
         assertEquals("mpirun", launcher.get(0));
         assertEquals("4", launcher.get(launcher.indexOf("-np") + 1));
         assertEquals("root".equals(System.getProperty("user.name")), launcher.contains("--allow-run-as-root"));
-        assertEquals(List.of(), Runner.launcher(LAB.sweep("raw_io").invocations().get(0)), "other snippets start alone");
+        assertEquals(List.of(), MpiRun.launcher(LAB.sweep("raw_io").invocations().get(0)), "other snippets start alone");
     }
 
     @Test

@@ -1,0 +1,55 @@
+package course;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Where MPI is and how an MPI job starts: which mpirun and mpicc, and the command in front of a snippet given --procs. */
+public final class MpiRun {
+    private MpiRun() {
+    }
+
+    /**
+     * An MPI tool (mpirun, mpicc): from beside COURSE_MPIRUN when it names one MPI among several (a
+     * cluster's module, say), else from PATH.
+     */
+    static String tool(String tool) {
+        String chosen = System.getenv("COURSE_MPIRUN");
+        return chosen == null || chosen.isBlank() ? tool : Path.of(chosen).resolveSibling(tool).toString();
+    }
+
+    /** Whether MPI can run here: its mpirun and mpicc exist. */
+    public static boolean available() {
+        return Machine.onPath(tool("mpirun")) && Machine.onPath(tool("mpicc"));
+    }
+
+    static String missing() {
+        return "MPI is not installed here (no " + tool("mpirun") + " and " + tool("mpicc") + "). Lab 08 needs Open MPI: "
+                + "sudo apt-get install openmpi-bin libopenmpi-dev (Debian, Ubuntu) or conda install -c conda-forge openmpi";
+    }
+
+    /** A process count mpirun can start: 1 to 256 (mpirun itself reads -np 0 as "one per core"). */
+    static void checkProcs(String value) {
+        if (!value.matches("[0-9]{1,3}") || Integer.parseInt(value) < 1 || Integer.parseInt(value) > 256) {
+            throw new IllegalArgumentException("procs " + value + ": must be a whole number between 1 and 256");
+        }
+    }
+
+    /**
+     * What starts an invocation's processes: nothing for most snippets; for a snippet given --procs N,
+     * mpirun with N processes (more than the cores allowed, and said so in the lab), the run's
+     * environment passed on to every node, `--allow-run-as-root` only for root, and COURSE_MPI_ARGS
+     * (a --hostfile, say) in front. COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
+     */
+    public static List<String> launcher(Runner.Invocation inv) {
+        if (!inv.flags().contains("--procs")) return List.of();
+        checkProcs(inv.flag("--procs"));
+        if (!available()) throw new Runner.RunFailed(missing());
+        List<String> cmd = new ArrayList<>(List.of(tool("mpirun"), "-q", "--oversubscribe", "-np", inv.flag("--procs"),
+                "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
+        if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
+        String extra = System.getenv("COURSE_MPI_ARGS");
+        if (extra != null && !extra.isBlank()) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
+        return cmd;
+    }
+}
