@@ -147,6 +147,18 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                 String.format(Locale.ROOT, "holds at or above %.3g× (reading: %s)", threshold, reading));
     }
 
+    /**
+     * The other side of atLeast: measuredRatio lies at or below threshold (a rate "steady" across sizes:
+     * the largest over the smallest). Changed when the whole interval lies above it, too close to call when
+     * it straddles it.
+     */
+    public static Verdict atMost(Published.Claim claim, Estimate measuredRatio, double threshold, String reading, String shown, Why why) {
+        if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
+        String outcome = measuredRatio.high() <= threshold ? HOLDS : measuredRatio.low() > threshold ? CHANGED : TOO_CLOSE;
+        return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, true),
+                String.format(Locale.ROOT, "holds at or below %.3g× (reading: %s)", threshold, reading));
+    }
+
     /** The one judgement: measured against published on a log scale, within ×tolerance either way. */
     static String outcome(double published, Estimate measured, double tolerance) {
         double low = published / tolerance, high = published * tolerance;

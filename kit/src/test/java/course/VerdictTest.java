@@ -166,6 +166,15 @@ class VerdictTest {
         assertEquals("holds at or above 10.0× (reading: orders of magnitude)", v.rule());
     }
 
+    @ParameterizedTest(name = "at most 1.5×, measured {0} [{1}–{2}]: {3}")
+    @CsvSource({"1.1, 1.02, 1.3, holds", "1.5, 1.2, 1.5, holds", "2, 1.7, 2.4, changed", "1.4, 1.2, 1.8, too close to call"})
+    void aSteadyFigureHoldsAtOrBelowItsReadingsThreshold(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.atMost(claim(Double.NaN, "", "claim"), new Estimate(value, low, high), 1.5, "steady", "spread %s", WHY);
+        assertEquals(outcome, v.outcome());
+        assertEquals(outcome.equals("holds") ? "" : outcome.equals("changed") ? "higher" : Verdict.SETTLE, v.why());
+        assertEquals("holds at or below 1.50× (reading: steady)", v.rule());
+    }
+
     @Test
     void aMissingTextSaysWhichWayInsteadOfGuessing() {
         Verdict v = Verdict.ratio(claim(2, "x", "ratio"), at(5), Why.ifLower("the JIT closed the gap"));
