@@ -29,14 +29,17 @@ public record CpuProfile(String name, long samples, long allSamples, long kernel
      * with the interval its number of samples allows (Estimate.ofShare); NaN if it was not taken.
      */
     public static Estimate kernelShare(java.util.List<CpuProfile> profiles, String name) {
-        return profiles.stream().filter(p -> p.name().equals(name)).findFirst()
-                .map(p -> Estimate.ofShare(p.kernelSamples(), p.samples())).orElse(Estimate.exact(Double.NaN));
+        return share(profiles, name, CpuProfile::kernelSamples);
     }
 
     /** The memory-copy share of the named profile, likewise. */
     public static Estimate copyShare(java.util.List<CpuProfile> profiles, String name) {
+        return share(profiles, name, CpuProfile::copySamples);
+    }
+
+    private static Estimate share(java.util.List<CpuProfile> profiles, String name, java.util.function.ToLongFunction<CpuProfile> part) {
         return profiles.stream().filter(p -> p.name().equals(name)).findFirst()
-                .map(p -> Estimate.ofShare(p.copySamples(), p.samples())).orElse(Estimate.exact(Double.NaN));
+                .map(p -> Estimate.ofShare(part.applyAsLong(p), p.samples())).orElse(Estimate.exact(Double.NaN));
     }
 
     /** Reads async-profiler's collapsed stacks ("frame;frame;leaf count" per line; kernel frames end in _[k]). */
