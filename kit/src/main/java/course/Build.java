@@ -173,10 +173,8 @@ public final class Build {
             // jars of this course's own build (a copied course folder must not run the original's) that are still there
             if (lines.size() >= 2 && lines.stream().skip(1).map(Path::of).allMatch(jar -> jar.startsWith(build) && Files.exists(jar))) return lines;
         }
-        Path jbang = build.resolve("tools/jbang/jbang");
-        if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
-        exec(List.of(jbang.toString(), "build", source.toString()), "compiling " + source.getFileName());
-        String output = exec(List.of(jbang.toString(), "info", "tools", source.toString()), "jbang info");
+        jbang("compiling " + source.getFileName(), "build", source.toString());
+        String output = jbang("jbang info", "info", "tools", source.toString());
         JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
         List<String> lines = new ArrayList<>(List.of(info.get("mainClass").getAsString(), info.get("applicationJar").getAsString()));
         info.getAsJsonArray("resolvedDependencies").forEach(d -> lines.add(d.getAsString()));
@@ -259,7 +257,7 @@ public final class Build {
      * at the same time never starts a half-written binary and a failed build leaves nothing behind.
      */
     static void buildAtomically(Path target, java.util.function.Function<Path, List<String>> command, String what) {
-        intoPlace(target, partial -> exec(command.apply(partial), what));
+        intoPlace(target, partial -> Runner.exec(command.apply(partial), what));
     }
 
     /** What makes a file, given the temporary path to make it at. */
@@ -315,24 +313,14 @@ public final class Build {
         return Path.of(System.getProperty("java.home"));
     }
 
-    /** Runs a build step (or a version probe) to completion and returns its output; a failure carries it. */
-    static String exec(List<String> cmd, String what) {
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            Path home = Course.home();
-            pb.environment().put("JAVA_HOME", javaHome().toString());
-            pb.environment().put("JBANG_DIR", home.resolve("build/jbang-home").toString());
-            pb.environment().put("JBANG_REPO", home.resolve("build/jbang-repo").toString());
-            Process p = pb.start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) throw new Runner.RunFailed(what + " failed:\n" + output);
-            return output;
-        } catch (IOException e) {
-            throw new UncheckedIOException(what + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Runner.RunFailed("interrupted while " + what);
-        }
+    /** Runs jbang to completion on the kit's JDK, its caches kept in the course's build folder. */
+    private String jbang(String what, String... args) {
+        Path jbang = build.resolve("tools/jbang/jbang");
+        if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
+        List<String> cmd = new ArrayList<>(List.of(jbang.toString()));
+        cmd.addAll(List.of(args));
+        return Runner.exec(cmd, what, Map.of("JAVA_HOME", javaHome().toString(), "JBANG_DIR", build.resolve("jbang-home").toString(),
+                "JBANG_REPO", build.resolve("jbang-repo").toString()));
     }
 
     static String hash(List<Path> files, String salt) {

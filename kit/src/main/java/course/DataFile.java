@@ -32,7 +32,7 @@ public record DataFile(Path path, long size, long checksum, long lines) implemen
         cmd.addAll(flags);
         cmd.addAll(List.of("--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));
         try {
-            var row = new Run(JsonParser.parseString(Build.exec(cmd, "writing the exercise file").strip()).getAsJsonObject());
+            var row = new Run(JsonParser.parseString(Runner.exec(cmd, "writing the exercise file").strip()).getAsJsonObject());
             return new DataFile(path, row.fileSize(), row.checksum(), text ? row.ops() : -1);
         } catch (RuntimeException e) {
             path.toFile().delete();  // --keep keeps the file even when the run fails: never leave half of one

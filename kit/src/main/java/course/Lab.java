@@ -73,7 +73,7 @@ public final class Lab {
      */
     public void requireMpi() {
         if (!MpiRun.available()) throw new Runner.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
-        String version = Build.exec(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
+        String version = Runner.exec(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
         String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(
                 new Runner.Invocation("mpi_file", "c", List.of("--procs", "1")))).replace("-np 1", "-np N") + " …";
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);

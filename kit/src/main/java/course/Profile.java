@@ -195,12 +195,12 @@ final class Profile {
                 String refused = null;
                 for (int run = 0; run < FIO_RUNS && refused == null; run++) {  // as the course's runs: a new file for each write, a flushed one for each cold read
                     if (job.rw().equals("write")) Files.deleteIfExists(file);
-                    if ("cold".equals(job.cache())) Build.exec(List.of(lab.runner().build().evictHelper().toString(), file.toString()), "evict");
+                    if ("cold".equals(job.cache())) Runner.exec(List.of(lab.runner().build().evictHelper().toString(), file.toString()), "evict");
                     List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file, "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
                             "--ioengine=psync", "--mem=mmap", "--fallocate=none", "--scramble_buffers=0",
                             "--invalidate=" + job.invalidate(), "--direct=" + job.direct(), "--output-format=json");
                     try {
-                        String json = Build.exec(cmd, "fio " + job.label());
+                        String json = Runner.exec(cmd, "fio " + job.label());
                         var result = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
                                 .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
                         runs.add(result.getAsJsonObject(job.rw()).get("bw_bytes").getAsDouble() / (1 << 20));

@@ -134,6 +134,28 @@ public final class Runner {
         }
     }
 
+    /** Runs a short command to completion (a build step, a version probe, fio) and returns its output; a failure carries it. */
+    static String exec(List<String> cmd, String what) {
+        return exec(cmd, what, Map.of());
+    }
+
+    /** The same, with more environment. */
+    static String exec(List<String> cmd, String what, Map<String, String> env) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) throw new RunFailed(what + " failed:\n" + output);
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(what + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailed("interrupted while " + what);
+        }
+    }
+
     /**
      * The JSON rows a child prints, each handed to onRow as it arrives; a child that fails throws RunFailed
      * with what it said on stderr (and any stray stdout), or "label exited with status N" when it said nothing.
