@@ -256,10 +256,11 @@ public final class Lab {
 
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
     public void code(String snippet, String javaMethod, String cFunction) {
-        String java = extract(runner.build().javaSource(snippet), javaMethod);
-        String c = extract(runner.build().cSource(snippet), cFunction);
-        String html = "<div style='display:flex;gap:1em'>" + codeBox(runner.build().javaSource(snippet).getFileName() + " · " + javaMethod, java)
-                + codeBox(runner.build().cSource(snippet).getFileName() + " · " + cFunction, c) + "</div>";
+        Path javaFile = runner.build().javaSource(snippet), cFile = runner.build().cSource(snippet);
+        String java = extract(javaFile, javaMethod);
+        String c = extract(cFile, cFunction);
+        String html = "<div style='display:flex;gap:1em'>" + codeBox(javaFile.getFileName() + " · " + javaMethod, java)
+                + codeBox(cFile.getFileName() + " · " + cFunction, c) + "</div>";
         Notebook.html(html, java + "\n" + c);
     }
 

@@ -200,7 +200,10 @@ public final class Sweep {
             plan.add(new Round(round, count, inv));
         }
         List<Double> a = new ArrayList<>(), b = new ArrayList<>();
-        for (JsonObject row : execute(plan)) (new Run(row).order() % 2 == 1 ? a : b).add((double) new Run(row).elapsedNs());
+        for (JsonObject json : execute(plan)) {
+            Run run = new Run(json);
+            (run.order() % 2 == 1 ? a : b).add((double) run.elapsedNs());
+        }
         Runner.Invocation first = cases(repeat).get(0);
         String name = String.format(Locale.ROOT, "%s %s, %s file, %s operations", snippet, first.caseName(), first.flag("--file-size"),
                 first.flag("--op-size").equals("1") ? "1-byte" : first.flag("--op-size"));
