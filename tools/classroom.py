@@ -68,6 +68,8 @@ def release(labs):
 
 
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# the fields every saved lab's results has (data/results.schema.json says which; the kit checks the rest)
+RESULTS_FIELDS = json.loads((HOME / "data/results.schema.json").read_text())["required"]
 UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, knowingly
 GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
 GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default half the cores: marks never depend on timings)
@@ -267,11 +269,11 @@ def handin(folder):
     for f in files:
         try:
             doc = json.loads(f.read_text())
-            ok = isinstance(doc, dict) and {"lab", "preset", "machine", "runs", "verdicts"} <= doc.keys()
+            ok = isinstance(doc, dict) and set(RESULTS_FIELDS) <= doc.keys()
         except (OSError, ValueError):
             ok = False
         if not ok:
-            sys.exit(f"classroom: {f} is not a lab's results (expected the JSON a lab saves: lab, preset, machine, runs, verdicts)")
+            sys.exit(f"classroom: {f} is not a lab's results (expected the JSON a lab saves: {', '.join(RESULTS_FIELDS)})")
     out_dir = Path(os.environ.get("COURSE_HANDIN", HOME / "build/handin"))
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"results-{socket.gethostname()}-{time.strftime('%Y%m%d-%H%M%S')}.zip"
