@@ -28,10 +28,8 @@ def static_charts(nb):
                 out["data"]["image/svg+xml"] = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
 
 
-def run_to_html(path, preset):
-    """Executes a notebook (failed cells kept) and returns its HTML body, charts as static SVG, and the
-    failures as "ename: evalue" lines."""
-    nb = execute(path, preset, allow_errors=True)
+def to_html(nb):
+    """An executed notebook's HTML body, charts as static SVG, and its failed cells as "ename: evalue" lines."""
     failed = [f"{out.get('ename')}: {out.get('evalue')}" for cell in nb.cells for out in cell.get("outputs", [])
               if out.get("output_type") == "error"]
     static_charts(nb)
@@ -48,25 +46,34 @@ def write_page(out, title, body):
     tmp.replace(out)
 
 
+def write_report(out, preset, executed):
+    """The report of executed labs ((name, notebook) pairs, in order) at out; returns the failed cells, each
+    "lab: ename: evalue"."""
+    sections, nav, failed = [], [], []
+    for name, nb in executed:
+        body, lab_failed = to_html(nb)
+        failed += [f"{name}: {f}" for f in lab_failed]
+        nav.append(f'<a href="#{name}">{html.escape(name)}</a>')
+        sections.append(f'<section class="lab" id="{name}">{body}</section>')
+    write_page(out, "Java file I/O course: report",
+               f"<h1>Java file I/O course: report ({preset} preset)</h1><nav>{''.join(nav)}</nav>{''.join(sections)}")
+    return failed
+
+
 def main(names):
     preset = os.environ.get("COURSE_PRESET", "quick")
     known = {p.stem: p for p in lab_paths()}
     for name in names:
         if name not in known:
             sys.exit(f"report: no lab {name} (labs: {', '.join(known)})")
-    sections, nav, failed = [], [], []
+    executed = []
     for path in [known[name] for name in names] if names else known.values():
         started = time.time()
         print(f"report: running {path.name} ({preset})", flush=True)
-        body, lab_failed = run_to_html(path, preset)
-        failed += [f"{path.stem}: {f}" for f in lab_failed]
-        anchor = path.stem
-        nav.append(f'<a href="#{anchor}">{html.escape(path.stem)}</a>')
-        sections.append(f'<section class="lab" id="{anchor}">{body}</section>')
+        executed.append((path.stem, execute(path, preset, allow_errors=True)))  # failed cells are kept
         print(f"report: {path.name} took {time.time() - started:.0f} s", flush=True)
     out = Path(os.environ.get("COURSE_REPORT", HOME / "build/report.html"))
-    write_page(out, "Java file I/O course: report",
-               f"<h1>Java file I/O course: report ({preset} preset)</h1><nav>{''.join(nav)}</nav>{''.join(sections)}")
+    failed = write_report(out, preset, executed)
     print(f"report: wrote {out}")
     if failed:
         print("report: cells failed:\n  " + "\n  ".join(failed), file=sys.stderr)

@@ -328,21 +328,28 @@ public final class Results {
     }
 
     /**
-     * Where one strategy stands in each piece of work it did (same language, operation, threads, sizes...):
-     * "fastest", "slowest" or "between" the other strategies' median times, one entry per case.
+     * How clearly a strategy's standing is mixed: the smaller of its best lead (the fastest other strategy's
+     * median time over its own, in the piece of work where that is largest) and its worst lag (its time over
+     * the slowest other's, where that is largest). Above 1, it was the fastest somewhere and the slowest
+     * somewhere else; below 1, it never was one of the two. A piece of work is a same language, operation,
+     * threads, sizes...; one the strategy did alone counts for neither. NaN when no piece has another strategy.
      */
-    public List<String> standing(String strategy) {
+    public double mixedStanding(String strategy) {
         List<String> work = workload();
-        List<String> out = new ArrayList<>();
         List<Map<String, Object>> rows = summary();
+        double lead = Double.NaN, lag = Double.NaN;
         for (Map<String, Object> mine : rows) {
             if (!strategy.equals(mine.get("strategy"))) continue;
             double time = ((Number) mine.get("median_ms")).doubleValue();
-            List<Double> same = rows.stream().filter(r -> r != mine && key(r, work).equals(key(mine, work)))
+            List<Double> others = rows.stream().filter(r -> r != mine && key(r, work).equals(key(mine, work)))
                     .map(r -> ((Number) r.get("median_ms")).doubleValue()).toList();
-            out.add(same.stream().allMatch(t -> t >= time) ? "fastest" : same.stream().allMatch(t -> t <= time) ? "slowest" : "between");
+            if (others.isEmpty()) continue;
+            double fastestOther = others.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+            double slowestOther = others.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+            lead = Double.isNaN(lead) ? fastestOther / time : Math.max(lead, fastestOther / time);
+            lag = Double.isNaN(lag) ? time / slowestOther : Math.max(lag, time / slowestOther);
         }
-        return out;
+        return Math.min(lead, lag);
     }
 
     /** Median of a summary column over every case (say "mb_per_s" of one strategy's cases). */

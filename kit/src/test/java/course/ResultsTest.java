@@ -370,14 +370,17 @@ class ResultsTest {
     }
 
     @Test
-    void standingSaysWhereAStrategyFinishedInEachPieceOfWork() {
+    void mixedStandingIsTheSmallerOfTheBestLeadAndTheWorstLag() {
         com.google.gson.JsonObject slowWrite = byStrategy("mapped", 0, 50);
         slowWrite.addProperty("op", "write");
-        com.google.gson.JsonObject viewWrite = byStrategy("view", 0, 30);
+        com.google.gson.JsonObject viewWrite = byStrategy("view", 0, 40);
         viewWrite.addProperty("op", "write");
-        Results r = new Results(List.of(byStrategy("view", 0, 20), byStrategy("bulk", 0, 5), byStrategy("mapped", 0, 10), slowWrite, viewWrite));
-        assertEquals(List.of("between", "slowest"), r.standing("mapped"), "reads: between bulk and view; writes: slower than view");
-        assertEquals(List.of("fastest"), r.strategies("bulk").standing("bulk"), "alone in its work: fastest and slowest at once, called fastest");
+        Results r = new Results(List.of(byStrategy("view", 0, 20), byStrategy("bulk", 0, 15), byStrategy("mapped", 0, 10), slowWrite, viewWrite));
+        assertEquals(1.25, r.mixedStanding("mapped"), 1e-9, "reads: fastest, bulk's 15 ms over 10 (1.5); writes: slowest, 50 over 40 (1.25)");
+        assertEquals(10.0 / 20, r.where("op", "read").strategies("mapped", "view").mixedStanding("mapped"), 1e-9,
+                "never the slowest: its smallest lag, 10 ms against view's 20, is below 1");
+        assertTrue(Double.isNaN(r.strategies("bulk").mixedStanding("bulk")), "alone in its work: no standing at all");
+        assertTrue(Double.isNaN(r.mixedStanding("none")), "a strategy with no runs: NaN");
     }
 
     @Test
