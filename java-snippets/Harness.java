@@ -315,6 +315,16 @@ final class Harness {
         return last;
     }
 
+    /** ... for bytes in a ByteBuffer, from its start (direct I/O's aligned buffer) ... */
+    static long use(java.nio.ByteBuffer buf, int len) {
+        if (len <= 0) return 0;
+        long last = buf.get(len - 1) & 0xFF;
+        if (checking) {
+            for (int i = 0; i < len - 1; i++) unseen += buf.get(i) & 0xFF;
+        }
+        return last;
+    }
+
     /** ... and for a line of text (its UTF-16 characters). */
     static long use(CharSequence line) {
         int len = line.length();

@@ -11,22 +11,45 @@
 // starts); reads hand each buffer to Harness.use, which touches one byte of it (the check run, off the
 // clock, sums them all). So the clock holds the calls and nothing else.
 //
+// --strategy o-direct (lab 09) makes the same calls past the page cache: a FileChannel opened with
+// ExtendedOpenOption.DIRECT (O_DIRECT), one --op-size block per call into a buffer aligned to the file
+// system's block size (ByteBuffer.alignedSlice). Direct I/O moves whole blocks at whole-block offsets,
+// so --op-size must be a multiple of 4 KiB and --file-size a multiple of --op-size.
+//
 // What you will see: with 1-byte operations every byte costs a trip into the kernel, so the rate
 // is a few million bytes per second whatever the file size, in Java and in C alike.
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.EOFException;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 public class RawIo {
+    /** Direct I/O's unit: a multiple of the block size of every file system Linux does direct I/O on. */
+    static final int DIRECT_UNIT = 4096;
+
     public static void main(String[] args) {
-        Harness.run("raw_io", List.of("raw"), args, o -> switch (o.op() + " " + o.pattern()) {
-            case "write seq" -> seqWrite(o);
-            case "read seq" -> seqRead(o);
-            case "write rand" -> randWrite(o);
-            default -> randRead(o);
-        });
+        Harness.run("raw_io", List.of("raw", "o-direct"), args, RawIo::check, o -> o.strategy().equals("o-direct") ? direct(o)
+                : switch (o.op() + " " + o.pattern()) {
+                    case "write seq" -> seqWrite(o);
+                    case "read seq" -> seqRead(o);
+                    case "write rand" -> randWrite(o);
+                    default -> randRead(o);
+                });
+    }
+
+    static void check(Harness.Options o) throws Harness.UsageError {
+        if (!o.strategy().equals("o-direct")) return;
+        if (o.opSize() % DIRECT_UNIT != 0 || o.fileSize() % o.opSize() != 0) {
+            throw new Harness.UsageError("--op-size " + o.opSize() + " and --file-size " + o.fileSize()
+                    + ": direct I/O moves whole blocks (--op-size a multiple of 4096, --file-size a multiple of --op-size)");
+        }
     }
 
     static long seqWrite(Harness.Options o) throws IOException {
@@ -86,5 +109,42 @@ public class RawIo {
             }
         }
         return used;
+    }
+
+    /**
+     * Past the page cache: each operation moves one --op-size block between the disk and a buffer aligned
+     * to the file system's block size, at a whole-block offset (in order, or a random slot).
+     */
+    static long direct(Harness.Options o) throws IOException {
+        boolean write = o.op().equals("write");
+        long slots = o.fileSize() / o.opSize(), used = 0;
+        Prng random = new Prng(o.seed());
+        int block = (int) Files.getFileStore(o.file()).getBlockSize();
+        // alignedSlice starts on a block and ends on one: two blocks to spare leave room for --op-size past the start
+        ByteBuffer buf = ByteBuffer.allocateDirect(o.opSize() + 2 * block).alignedSlice(block).slice(0, o.opSize());
+        try (var channel = open(o, write)) {
+            for (long i = 0; i < slots; i++) {
+                long pos = (o.pattern().equals("seq") ? i : random.below(slots)) * o.opSize();
+                buf.clear();
+                if (write) {
+                    buf.put(Data.source, Data.offset(pos), o.opSize()).flip();
+                    if (channel.write(buf, pos) != o.opSize()) throw new IOException("a direct write moved part of a block");
+                } else {
+                    if (channel.read(buf, pos) != o.opSize()) throw new EOFException();
+                    used += Harness.use(buf, o.opSize());
+                }
+            }
+        }
+        return used;
+    }
+
+    /** The file opened for direct I/O, or an error that says so where the file system refuses it (tmpfs does). */
+    static FileChannel open(Harness.Options o, boolean write) throws IOException {
+        try {
+            return FileChannel.open(o.file(), write ? StandardOpenOption.WRITE : StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        } catch (java.nio.file.FileSystemException e) {
+            if (!"Invalid argument".equals(e.getReason())) throw e;
+            throw new IOException("this file system refuses direct I/O (O_DIRECT); put the scratch folder on a disk (COURSE_SCRATCH)");
+        }
     }
 }

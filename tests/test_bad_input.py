@@ -30,7 +30,10 @@ BAD_FLAGS = [  # (flags, text the error must contain)
     (["--op", "append"], "--op append: must be one of read, write"),
     (["--pattern", "zigzag"], "--pattern zigzag: must be one of seq, rand"),
     (["--cache", "hot"], "--cache hot: must be one of warm, cold"),
-    (["--strategy", "magic"], "--strategy magic: must be one of raw"),
+    (["--strategy", "magic"], "--strategy magic: must be one of raw, o-direct"),
+    (["--strategy", "o-direct", "--op-size", "1000"], "--op-size 1000 and --file-size 1048576: direct I/O moves whole blocks "
+                                                      "(--op-size a multiple of 4096, --file-size a multiple of --op-size)"),
+    (["--strategy", "o-direct", "--op-size", "64k", "--file-size", "100000"], "--op-size 65536 and --file-size 100000: direct I/O"),
     (["--buffer-size", "4k"], "--buffer-size is not used by raw_io"),
     (["--bogus", "1"], "unknown flag --bogus (allowed:"),
     (["--file-size"], "--file-size needs a value"),

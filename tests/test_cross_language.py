@@ -30,6 +30,23 @@ def test_raw_io_twins_agree(commands, tmp_path, pattern, file_size, op_size):
     assert sums["java"] == sums["c"]
 
 
+@pytest.mark.parametrize("pattern", ["seq", "rand"])
+def test_raw_io_direct_twins_agree_with_each_other_and_with_raw(commands, tmp_path, pattern):
+    """Past the page cache (O_DIRECT), both languages write the bytes raw writes, and read its checksum."""
+    files, sums = {}, {}
+    for language, strategy in (("java", "o-direct"), ("c", "o-direct"), ("c", "raw")):
+        target = tmp_path / f"{language}-{strategy}.dat"
+        flags = ["--strategy", strategy, "--pattern", pattern, "--file-size", "256k", "--op-size", "16k", "--repeat", "1", "--warmup", "0"]
+        write = run_snippet(commands("raw_io", language), flags + ["--op", "write", "--file", str(target), "--keep"])
+        assert write.returncode == 0, write.stderr
+        files[language, strategy] = sha256(target)
+        read = run_snippet(commands("raw_io", language), flags + ["--op", "read", "--file", str(tmp_path / "r.dat")])
+        assert read.returncode == 0, read.stderr
+        sums[language, strategy] = (rows(write.stdout)[0]["checksum"], rows(read.stdout)[0]["checksum"])
+    assert len(set(files.values())) == 1, files
+    assert len(set(sums.values())) == 1, sums
+
+
 BUFFERING_CASES = [  # (strategy, pattern, file size, buffer size): odd sizes, 1-byte buffers, whole-file and larger buffers
     ("stream", "seq", "10001", None), ("stream", "seq", "10001", "7"), ("stream", "seq", "100000", "1k"),
     ("direct", "seq", "1", "1"), ("direct", "seq", "10001", "7"), ("direct", "seq", "100000", "4k"),

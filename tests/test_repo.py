@@ -40,7 +40,7 @@ def test_published_figures_are_well_formed(path):
     assert rows
     for row in rows:
         where = f"{path.name} {row['id']}"
-        assert re.fullmatch(r"(xu-guo|bonachea|lord-reddy|awan)\.[a-z0-9.-]+", row["id"]), where
+        assert re.fullmatch(r"(xu-guo|bonachea|lord-reddy|awan|openjdk)\.[a-z0-9.-]+", row["id"]), where
         assert row["source"] and row["where"] and row["statement"], f"{where}: every row cites where and says what"
         assert row["kind"] in KINDS, where
         if row["kind"] == "claim":

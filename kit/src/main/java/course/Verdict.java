@@ -260,6 +260,14 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     }
 
     /**
+     * A change to the JDK, first shipped in JDK changedIn: judged where the runs ran on a JDK before it and
+     * one after (see JdkPair), otherwise not measured, naming the JDKs the runs had.
+     */
+    public static Verdict acrossJdks(Published.Claim claim, Results runs, int changedIn, java.util.function.Function<JdkPair, Verdict> judge) {
+        return JdkPair.around(runs, changedIn).map(judge).orElseGet(() -> unmeasured(claim, JdkPair.missing(runs, changedIn)));
+    }
+
+    /**
      * A claim about more processes (or threads) than small machines have cores for: judged where this run
      * gave at least needed of them a core each, otherwise not measured, saying how many it could.
      */

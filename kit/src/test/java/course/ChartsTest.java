@@ -197,6 +197,18 @@ class ChartsTest {
     }
 
     @Test
+    void throughputBarsSetRunsPastThePageCacheApart() {
+        JsonObject direct = run("c", "read", MB, 0, 2_000_000);
+        direct.addProperty("strategy", "o-direct");
+        JsonObject cold = run("c", "read", MB, 0, 3_000_000);
+        cold.addProperty("cache", "cold");
+        JsonObject spec = json(Charts.throughputBars(new Results(List.of(run("c", "read", MB, 0, 1_000_000), cold, direct)), "Three ways"));
+        List<String> caches = new ArrayList<>();
+        spec.getAsJsonObject("data").getAsJsonArray("values").forEach(v -> caches.add(v.getAsJsonObject().get("cache").getAsString()));
+        assertEquals(List.of("warm", "cold", Charts.BYPASSED), caches);
+    }
+
+    @Test
     void perRun() {
         JsonObject spec = json(Charts.perRun(results(), "Runs"));
         assertSelfContained(spec, 18);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PublishedTest {
-    static final Set<String> SOURCES = Set.of("xu-guo", "awan", "bonachea", "lord-reddy");
+    static final Set<String> SOURCES = Set.of("xu-guo", "awan", "bonachea", "lord-reddy", "openjdk");
     static Published published;
     static List<CSVRecord> rows = new ArrayList<>();
 

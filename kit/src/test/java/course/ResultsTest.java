@@ -384,6 +384,20 @@ class ResultsTest {
     }
 
     @Test
+    void javaRuntimesComeOldestFirstAndFeatureReadsTheRelease() {
+        com.google.gson.JsonObject old = Runs.run("java", "read", 1 << 20, 0, 5_000_000);
+        old.addProperty("runtime", "java 17.0.15");
+        com.google.gson.JsonObject newer = Runs.run("java", "read", 1 << 20, 0, 5_000_000);
+        newer.addProperty("runtime", "java 21.0.2");
+        Results r = new Results(List.of(Runs.run("java", "read", 1 << 20, 0, 5_000_000), Runs.run("c", "read", 1 << 20, 0, 5_000_000), old, newer,
+                Runs.run("java", "write", 1 << 20, 0, 5_000_000)));
+        assertEquals(List.of("java 17.0.15", "java 21.0.2", "java 25.0.3"), r.javaRuntimes(), "by version, not as text (\"java 9\" sorts after \"java 17\" as text)");
+        assertEquals(17, Results.feature("java 17.0.15"));
+        assertEquals(25, Results.feature("java 25"));
+        assertEquals(List.of(), r.where("language", "c").javaRuntimes());
+    }
+
+    @Test
     void numericFiltersKeepTheRunsTheySay() {
         Results r = new Results(List.of(run("java", "read", "seq", MB, 1, 0, 10, 1, 1), run("java", "read", "seq", MB, 4, 0, 10, 1, 1),
                 run("java", "read", "seq", MB, 64, 0, 10, 1, 1), run("java", "read", "seq", MB, 1024, 0, 10, 1, 1)));

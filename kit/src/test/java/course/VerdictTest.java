@@ -213,6 +213,23 @@ class VerdictTest {
     }
 
     @Test
+    void aJdkChangeIsJudgedOnlyAcrossIt() {
+        Published.Claim c = claim(2, "x", "ratio");
+        com.google.gson.JsonObject old = Runs.run("java", "read", 1 << 20, 0, 8_000_000);
+        old.addProperty("runtime", "java 17.0.15");
+        Results both = new Results(java.util.List.of(old, Runs.run("java", "read", 1 << 20, 0, 4_000_000)));
+        Verdict judged = Verdict.acrossJdks(c, both, 21, pair -> Verdict.ratio(c, pair.speedup(both), WHY));
+        assertEquals("holds", judged.outcome(), "8 ms on JDK 17, 4 ms on JDK 25: 2× faster");
+        assertEquals(new JdkPair("java 17.0.15", "java 25.0.3"), JdkPair.around(both, 21).orElseThrow());
+        Verdict after = Verdict.acrossJdks(c, both, 17, pair -> { throw new AssertionError("17 is not before a change shipped in 17"); });
+        assertEquals("not measured", after.outcome());
+        assertTrue(after.why().contains("these runs had java 17.0.15 and java 25.0.3") && after.why().contains("JAVA_HOMES"), after.why());
+        Verdict one = Verdict.acrossJdks(c, both.where("runtime", "java 25.0.3"), 21, pair -> { throw new AssertionError("one JDK"); });
+        assertTrue(one.why().contains("these runs had java 25.0.3."), one.why());
+        assertTrue(JdkPair.missing(both.where("language", "c"), 21).contains("no Java runtime"));
+    }
+
+    @Test
     void aClaimNeedingMoreCoresIsJudgedOnlyWhereThereAreEnough() {
         Published.Claim c = claim(2, "x", "ratio");
         Verdict few = Verdict.withCores(c, 2, 3, () -> { throw new AssertionError("judged without the cores"); });
