@@ -122,7 +122,7 @@ public class RawIo {
         int block = (int) Files.getFileStore(o.file()).getBlockSize();
         // alignedSlice starts on a block and ends on one: two blocks to spare leave room for --op-size past the start
         ByteBuffer buf = ByteBuffer.allocateDirect(o.opSize() + 2 * block).alignedSlice(block).slice(0, o.opSize());
-        try (var channel = open(o, write)) {
+        try (var channel = openDirect(o, write)) {
             for (long i = 0; i < slots; i++) {
                 long pos = (o.pattern().equals("seq") ? i : random.below(slots)) * o.opSize();
                 buf.clear();
@@ -138,8 +138,8 @@ public class RawIo {
         return used;
     }
 
-    /** The file opened for direct I/O, or an error that says so where the file system refuses it (tmpfs does). */
-    static FileChannel open(Harness.Options o, boolean write) throws IOException {
+    /** The file opened for direct I/O, or an error that says so where the file system refuses it (tmpfs did before Linux 6.6). */
+    static FileChannel openDirect(Harness.Options o, boolean write) throws IOException {
         try {
             return FileChannel.open(o.file(), write ? StandardOpenOption.WRITE : StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
         } catch (java.nio.file.FileSystemException e) {

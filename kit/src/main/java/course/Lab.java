@@ -226,6 +226,11 @@ public final class Lab {
         Profile.syscalls(this, sweep);
     }
 
+    /** Counts each Java invocation's file reads, writes and forces as JDK Flight Recorder records them (never timed). */
+    public void fileEvents(Sweep sweep) {
+        Profile.fileEvents(this, sweep);
+    }
+
     /** fio's sequential write, warm read and cold read of a file of this size, beside the course's C figures for them. */
     public void fio(long size, Results course) {
         Profile.fio(this, size, course);

@@ -59,6 +59,61 @@ final class Profile {
         Notebook.html(h.append("</tbody></table>").toString(), t.toString());
     }
 
+    /** The events JDK Flight Recorder records for file I/O (JDK 11+), in the order the table shows them. */
+    static final List<String> FILE_EVENTS = List.of("jdk.FileRead", "jdk.FileWrite", "jdk.FileForce");
+    /** A row of `jfr summary`: event type, count, size in bytes. */
+    static final Pattern JFR_ROW = Pattern.compile("^\\s*(jdk\\.\\w+)\\s+(\\d+)\\s+\\d+\\s*$");
+
+    /**
+     * Runs each Java invocation with JDK Flight Recorder on and shows how many file reads, writes and forces
+     * the JDK itself recorded (every one: no threshold, no throttle), beside strace's count of system calls:
+     * the JDK's own view of the same run, with no root and no agent. Never timed: recording costs time.
+     */
+    static void fileEvents(Lab lab, Sweep sweep) {
+        Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
+        for (Runner.Invocation inv : sweep.invocations()) {
+            if (!inv.language().equals("java")) continue;
+            Path recording = tempFile("file-events-", ".jfr");
+            try {
+                Files.delete(recording);  // the JVM writes it; a name that exists would be taken as a folder's
+                String settings = FILE_EVENTS.stream().map(e -> e + "#threshold=0ms," + e + "#throttle=off").reduce((a, b) -> a + "," + b).orElseThrow();
+                // -Xlog keeps JFR's start-up lines off stdout, where the harness's JSON lines go
+                String options = "-Xlog:jfr+startup=warning \"-XX:StartFlightRecording=filename=" + fromRunFolder(lab.scratch(), recording) + "," + settings + "\"";
+                lab.runner().run(inv, lab.scratch(), row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
+                Path jfr = (inv.javaHome() != null ? Path.of(inv.javaHome()) : Build.javaHome()).resolve("bin/jfr");
+                byInvocation.put(inv.caseName(), parseJfrSummary(Runner.exec(List.of(jfr.toString(), "summary", recording.toString()), "jfr summary").lines().toList()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (Runner.RunFailed e) {
+                unavailable("JDK Flight Recorder's file events", "the recording could not be made (" + e.getMessage().strip() + ")");
+                return;
+            } finally {
+                recording.toFile().delete();
+            }
+        }
+        StringBuilder h = new StringBuilder("<table><thead><tr><th>run (whole process, start-up included)</th>");
+        FILE_EVENTS.forEach(e -> h.append("<th>").append(e).append("</th>"));
+        h.append("</tr></thead><tbody>");
+        StringBuilder t = new StringBuilder();
+        byInvocation.forEach((name, counts) -> {
+            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(name)).append("</td>");
+            FILE_EVENTS.forEach(e -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(e, 0L))).append("</td>"));
+            h.append("</tr>");
+            t.append(name).append(": ").append(counts).append('\n');
+        });
+        Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+    }
+
+    /** Event counts from `jfr summary`, by event type. */
+    static Map<String, Long> parseJfrSummary(List<String> lines) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String line : lines) {
+            Matcher m = JFR_ROW.matcher(line);
+            if (m.matches()) counts.put(m.group(1), Long.parseLong(m.group(2)));
+        }
+        return counts;
+    }
+
     static Map<String, Long> parseStrace(List<String> lines) {
         Map<String, Long> counts = new TreeMap<>();
         for (String line : lines) {

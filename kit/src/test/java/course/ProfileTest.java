@@ -64,6 +64,22 @@ class ProfileTest {
     }
 
     @Test
+    void readsEventCountsFromJfrSummary() {
+        List<String> lines = List.of("", " Version: 2.1", " Chunks: 1", " Duration: 1 s", "",
+                " Event Type                              Count  Size (bytes) ",
+                "=============================================================",
+                " jdk.FileRead                             1037         27955",
+                " jdk.BooleanFlag                           496         15213",
+                " jdk.FileWrite                              40          1042",
+                " jdk.FileForce                               0             0");
+        Map<String, Long> counts = Profile.parseJfrSummary(lines);
+        assertEquals(1037L, counts.get("jdk.FileRead"));
+        assertEquals(40L, counts.get("jdk.FileWrite"));
+        assertEquals(0L, counts.get("jdk.FileForce"));
+        assertFalse(counts.containsKey("Version:"), "the header is not an event");
+    }
+
+    @Test
     void ignoresEverythingElse() {
         List<String> lines = List.of("", "strace: Process 123 attached", "--- SIGCHLD ---",
                 "% time     seconds  usecs/call     calls    errors syscall", "+++ exited with 0 +++");
