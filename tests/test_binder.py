@@ -2,7 +2,7 @@
 it does to the course, as a learner's Binder session would meet it: the course copied into a fresh home
 (repo2docker puts the repository in $HOME) owned by a user who is not root and cannot become root, the
 JDK only at a JAVA_HOME outside /usr/lib/jvm (hidden, as a conda prefix would have it), 2 GiB of memory
-(a cgroup, as Binder's pods), a private /tmp; then binder/postBuild, then labs 01 and 08 in smoke through
+(a cgroup, as Binder's pods), a private /tmp; then binder/postBuild, then labs 00 and 08 in smoke through
 the course kernel. Afterwards nothing may belong to that user outside the home, and the private /tmp may
 hold only what the JVM itself keeps there.
 
@@ -87,7 +87,7 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         jupyter_conda = "/home/jovyan/.venv/bin"  # the stand-in for conda's jupyter (see the module doc)
         path = f"/opt/conda/lib/jvm/bin:{jupyter_conda}:/usr/local/bin:/usr/bin:/bin"
         script = ("cd /home/jovyan && bash binder/postBuild"
-                  " && COURSE_PRESET=smoke .venv/bin/python tools/report.py 01-raw-io 08-mpi-processes")
+                  " && COURSE_PRESET=smoke .venv/bin/python tools/report.py 00-start-here 08-mpi-processes")
         sandbox = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(passwd), "/etc/passwd", "--ro-bind", str(group), "/etc/group",
                    "--tmpfs", "/opt", "--perms", "0755", "--dir", "/opt/conda", "--perms", "0755", "--dir", "/opt/conda/lib",
                    "--ro-bind", str(java_home), "/opt/conda/lib/jvm", "--tmpfs", "/usr/lib/jvm",

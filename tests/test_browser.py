@@ -1,5 +1,5 @@
 """A real browser: JupyterLab from the course's own set-up on 127.0.0.1 with a token, Debian Chromium
-driven by playwright-core (tests/browser/run_lab.mjs), lab 01 run cell by cell in the smoke preset. Its
+driven by playwright-core (tests/browser/run_lab.mjs), lab 00 (the one a learner opens first) run cell by cell in the smoke preset. Its
 Vega-Lite charts must draw marks and no cell may show an error. The test owns the JupyterLab process
 and stops it by its own process id, always. Skipped, with the reason, where Chromium, Node or
 playwright-core is missing."""
@@ -20,7 +20,7 @@ from conftest import BUILD, ENV, HOME
 
 CHROMIUM = shutil.which("chromium")
 DRIVER = BUILD / "tools/browser"
-SCREENSHOT = BUILD / "browser-01-raw-io.png"
+SCREENSHOT = BUILD / "browser-00-start-here.png"
 
 
 def missing():
@@ -64,11 +64,11 @@ def stop(server):
 
 
 @pytest.mark.skipif(missing() is not None, reason=missing() or "")
-def test_lab_01_runs_in_a_real_browser(tmp_path):
+def test_lab_00_runs_in_a_real_browser(tmp_path):
     root, scratch = tmp_path / "notebooks", tmp_path / "scratch"
     root.mkdir()
     scratch.mkdir()
-    shutil.copy(HOME / "labs/01-raw-io.ipynb", root)  # the browser saves its run here, not over the lab
+    shutil.copy(HOME / "labs/00-start-here.ipynb", root)  # the browser saves its run here, not over the lab
     port, token = free_port(), secrets.token_hex(16)
     env = dict(ENV, COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch), JUPYTER_TOKEN=token,
                JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
@@ -85,16 +85,16 @@ def test_lab_01_runs_in_a_real_browser(tmp_path):
         base = f"http://127.0.0.1:{port}"
         wait_for_server(f"{base}/api/status?token={token}", server, time.time() + 60)
         started = time.time()
-        run = subprocess.run(["node", str(HOME / "tests/browser/run_lab.mjs"), base, token, "01-raw-io.ipynb", str(SCREENSHOT), "300"],
+        run = subprocess.run(["node", str(HOME / "tests/browser/run_lab.mjs"), base, token, "00-start-here.ipynb", str(SCREENSHOT), "300"],
                              env=env, capture_output=True, text=True, timeout=900)
-        print(f"browser run of lab 01 (smoke): {time.time() - started:.0f} s; screenshot {SCREENSHOT}")
+        print(f"browser run of lab 00 (smoke): {time.time() - started:.0f} s; screenshot {SCREENSHOT}")
         assert run.returncode == 0, run.stderr[-3000:] + (tmp_path / "jupyterlab.log").read_text()[-3000:]
         report = json.loads(run.stdout.strip().splitlines()[-1])
         print(f"what the page showed: {report}")
         assert report["codeCells"] > 5 and report["notRun"] == 0, f"every code cell must run: {report}"
         assert report["charts"] > 0 and report["chartsWithMarks"] == report["charts"], f"every chart must draw marks: {report}"
         assert report["stderr"] == [], f"cells showed errors: {report['stderr']}"
-        saved = nbformat.read(root / "01-raw-io.ipynb", as_version=4)
+        saved = nbformat.read(root / "00-start-here.ipynb", as_version=4)
         errors = [o for c in saved.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
         assert errors == [], [f"{e.ename}: {e.evalue}" for e in errors]
         assert all(c.execution_count for c in saved.cells if c.cell_type == "code"), "the browser saved every cell run"

@@ -394,7 +394,9 @@ public final class Charts {
                 "xOffset", Map.of("field", "cache"),
                 "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (median)"),
                 "color", Map.of("field", "cache", "type", "nominal", "title", "page cache",
-                        "scale", Map.of("domain", List.of("warm", "cold", BYPASSED), "range", List.of("#e69f00", "#0072b2", "#009e73"))),
+                        "scale", values.stream().anyMatch(v -> BYPASSED.equals(v.get("cache")))
+                                ? Map.of("domain", List.of("warm", "cold", BYPASSED), "range", List.of("#e69f00", "#0072b2", "#009e73"))
+                                : Map.of("domain", List.of("warm", "cold"), "range", List.of("#e69f00", "#0072b2"))),
                 "tooltip", List.of(Map.of("field", "case"), Map.of("field", "cache"), Map.of("field", "mb_per_s", "format", ",.0f"))));
         return described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
                 + ", warm and cold page cache (and bypassed, where a run bypassed it) side by side");

@@ -208,15 +208,14 @@ final class Profile {
                 "%s: %.0f%% of %d samples in the kernel, %.0f%% copying memory", p.name(), p.kernelPct(), p.samples(), p.copyPct()));
     }
 
-    /** fio's jobs for the course's ceiling: {label, --rw, --invalidate, the course's op and cache}. */
-    /** fio's jobs: what the row says, fio's rw, its invalidate and direct settings, and the course's op and cache (none for direct). */
-    record FioJob(String label, String rw, int invalidate, int direct, String op, String cache) {}
+    /** fio's jobs: what the row says, fio's rw, its invalidate and direct settings, and the course's C runs of the same (op, cache, strategy). */
+    record FioJob(String label, String rw, int invalidate, int direct, String op, String cache, String strategy) {}
 
     static final List<FioJob> FIO_JOBS = List.of(
-            new FioJob("sequential write, 1 MB blocks, into the page cache", "write", 0, 0, "write", "warm"),
-            new FioJob("sequential read, 1 MB blocks, warm page cache", "read", 0, 0, "read", "warm"),
-            new FioJob("sequential read, 1 MB blocks, cache dropped first", "read", 1, 0, "read", "cold"),
-            new FioJob("sequential read, 1 MB blocks, page cache bypassed (O_DIRECT)", "read", 0, 1, null, null));
+            new FioJob("sequential write, 1 MB blocks, into the page cache", "write", 0, 0, "write", "warm", "raw"),
+            new FioJob("sequential read, 1 MB blocks, warm page cache", "read", 0, 0, "read", "warm", "raw"),
+            new FioJob("sequential read, 1 MB blocks, cache dropped first", "read", 1, 0, "read", "cold", "raw"),
+            new FioJob("sequential read, 1 MB blocks, page cache bypassed (O_DIRECT)", "read", 0, 1, "read", "warm", "o-direct"));
 
     /**
      * fio, the disk benchmark people trust, on the jobs of the course's ceiling (course: C's runs of
@@ -229,7 +228,8 @@ final class Profile {
      * data-making work the course keeps off its clock), as the C snippet's does neither; before the cold
      * read the file is flushed (the course's eviction helper: fsync, then drop), since fio's own drop
      * leaves pages still waiting to be written. A last job reads with O_DIRECT, past the page cache
-     * altogether: the device's own speed, where the file system allows it (tmpfs does not; the row says so).
+     * altogether: the device's own speed, beside raw_io's o-direct strategy, where the file system allows it
+     * (tmpfs did not before Linux 6.6; the row says so).
      * Skipped with a reason without fio.
      */
     static void fio(Lab lab, long size, Results course) {
@@ -266,8 +266,8 @@ final class Profile {
                 }
                 double fioMbPerS = refused != null ? Double.NaN : Results.median(runs);
                 String fioShown = refused != null ? refused : String.format(Locale.ROOT, "%,.0f", fioMbPerS);
-                Results ours = job.op() == null ? new Results(List.of()) : course.where(r -> r.get("op").getAsString().equals(job.op())
-                        && r.get("cache").getAsString().equals(job.cache()) && r.get("language").getAsString().equals("c"));
+                Results ours = course.where(r -> r.get("op").getAsString().equals(job.op()) && r.get("cache").getAsString().equals(job.cache())
+                        && r.get("language").getAsString().equals("c") && r.get("strategy").getAsString().equals(job.strategy()));
                 Double courseMbPerS = ours.runs().isEmpty() ? null : (Double) ours.summary().get(0).get("mb_per_s");
                 String ratio = courseMbPerS == null || refused != null ? "n/a" : String.format(Locale.ROOT, "%.2f", courseMbPerS / fioMbPerS);
                 String courseShown = courseMbPerS == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", courseMbPerS);

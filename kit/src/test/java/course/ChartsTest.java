@@ -206,6 +206,8 @@ class ChartsTest {
         List<String> caches = new ArrayList<>();
         spec.getAsJsonObject("data").getAsJsonArray("values").forEach(v -> caches.add(v.getAsJsonObject().get("cache").getAsString()));
         assertEquals(List.of("warm", "cold", Charts.BYPASSED), caches);
+        assertTrue(spec.toString().contains(Charts.BYPASSED + "\"]"), "the legend names it");
+        assertFalse(json(Charts.throughputBars(results(), "Two ways")).toString().contains(Charts.BYPASSED), "a legend without such runs does not");
     }
 
     @Test
