@@ -64,10 +64,17 @@ const struct team *harness_team = &alone;
 #endif
 
 static char message[3 * PATH_MAX]; /* the one-line error of the last failed check */
-static char created[PATH_MAX];  /* the file this run creates, removed on every way out */
-static dev_t created_dev;       /* its identity once this process made it (claim), so a file */
-static ino_t created_ino;       /* someone else put at the path since is never the one removed */
-static int created_known;
+/* A file this run makes, removed on every way out (path empty: none, or --keep), and its identity once
+ * this process made it (claim), so a file someone else put at the path since is never the one removed. */
+#define SOURCE_SUFFIX ".source"
+struct made {
+    char path[PATH_MAX + sizeof SOURCE_SUFFIX]; /* room for a copy's source: --file plus SOURCE_SUFFIX */
+    dev_t dev;
+    ino_t ino;
+    int known;
+};
+static struct made created;     /* the run's file */
+static struct made copy_source; /* a copy's source (file_copy, lab 09), where the snippet makes one */
 static char default_file[PATH_MAX];
 static char sigbus_message[3 * PATH_MAX]; /* made before any I/O: a signal handler may not format text */
 
@@ -83,8 +90,9 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
 static void fail(const char *snippet, const char *text, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
-static void remove_created(void);
-static int claim(const char *path);
+static int claim(const char *path, struct made *made);
+static void remove_made(void);
+static void remove_quietly(const struct made *made);
 static void on_signal(int sig);
 static void on_sigbus(int sig);
 
@@ -129,14 +137,14 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
     snprintf(sigbus_message, sizeof sigbus_message, "%s: I/O error on %s: file ended early\n", snippet, o.file);
     signal(SIGBUS, on_sigbus);
     if (!o.keep) { /* every process removes the file on its way out if it fails or is stopped: a job ends as a whole */
-        snprintf(created, sizeof created, "%s", o.file);
-        atexit(remove_created);
+        snprintf(created.path, sizeof created.path, "%s", o.file);
+        atexit(remove_made);
         signal(SIGINT, on_signal);
         signal(SIGTERM, on_signal);
         signal(SIGHUP, on_signal);
         signal(SIGPIPE, on_signal); /* whoever reads our lines stopped (`| head -1`): the file goes too */
     }
-    if (first && claim(o.file) != 0) harness_io_fail(&o); /* new, never through a link: O_EXCL */
+    if (first && claim(o.file, &created) != 0) harness_io_fail(&o); /* new, never through a link: O_EXCL */
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
                                                       : data_write_file(o.file, o.file_size)) != 0) harness_io_fail(&o);
     if (harness_team->size() > 1) check_shared(&o);
@@ -152,7 +160,7 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         checking = 0;
     }
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
-        if (first && write && ((unlink(o.file) != 0 && errno != ENOENT) || claim(o.file) != 0)) harness_io_fail(&o);
+        if (first && write && ((unlink(o.file) != 0 && errno != ENOENT) || claim(o.file, &created) != 0)) harness_io_fail(&o);
         double resident = -1; /* -1: not a cold run */
         if (first && !write && strcmp(o.cache, "cold") == 0) {
             if (harness_evict(o.file) != 0 || (resident = harness_resident_pct(o.file)) < 0) harness_io_fail(&o);
@@ -176,11 +184,16 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
             snprintf(why, sizeof why, "run %" PRId64 " read other bytes than the check run", run);
             harness_io_fail_because(&o, why);
         }
-        if (write && first && data_sum_file(o.file, &checksum) != 0) harness_io_fail(&o);
+        if (write && first) { /* a strategy may have put a new file there: the run's file is the one it wrote */
+            struct stat written;
+            if (lstat(o.file, &written) != 0 || data_sum_file(o.file, &checksum) != 0) harness_io_fail(&o);
+            created.dev = written.st_dev;
+            created.ino = written.st_ino;
+        }
         if (run >= 0 && first) emit(&o, run, elapsed, user, sys, resident, checksum);
     }
-    if (!o.keep && first) remove_created(); /* done: process 0 owns the file */
-    created[0] = '\0';
+    if (!o.keep && first) remove_made(); /* done: process 0 owns the file */
+    created.path[0] = copy_source.path[0] = '\0';
     harness_team->end();
     return 0;
 }
@@ -752,30 +765,49 @@ double harness_resident_pct(const char *path) {
     return ok ? 100.0 * (double)resident / (double)pages : -1;
 }
 
+const char *harness_source(const struct options *o) {
+    static char path[PATH_MAX + sizeof SOURCE_SUFFIX];
+    snprintf(path, sizeof path, "%s" SOURCE_SUFFIX, o->file);
+    return path;
+}
+
+void harness_write_source(const struct options *o) {
+    const char *path = harness_source(o);
+    if (claim(path, &copy_source) != 0) harness_io_fail(o);
+    if (!o->keep) snprintf(copy_source.path, sizeof copy_source.path, "%s", path); /* ours now: it goes on every way out */
+    if (data_write_file(path, o->file_size) != 0) harness_io_fail(o);
+}
+
 /* Makes the file, empty, where none was (O_EXCL: not through a link either), and remembers which it is. */
-static int claim(const char *path) {
+static int claim(const char *path, struct made *made) {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     struct stat st;
     if (fd < 0) return -1;
     int ok = fstat(fd, &st) == 0;
     if (close(fd) != 0 || !ok) return -1;
-    created_dev = st.st_dev;
-    created_ino = st.st_ino;
-    created_known = 1;
+    made->dev = st.st_dev;
+    made->ino = st.st_ino;
+    made->known = 1;
     return 0;
 }
 
-/* Removes the run's file: a regular file, and the very one this process made when it made one (lstat
- * and unlink are safe in a signal handler). */
-static void remove_created(void) {
+/* Removes what the run made: its file and, where it made one, a copy's source (safe in a signal handler). */
+static void remove_made(void) {
+    remove_quietly(&created);
+    remove_quietly(&copy_source);
+}
+
+/* Removes a file: a regular one, and the very one this process made when it made one (lstat and unlink
+ * are safe in a signal handler). */
+static void remove_quietly(const struct made *made) {
     struct stat st;
-    if (!created[0] || lstat(created, &st) != 0 || !S_ISREG(st.st_mode)) return;
-    if (created_known && (st.st_dev != created_dev || st.st_ino != created_ino)) return;
-    unlink(created);
+    if (!made->path[0] || lstat(made->path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (made->known && (st.st_dev != made->dev || st.st_ino != made->ino)) return;
+    unlink(made->path);
 }
 
 static void on_signal(int sig) {
-    remove_created();
+    remove_made();
     _exit(128 + sig);
 }
 
@@ -783,7 +815,7 @@ static void on_sigbus(int sig) {
     (void)sig;
     ssize_t ignored = write(STDERR_FILENO, sigbus_message, strlen(sigbus_message));
     (void)ignored;
-    remove_created();
+    remove_made();
     _exit(1);
 }
 
@@ -825,7 +857,7 @@ void harness_io_fail_because(const struct options *o, const char *why) {
     static atomic_flag failing = ATOMIC_FLAG_INIT;
     if (atomic_flag_test_and_set(&failing)) for (;;) pause(); /* the first one's exit() ends this thread too */
     snprintf(message, sizeof message, "I/O error on %s: %s", o->file, why);
-    remove_created();
+    remove_made();
     fail(o->snippet, message, 1);
 }
 

@@ -115,6 +115,11 @@ void harness_write_fully(const struct options *o, int fd, const unsigned char *b
 
 /* Drops the file from the page cache: fsync, then posix_fadvise(DONTNEED). 0 on success. */
 int harness_evict(const char *path);
+/* The file a copy reads (file_copy, lab 09): --file's name plus ".source", made by harness_write_source. */
+const char *harness_source(const struct options *o);
+/* Makes the copy's source where none was (not through a link either), filled with the course's data; it
+ * goes with the run's file. */
+void harness_write_source(const struct options *o);
 
 /* The percentage of the file's pages in the page cache now (mincore on a mapping of it, which reads
  * nothing); -1 if it cannot be told. */

@@ -170,8 +170,8 @@ final class Harness {
         }
         agree(snippet, error);
         boolean first = team.rank() == 0;  // process 0 owns the file and the output
-        Path created = o.file();
-        Thread cleanup = new Thread(() -> removeQuietly(created));
+        Options made = o;
+        Thread cleanup = new Thread(() -> removeMade(made));
         if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);  // every process, if it fails or is stopped: a job ends as a whole
         try {
             if (first) claim(o.file());  // new, never through a link
@@ -208,7 +208,10 @@ final class Harness {
                 long[] cpu = cpuSplit(cpuStart, cpuTimes());
                 // validation, after the clock: a read must have handed over what the check run did; a write's file is summed
                 if (!write && used != checkedUse) throw new IOException("run " + run + " read other bytes than the check run");
-                if (write && first) checksum = Data.sumFile(o.file());
+                if (write && first) {
+                    createdKey = fileKey(o.file());  // a strategy may have put a new file there (Files.copy replaces): the run's file is the one it wrote
+                    checksum = Data.sumFile(o.file());
+                }
                 if (run >= 0 && first) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), resident, checksum);
             }
         } catch (IOException | UncheckedIOException e) {
@@ -221,7 +224,7 @@ final class Harness {
             fail(snippet, e.getMessage(), 2);
         }
         if (!o.keep()) {
-            if (first) removeQuietly(created);  // done: process 0 owns the file
+            if (first) removeMade(o);  // done: process 0 owns the file
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
         team.end();
@@ -720,20 +723,46 @@ final class Harness {
 
     /** Linux's PATH_MAX, as the C twin's: a longer --file is refused rather than cut short. */
     static final int MAX_PATH = 4096;
-    /** The identity (device and inode) of the file this process made, so a file someone else put there since is never removed. */
-    static volatile Object createdKey;
+    /**
+     * The identities (device and inode) of the files this process made: the run's file and a copy's source,
+     * so a file someone else put at either path since is never removed.
+     */
+    static volatile Object createdKey, sourceKey;
+
+    /** The file a copy reads (file_copy, lab 09): --file's name plus ".source", made by writeSource. */
+    static Path source(Options o) {
+        return Path.of(o.file() + ".source");
+    }
+
+    /** Makes the copy's source where none was (not through a link either) and fills it with the course's data; it goes with the run's file. */
+    static void writeSource(Options o) throws IOException {
+        Path source = source(o);
+        Files.createFile(source);
+        sourceKey = fileKey(source);
+        Data.writeFile(source, o.fileSize());
+    }
 
     /** Makes the file, empty, where none was (CREATE_NEW: not through a link either), and remembers which it is. */
     static void claim(Path file) throws IOException {
         Files.createFile(file);
-        createdKey = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        createdKey = fileKey(file);
     }
 
-    /** Removes the run's file: a regular file, and the very one this process made when it made one. */
-    static void removeQuietly(Path file) {
+    static Object fileKey(Path file) throws IOException {
+        return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+    }
+
+    /** Removes what the run made: its file and, where it made one, a copy's source. */
+    static void removeMade(Options o) {
+        removeQuietly(o.file(), createdKey);
+        if (sourceKey != null) removeQuietly(source(o), sourceKey);
+    }
+
+    /** Removes a file: a regular one, and the very one this process made (key) when it made one. */
+    static void removeQuietly(Path file, Object key) {
         try {
             var now = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (!now.isRegularFile() || (createdKey != null && !createdKey.equals(now.fileKey()))) return;
+            if (!now.isRegularFile() || (key != null && !key.equals(now.fileKey()))) return;
             Files.deleteIfExists(file);
         } catch (IOException ignored) {
             // gone already, or best effort on the way out; the kit also removes its whole scratch folder

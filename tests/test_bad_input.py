@@ -192,6 +192,28 @@ def test_read_only_scratch_folder(commands, language):
         shutil.rmtree(programs)
 
 
+FILE_COPY_BAD_FLAGS = [
+    ([], "--op read: file_copy writes a copy (allowed: write)"),
+    (["--op", "write", "--pattern", "rand"], "--pattern rand: file_copy copies in order (allowed: seq)"),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,expected", FILE_COPY_BAD_FLAGS, ids=[" ".join(f) or "no op" for f, _ in FILE_COPY_BAD_FLAGS])
+def test_file_copy_bad_flags(commands, tmp_path, language, flags, expected):
+    check_usage_error(commands, "file_copy", language, tmp_path / "x.dat", flags, expected)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_file_copy_never_overwrites_a_file_where_its_source_goes(commands, tmp_path, language):
+    precious = tmp_path / "x.dat.source"
+    precious.write_text("keep me")
+    result = run_snippet(commands("file_copy", language), ["--op", "write", "--file", str(tmp_path / "x.dat")])
+    assert result.returncode == 2 and result.stderr.strip() == \
+        f"file_copy: --file {tmp_path / 'x.dat'}: {precious} already exists (file_copy makes its source there and overwrites nothing)"
+    assert precious.read_text() == "keep me" and sorted(p.name for p in tmp_path.iterdir()) == ["x.dat.source"]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_existing_file_is_never_overwritten(commands, tmp_path, language):
     precious = tmp_path / "precious.dat"
@@ -289,6 +311,25 @@ def test_interrupt_removes_file(commands, tmp_path, language, sig):
         proc.kill()
     assert proc.returncode != 0
     assert rows(proc.stdout.read().decode()) == []
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_stopped_copy_removes_its_source_and_its_copy(commands, tmp_path, language):
+    """Stopped with the kit's SIGTERM while copying, file_copy removes both files it made."""
+    proc = subprocess.Popen(commands("file_copy", language) + ["--strategy", "loop", "--op", "write", "--file-size", "64m",
+                            "--op-size", "1", "--repeat", "1", "--warmup", "0", "--file", str(tmp_path / "x.dat")],
+                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 60
+        while not ((tmp_path / "x.dat").exists() and (tmp_path / "x.dat").stat().st_size > 0) and time.time() < deadline:
+            time.sleep(0.05)
+        assert (tmp_path / "x.dat.source").exists(), "the copy never started"
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode != 0
     assert list(tmp_path.iterdir()) == []
 
 

@@ -47,6 +47,34 @@ def test_raw_io_direct_twins_agree_with_each_other_and_with_raw(commands, tmp_pa
     assert len(set(sums.values())) == 1, sums
 
 
+COPY_STRATEGIES = {"java": ["loop", "transfer", "files-copy"], "c": ["loop", "copy-file-range", "sendfile"]}
+
+
+@pytest.mark.parametrize("file_size,op_size", [("1", "1"), ("100001", "4k"), ("1m", "64k")])
+def test_file_copy_every_way_copies_the_bytes_raw_writes(commands, tmp_path, file_size, op_size):
+    """Every way to copy, in both languages, leaves raw_io's bytes and checksum; with --keep the source
+    stays beside the copy, without it the run leaves nothing."""
+    reference = tmp_path / "raw.dat"
+    raw = run_snippet(commands("raw_io", "c"), ["--op", "write", "--file-size", file_size, "--op-size", op_size, "--repeat", "1",
+                      "--warmup", "0", "--file", str(reference), "--keep"])
+    assert raw.returncode == 0, raw.stderr
+    for language, strategies in COPY_STRATEGIES.items():
+        for strategy in strategies:
+            target = tmp_path / f"{language}-{strategy}.dat"
+            out = run_snippet(commands("file_copy", language), ["--strategy", strategy, "--op", "write", "--file-size", file_size,
+                              "--op-size", op_size, "--repeat", "2", "--warmup", "1", "--file", str(target), "--keep"])
+            assert out.returncode == 0, out.stderr
+            assert sha256(target) == sha256(reference) == sha256(tmp_path / f"{target.name}.source"), (language, strategy)
+            assert {r["checksum"] for r in rows(out.stdout)} == {rows(raw.stdout)[0]["checksum"]}, (language, strategy)
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    for language, strategies in COPY_STRATEGIES.items():
+        out = run_snippet(commands("file_copy", language), ["--strategy", strategies[-1], "--op", "write", "--file-size", file_size,
+                          "--repeat", "1", "--warmup", "0", "--file", str(clean / "x.dat")])
+        assert out.returncode == 0, out.stderr
+        assert list(clean.iterdir()) == [], f"{language} left {list(clean.iterdir())}"
+
+
 BUFFERING_CASES = [  # (strategy, pattern, file size, buffer size): odd sizes, 1-byte buffers, whole-file and larger buffers
     ("stream", "seq", "10001", None), ("stream", "seq", "10001", "7"), ("stream", "seq", "100000", "1k"),
     ("direct", "seq", "1", "1"), ("direct", "seq", "10001", "7"), ("direct", "seq", "100000", "4k"),

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
 final class Profile {
     /** A row of `strace -c`: % time, seconds, usecs/call, calls, [errors], syscall. */
     static final Pattern STRACE_ROW = Pattern.compile("^\\s*[0-9.]+\\s+[0-9.]+\\s+\\d+\\s+(\\d+)\\s+(?:\\d+\\s+)?(\\w+)\\s*$");
-    static final List<String> IO_CALLS = List.of("read", "write", "lseek", "pread64", "pwrite64", "openat", "close", "fsync");
+    /** The calls among IO_CALLS that move bytes (the table's "calls per byte moved"). */
+    static final List<String> MOVING_CALLS = List.of("read", "write", "pread64", "pwrite64", "copy_file_range", "sendfile");
+    static final List<String> IO_CALLS = List.of("read", "write", "lseek", "pread64", "pwrite64", "copy_file_range", "sendfile", "openat", "close", "fsync");
 
     private Profile() {
     }
@@ -45,14 +47,17 @@ final class Profile {
                 out.toFile().delete();
             }
         }
+        // read and write always, the other calls where some run made them
+        List<String> shown = IO_CALLS.stream().filter(c -> c.equals("read") || c.equals("write")
+                || byInvocation.values().stream().anyMatch(counts -> counts.getOrDefault(c, 0L) > 0)).toList();
         StringBuilder h = new StringBuilder("<table><thead><tr><th>run (whole process, start-up included)</th>");
-        IO_CALLS.forEach(c -> h.append("<th>").append(c).append("</th>"));
+        shown.forEach(c -> h.append("<th>").append(c).append("</th>"));
         h.append("<th>I/O calls per byte moved</th></tr></thead><tbody>");
         StringBuilder t = new StringBuilder();
         byInvocation.forEach((name, counts) -> {
             h.append("<tr><td style='text-align:left'>").append(Notebook.escape(name)).append("</td>");
-            IO_CALLS.forEach(c -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))).append("</td>"));
-            long moving = counts.getOrDefault("read", 0L) + counts.getOrDefault("write", 0L);
+            shown.forEach(c -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))).append("</td>"));
+            long moving = MOVING_CALLS.stream().mapToLong(c -> counts.getOrDefault(c, 0L)).sum();
             h.append("<td>").append(String.format(Locale.ROOT, "%.2f", moving / (double) bytes)).append("</td></tr>");
             t.append(name).append(": ").append(counts).append('\n');
         });

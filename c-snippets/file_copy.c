@@ -1,0 +1,81 @@
+/* file_copy (lab 09): copying a file. Before any run the harness makes the source beside --file (its name
+ * plus ".source", filled with the course's data) and, as for every write, a new empty --file before each
+ * run; a strategy copies the whole source into --file, and the harness sums the copy after the clock stops.
+ *   loop             read() / write() of one --op-size buffer: the copy a program writes by hand
+ *   copy-file-range  copy_file_range(): the kernel copies inside itself (and may clone, where the file system can)
+ *   sendfile         sendfile(): the kernel copies through its own buffer, from a file to any descriptor
+ * Twin: java-snippets/FileCopy.java (loop, transfer, files-copy).
+ *
+ * What you will see: the loop moves every byte through the program's buffer, twice across the kernel's
+ * boundary; the others ask the kernel to copy inside itself. On a file system that can share blocks
+ * (Btrfs, XFS with reflink) copy_file_range may clone instead: no bytes move, and MB/s stops meaning much. */
+#define _GNU_SOURCE /* copy_file_range */
+#include "harness.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *check(const struct options *o) {
+    static char message[3 * PATH_MAX];
+    if (strcmp(o->op, "write") != 0) {
+        snprintf(message, sizeof message, "--op %s: file_copy writes a copy (allowed: write)", o->op);
+        return message;
+    }
+    if (strcmp(o->pattern, "seq") != 0) {
+        snprintf(message, sizeof message, "--pattern %s: file_copy copies in order (allowed: seq)", o->pattern);
+        return message;
+    }
+    struct stat st;
+    if (lstat(harness_source(o), &st) == 0) {
+        snprintf(message, sizeof message, "--file %s: %s already exists (file_copy makes its source there and overwrites nothing)",
+                 o->file, harness_source(o));
+        return message;
+    }
+    return NULL;
+}
+
+static uint64_t loop(const struct options *o, int in, int out) {
+    unsigned char *buf = harness_buffer(o, (size_t)o->op_size);
+    for (size_t n; (n = harness_read_fully(o, in, buf, (size_t)o->op_size)) > 0;) harness_write_fully(o, out, buf, n);
+    free(buf);
+    return 0;
+}
+
+static uint64_t copy_range(const struct options *o, int in, int out) {
+    for (int64_t done = 0; done < o->file_size;) {
+        ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)(o->file_size - done), 0);
+        if (n <= 0) harness_io_fail(o);
+        done += n;
+    }
+    return 0;
+}
+
+static uint64_t send_file(const struct options *o, int in, int out) {
+    for (int64_t done = 0; done < o->file_size;) {
+        ssize_t n = sendfile(out, in, NULL, (size_t)(o->file_size - done));
+        if (n <= 0) harness_io_fail(o);
+        done += n;
+    }
+    return 0;
+}
+
+static uint64_t measure(const struct options *o) {
+    int in = open(harness_source(o), O_RDONLY), out = open(o->file, O_WRONLY | O_TRUNC);
+    if (in < 0 || out < 0) harness_io_fail(o);
+    uint64_t used = strcmp(o->strategy, "loop") == 0 ? loop(o, in, out)
+                  : strcmp(o->strategy, "copy-file-range") == 0 ? copy_range(o, in, out) : send_file(o, in, out);
+    if (close(out) != 0) harness_io_fail(o);
+    close(in);
+    return used;
+}
+
+int main(int argc, char **argv) {
+    static const char *const strategies[] = {"loop", "copy-file-range", "sendfile", NULL};
+    return harness_run("file_copy", strategies, argc, argv, check, harness_write_source, measure);
+}

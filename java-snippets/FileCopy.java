@@ -1,0 +1,62 @@
+///usr/bin/env jbang "$0" "$@" ; exit $?
+//SOURCES Harness.java
+//JAVAC_OPTIONS --release 17
+// file_copy (lab 09): copying a file. Before any run the harness makes the source beside --file (its name
+// plus ".source", filled with the course's data) and, as for every write, a new empty --file before each
+// run; a strategy copies the whole source into --file, and the harness sums the copy after the clock stops.
+//   loop        FileInputStream.read / FileOutputStream.write of one --op-size buffer: the copy a program writes by hand
+//   transfer    FileChannel.transferTo: the JDK picks the system call (on Linux, copy_file_range where it can)
+//   files-copy  Files.copy(source, target, REPLACE_EXISTING): the one-line way; it makes --file anew
+// Twin: c-snippets/file_copy.c (loop, copy-file-range, sendfile).
+//
+// What you will see: the loop moves every byte through the program's buffer, twice across the kernel's
+// boundary; the others ask the kernel to copy inside itself. On a file system that can share blocks
+// (Btrfs, XFS with reflink) copy_file_range may clone instead: no bytes move, and MB/s stops meaning much.
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+public class FileCopy {
+    public static void main(String[] args) {
+        Harness.run("file_copy", List.of("loop", "transfer", "files-copy"), args, FileCopy::check, Harness::writeSource,
+                o -> switch (o.strategy()) {
+                    case "loop" -> loop(o);
+                    case "transfer" -> transfer(o);
+                    default -> filesCopy(o);
+                });
+    }
+
+    static void check(Harness.Options o) throws Harness.UsageError {
+        if (!o.op().equals("write")) throw new Harness.UsageError("--op " + o.op() + ": file_copy writes a copy (allowed: write)");
+        if (!o.pattern().equals("seq")) throw new Harness.UsageError("--pattern " + o.pattern() + ": file_copy copies in order (allowed: seq)");
+        if (Files.exists(Harness.source(o), LinkOption.NOFOLLOW_LINKS)) {
+            throw new Harness.UsageError("--file " + o.file() + ": " + Harness.source(o) + " already exists (file_copy makes its source there and overwrites nothing)");
+        }
+    }
+
+    static long loop(Harness.Options o) throws IOException {
+        byte[] buf = new byte[o.opSize()];
+        try (var in = new FileInputStream(Harness.source(o).toFile()); var out = new FileOutputStream(o.file().toFile())) {
+            for (int n; (n = in.read(buf)) > 0; ) out.write(buf, 0, n);
+        }
+        return 0;
+    }
+
+    static long transfer(Harness.Options o) throws IOException {
+        try (var in = FileChannel.open(Harness.source(o), StandardOpenOption.READ); var out = FileChannel.open(o.file(), StandardOpenOption.WRITE)) {
+            for (long done = 0, size = in.size(); done < size; ) done += in.transferTo(done, size - done, out);
+        }
+        return 0;
+    }
+
+    static long filesCopy(Harness.Options o) throws IOException {
+        Files.copy(Harness.source(o), o.file(), StandardCopyOption.REPLACE_EXISTING);
+        return 0;
+    }
+}
