@@ -325,7 +325,9 @@ public final class Charts {
             String side = first && perBar.merge(p.get("label"), 1, Integer::sum) % 2 == 0 ? "left" : "right";
             values.add(with(with(with(with(p, "kind", "published"), "labelled", first), "number", String.valueOf(n)), "side", side));
         }
-        Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0),
+        // labels longer than a bar is wide are slanted, as methodBars' are, or neighbours run into each other
+        int longest = values.stream().mapToInt(v -> String.valueOf(v.get("label")).length()).max().orElse(0);
+        Map<String, Object> x = Map.of("field", "label", "type", "nominal", "title", "", "axis", Map.of("labelAngle", longest > LEVEL_LABEL ? -30 : 0),
                 "sort", values.stream().map(v -> v.get("label")).distinct().toList());
         Map<String, Object> y = log ? Map.of("field", "value", "type", "quantitative", "title", yTitle, "scale", Map.of("type", "log"), "stack", false)
                 : Map.of("field", "value", "type", "quantitative", "title", yTitle);
@@ -401,6 +403,9 @@ public final class Charts {
         return described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
                 + ", warm and cold page cache (and bypassed, where a run bypassed it) side by side");
     }
+
+    /** The longest bar label referenceBars sets level (longer ones are slanted). */
+    static final int LEVEL_LABEL = 14;
 
     /** How throughputBars names runs that did not go through the page cache. */
     static final String BYPASSED = "bypassed (O_DIRECT)";

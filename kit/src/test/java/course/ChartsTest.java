@@ -197,6 +197,15 @@ class ChartsTest {
     }
 
     @Test
+    void longBarLabelsAreSlantedShortOnesLevel() {
+        Map<String, Object> longLabels = Charts.ratioBars(List.of(Charts.bar("RandomAccessFile.readInt", Estimate.exact(3)),
+                Charts.bar("DataInputStream.readInt, in memory", Estimate.exact(1))), List.of(), "ratio", "Long");
+        assertTrue(json(longLabels).toString().contains("\"labelAngle\":-30"), json(longLabels).toString());
+        Map<String, Object> shortLabels = Charts.ratioBars(List.of(Charts.bar("seq read", Estimate.exact(3))), List.of(), "ratio", "Short");
+        assertTrue(json(shortLabels).toString().contains("\"labelAngle\":0"));
+    }
+
+    @Test
     void throughputBarsSetRunsPastThePageCacheApart() {
         JsonObject direct = run("c", "read", MB, 0, 2_000_000);
         direct.addProperty("strategy", "o-direct");
