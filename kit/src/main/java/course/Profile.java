@@ -50,15 +50,26 @@ final class Profile {
         // read and write always, the other calls where some run made them
         List<String> shown = IO_CALLS.stream().filter(c -> c.equals("read") || c.equals("write")
                 || byInvocation.values().stream().anyMatch(counts -> counts.getOrDefault(c, 0L) > 0)).toList();
+        showCounts(byInvocation, shown, "I/O calls per byte moved", counts -> String.format(Locale.ROOT, "%.2f",
+                MOVING_CALLS.stream().mapToLong(c -> counts.getOrDefault(c, 0L)).sum() / (double) bytes));
+    }
+
+    /**
+     * Counts as a table: a row per run (the whole process, start-up included), a column per counted name,
+     * and a last column computed from the row where lastTitle is not null.
+     */
+    private static void showCounts(Map<String, Map<String, Long>> byInvocation, List<String> columns, String lastTitle,
+                                   java.util.function.Function<Map<String, Long>, String> last) {
         StringBuilder h = new StringBuilder("<table><thead><tr><th>run (whole process, start-up included)</th>");
-        shown.forEach(c -> h.append("<th>").append(c).append("</th>"));
-        h.append("<th>I/O calls per byte moved</th></tr></thead><tbody>");
+        columns.forEach(c -> h.append("<th>").append(c).append("</th>"));
+        if (lastTitle != null) h.append("<th>").append(lastTitle).append("</th>");
+        h.append("</tr></thead><tbody>");
         StringBuilder t = new StringBuilder();
         byInvocation.forEach((name, counts) -> {
             h.append("<tr><td style='text-align:left'>").append(Notebook.escape(name)).append("</td>");
-            shown.forEach(c -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))).append("</td>"));
-            long moving = MOVING_CALLS.stream().mapToLong(c -> counts.getOrDefault(c, 0L)).sum();
-            h.append("<td>").append(String.format(Locale.ROOT, "%.2f", moving / (double) bytes)).append("</td></tr>");
+            columns.forEach(c -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))).append("</td>"));
+            if (lastTitle != null) h.append("<td>").append(last.apply(counts)).append("</td>");
+            h.append("</tr>");
             t.append(name).append(": ").append(counts).append('\n');
         });
         Notebook.html(h.append("</tbody></table>").toString(), t.toString());
@@ -96,17 +107,7 @@ final class Profile {
                 recording.toFile().delete();
             }
         }
-        StringBuilder h = new StringBuilder("<table><thead><tr><th>run (whole process, start-up included)</th>");
-        FILE_EVENTS.forEach(e -> h.append("<th>").append(e).append("</th>"));
-        h.append("</tr></thead><tbody>");
-        StringBuilder t = new StringBuilder();
-        byInvocation.forEach((name, counts) -> {
-            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(name)).append("</td>");
-            FILE_EVENTS.forEach(e -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(e, 0L))).append("</td>"));
-            h.append("</tr>");
-            t.append(name).append(": ").append(counts).append('\n');
-        });
-        Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+        showCounts(byInvocation, FILE_EVENTS, null, null);
     }
 
     /** Event counts from `jfr summary`, by event type. */
