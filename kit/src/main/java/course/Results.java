@@ -510,6 +510,7 @@ public final class Results {
     static double median(double[] values) {
         java.util.Arrays.sort(values);
         int n = values.length;
+        if (n == 0) return Double.NaN;  // no runs (a part this machine could not run)
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }

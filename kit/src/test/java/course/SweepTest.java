@@ -12,6 +12,14 @@ class SweepTest {
     static final Lab LAB = Lab.open("01-raw-io", "smoke");
 
     @Test
+    void aFileSystemThatRefusesDirectIoIsToldApartFromOtherFailures() {
+        assertTrue(Sweep.directIoRefused(new Runner.RunFailed("raw_io: I/O error on /x/raw_io.dat: this file system refuses direct I/O (O_DIRECT);"
+                + " put the scratch folder on a disk (COURSE_SCRATCH)")), "both snippets' words");
+        assertFalse(Sweep.directIoRefused(new Runner.RunFailed("raw_io: I/O error on /x/raw_io.dat: No space left on device")));
+        assertTrue(Double.isNaN(Results.median(List.of())), "no runs: no median, and no exception for a part that was skipped");
+    }
+
+    @Test
     void strategiesAndBufferSizesArePassedOnlyWhenSet() {
         List<Runner.Invocation> plain = LAB.sweep("raw_io").languages("c").ops("read").invocations();
         assertEquals(1, plain.size());
