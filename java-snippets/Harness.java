@@ -174,7 +174,7 @@ final class Harness {
         Thread cleanup = new Thread(() -> removeMade(made));
         if (!o.keep()) Runtime.getRuntime().addShutdownHook(cleanup);  // every process, if it fails or is stopped: a job ends as a whole
         try {
-            if (first) claim(o.file());  // new, never through a link
+            if (first) createdKey = claim(o.file());  // new, never through a link
             if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
             else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
             if (team.size() > 1) checkShared(o);
@@ -192,7 +192,7 @@ final class Harness {
             for (int run = -o.warmup(); run < o.repeat(); run++) {
                 if (first && write) {
                     Files.deleteIfExists(o.file());
-                    claim(o.file());
+                    createdKey = claim(o.file());
                 }
                 Double resident = first && !write && o.cache().equals("cold") ? evict(o.file()) : null;
                 long[] cpuStart = cpuTimes();
@@ -736,16 +736,14 @@ final class Harness {
 
     /** Makes the copy's source where none was (not through a link either) and fills it with the course's data; it goes with the run's file. */
     static void writeSource(Options o) throws IOException {
-        Path source = source(o);
-        Files.createFile(source);
-        sourceKey = fileKey(source);
-        Data.writeFile(source, o.fileSize());
+        sourceKey = claim(source(o));
+        Data.writeFile(source(o), o.fileSize());
     }
 
-    /** Makes the file, empty, where none was (CREATE_NEW: not through a link either), and remembers which it is. */
-    static void claim(Path file) throws IOException {
+    /** Makes the file, empty, where none was (CREATE_NEW: not through a link either), and returns which it is (fileKey). */
+    static Object claim(Path file) throws IOException {
         Files.createFile(file);
-        createdKey = fileKey(file);
+        return fileKey(file);
     }
 
     static Object fileKey(Path file) throws IOException {

@@ -391,14 +391,13 @@ public final class Charts {
             v.put("cache", "o-direct".equals(row.get("strategy")) ? BYPASSED : row.get("cache"));
             values.add(v);
         }
+        List<String> caches = values.stream().anyMatch(v -> BYPASSED.equals(v.get("cache"))) ? List.of("warm", "cold", BYPASSED) : List.of("warm", "cold");
         Map<String, Object> bars = Map.of("mark", "bar", "encoding", Map.of(
                 "x", Map.of("field", "case", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0)),
                 "xOffset", Map.of("field", "cache"),
                 "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (median)"),
                 "color", Map.of("field", "cache", "type", "nominal", "title", "page cache",
-                        "scale", values.stream().anyMatch(v -> BYPASSED.equals(v.get("cache")))
-                                ? Map.of("domain", List.of("warm", "cold", BYPASSED), "range", List.of("#e69f00", "#0072b2", "#009e73"))
-                                : Map.of("domain", List.of("warm", "cold"), "range", List.of("#e69f00", "#0072b2"))),
+                        "scale", Map.of("domain", caches, "range", List.of("#e69f00", "#0072b2", "#009e73").subList(0, caches.size()))),
                 "tooltip", List.of(Map.of("field", "case"), Map.of("field", "cache"), Map.of("field", "mb_per_s", "format", ",.0f"))));
         return described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
                 + ", warm and cold page cache (and bypassed, where a run bypassed it) side by side");

@@ -92,7 +92,7 @@ final class Profile {
             Path recording = tempFile("file-events-", ".jfr");
             try {
                 Files.delete(recording);  // the JVM writes it; a name that exists would be taken as a folder's
-                String settings = FILE_EVENTS.stream().map(e -> e + "#threshold=0ms," + e + "#throttle=off").reduce((a, b) -> a + "," + b).orElseThrow();
+                String settings = FILE_EVENTS.stream().map(e -> e + "#threshold=0ms," + e + "#throttle=off").collect(java.util.stream.Collectors.joining(","));
                 // -Xlog keeps JFR's start-up lines off stdout, where the harness's JSON lines go
                 String options = "-Xlog:jfr+startup=warning \"-XX:StartFlightRecording=filename=" + fromRunFolder(lab.scratch(), recording) + "," + settings + "\"";
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));

@@ -355,12 +355,16 @@ public final class Results {
     /** The Java runtimes these runs ran on ("java 17.0.15", "java 25.0.3"), each once, oldest first. */
     public List<String> javaRuntimes() {
         return typed().stream().filter(r -> r.language().equals("java")).map(Run::runtime).distinct()
-                .sorted(java.util.Comparator.comparing(r -> Runtime.Version.parse(r.substring("java ".length())))).toList();
+                .sorted(java.util.Comparator.comparing(Results::version)).toList();
     }
 
     /** The feature release of a Java runtime as runs record it: "java 17.0.15" is 17. */
     public static int feature(String javaRuntime) {
-        return Runtime.Version.parse(javaRuntime.substring("java ".length())).feature();
+        return version(javaRuntime).feature();
+    }
+
+    private static Runtime.Version version(String javaRuntime) {
+        return Runtime.Version.parse(javaRuntime.substring("java ".length()));
     }
 
     /** Median of a summary column over every case (say "mb_per_s" of one strategy's cases). */
