@@ -204,6 +204,18 @@ def test_file_copy_bad_flags(commands, tmp_path, language, flags, expected):
     check_usage_error(commands, "file_copy", language, tmp_path / "x.dat", flags, expected)
 
 
+MAPPED_FILE_BAD_FLAGS = [
+    (["--op", "write"], "--op write: mapped_file reads (allowed: read; lab 07 measures mapped writes)"),
+    (["--pattern", "rand"], "--pattern rand: mapped_file maps the file in order (allowed: seq)"),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("flags,expected", MAPPED_FILE_BAD_FLAGS, ids=[" ".join(f) for f, _ in MAPPED_FILE_BAD_FLAGS])
+def test_mapped_file_bad_flags(commands, tmp_path, language, flags, expected):
+    check_usage_error(commands, "mapped_file", language, tmp_path / "x.dat", flags, expected)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_file_copy_never_overwrites_a_file_where_its_source_goes(commands, tmp_path, language):
     precious = tmp_path / "x.dat.source"

@@ -75,6 +75,24 @@ def test_file_copy_every_way_copies_the_bytes_raw_writes(commands, tmp_path, fil
         assert list(clean.iterdir()) == [], f"{language} left {list(clean.iterdir())}"
 
 
+MAPPED_STRATEGIES = {"java": ["buffer", "segment", "segment-load"], "c": ["mmap", "mmap-load"]}
+
+
+@pytest.mark.parametrize("file_size,op_size", [("1", "1"), ("10001", "4097"), ("1m", "64k")])
+def test_mapped_file_every_way_reads_the_checksum_raw_reads(commands, tmp_path, file_size, op_size):
+    """Every way through a mapping, in both languages, reads raw_io's checksum: blocks that start off a page
+    boundary (4097), a last block shorter than the others; and no run leaves its file behind."""
+    flags = ["--file-size", file_size, "--op-size", op_size, "--file", str(tmp_path / "x.dat")]
+    raw = run_snippet(commands("raw_io", "c"), flags + ["--repeat", "1", "--warmup", "0"])
+    assert raw.returncode == 0, raw.stderr
+    for language, strategies in MAPPED_STRATEGIES.items():
+        for strategy in strategies:
+            out = run_snippet(commands("mapped_file", language), flags + ["--strategy", strategy, "--repeat", "2", "--warmup", "1"])
+            assert out.returncode == 0, out.stderr
+            assert {r["checksum"] for r in rows(out.stdout)} == {rows(raw.stdout)[0]["checksum"]}, (language, strategy)
+    assert list(tmp_path.iterdir()) == []
+
+
 BUFFERING_CASES = [  # (strategy, pattern, file size, buffer size): odd sizes, 1-byte buffers, whole-file and larger buffers
     ("stream", "seq", "10001", None), ("stream", "seq", "10001", "7"), ("stream", "seq", "100000", "1k"),
     ("direct", "seq", "1", "1"), ("direct", "seq", "10001", "7"), ("direct", "seq", "100000", "4k"),

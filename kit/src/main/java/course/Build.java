@@ -56,20 +56,14 @@ public final class Build {
                     continue;
                 }
                 build.command(snippet, "c");
-                build.command(snippet, "java");
-                System.out.println("precompiled " + snippet);
+                build.precompileJava(snippet);
             }
         }
         try (Stream<Path> files = Files.list(build.home.resolve("java-snippets"))) {  // Java-only snippets (typed_ffm)
             for (Path java : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                 String snippet = snakeCase(java.getFileName().toString().replace(".java", ""));
                 if (Files.exists(build.cSource(snippet)) || !Files.readString(java).contains("Harness.run(")) continue;
-                try {
-                    build.command(snippet, "java");
-                    System.out.println("precompiled " + snippet);
-                } catch (Runner.RunFailed e) {
-                    System.out.println("skipped " + snippet + " (it needs a newer JDK than " + Runtime.version().feature() + ")");
-                }
+                build.precompileJava(snippet);
             }
         }
         try (Stream<Path> files = Files.list(build.home.resolve("c-snippets/jni"))) {
@@ -77,6 +71,16 @@ public final class Build {
                 if (needsMissingMpi(c)) continue;  // said above
                 System.out.println("precompiled " + build.nativeLibrary(c.getFileName().toString().replace(".c", "")));
             }
+        }
+    }
+
+    /** Compiles a snippet's Java side, or says it needs a newer JDK (typed_ffm and mapped_file need 22). */
+    private void precompileJava(String snippet) {
+        try {
+            command(snippet, "java");
+            System.out.println("precompiled " + snippet);
+        } catch (Runner.RunFailed e) {
+            System.out.println("skipped " + snippet + " in Java (it needs a newer JDK than " + Runtime.version().feature() + ")");
         }
     }
 

@@ -380,20 +380,25 @@ public final class Charts {
     }
 
     /**
-     * Throughput per operation, warm and cold page cache side by side: the disk's ceiling; runs that
-     * bypass the page cache (raw_io's o-direct strategy, lab 09) stand beside them as a third bar.
+     * Throughput per operation (or per way, where the results hold several), warm and cold page cache side by
+     * side: the disk's ceiling; runs that bypass the page cache (raw_io's o-direct strategy, lab 09) stand
+     * beside them as a third bar.
      */
     public static Map<String, Object> throughputBars(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
-        for (Map<String, Object> row : results.summary()) {
+        List<Map<String, Object>> summary = results.summary();
+        // several ways through the cache (mapped_file's): a bar per way, else a bar per operation
+        boolean byMethod = summary.stream().map(row -> row.get("strategy")).filter(s -> !"o-direct".equals(s)).distinct().count() > 1;
+        for (Map<String, Object> row : summary) {
             Map<String, Object> v = plain(row);
-            v.put("case", row.get("language") + " " + row.get("op"));
+            v.put("case", row.get("language") + " " + (byMethod ? row.get("method") : row.get("op")));
             v.put("cache", "o-direct".equals(row.get("strategy")) ? BYPASSED : row.get("cache"));
             values.add(v);
         }
+        int longest = values.stream().mapToInt(v -> v.get("case").toString().length()).max().orElse(0);
         List<String> caches = values.stream().anyMatch(v -> BYPASSED.equals(v.get("cache"))) ? List.of("warm", "cold", BYPASSED) : List.of("warm", "cold");
         Map<String, Object> bars = Map.of("mark", "bar", "encoding", Map.of(
-                "x", Map.of("field", "case", "type", "nominal", "title", "", "axis", Map.of("labelAngle", 0)),
+                "x", Map.of("field", "case", "type", "nominal", "title", "", "axis", Map.of("labelAngle", longest > LEVEL_LABEL ? -30 : 0)),
                 "xOffset", Map.of("field", "cache"),
                 "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (median)"),
                 "color", Map.of("field", "cache", "type", "nominal", "title", "page cache",

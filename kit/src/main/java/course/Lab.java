@@ -221,9 +221,12 @@ public final class Lab {
         return DataFile.text(this, size, kind);
     }
 
-    /** Counts each invocation's system calls with strace -c (never timed: strace slows I/O down). */
-    public void syscalls(Sweep sweep) {
-        Profile.syscalls(this, sweep);
+    /**
+     * Counts each invocation's system calls with strace -c (never timed: strace slows I/O down): the I/O calls,
+     * and any named in alsoCount (say "mmap", "munmap"), which the table shows whether or not a run made one.
+     */
+    public void syscalls(Sweep sweep, String... alsoCount) {
+        Profile.syscalls(this, sweep, List.of(alsoCount));
     }
 
     /** Counts each Java invocation's file reads, writes and forces as JDK Flight Recorder records them (never timed). */
@@ -241,6 +244,20 @@ public final class Lab {
         coldReading = Profile.coldReading(warm, cold);
         Notebook.html("<p>" + Notebook.escape(coldReading) + "</p>", coldReading);
         save();
+    }
+
+    /** True where this JDK is at least that feature release; otherwise says that part is skipped, and how to see it. */
+    public boolean javaAtLeast(int feature, String part) {
+        if (Runtime.version().feature() >= feature) return true;
+        System.out.println(part + " needs Java " + feature + " or later; this kernel runs Java " + Runtime.version().feature()
+                + ", so this part is skipped. Set JAVA_HOME to a newer JDK and run setup/setup.sh to see it.");
+        return false;
+    }
+
+    /** Says, case by case, how much of its file each case's cold runs still found in the page cache (Profile.coldness). */
+    public void coldness(Results cold) {
+        String line = Profile.coldness(cold);
+        Notebook.html("<p>" + Notebook.escape(line) + "</p>", line);
     }
 
     /** Repeats lab 00's sentence on whether cold reads reach a slower device here (labs with cold runs show it beside them). */

@@ -24,18 +24,20 @@ final class Profile {
     private Profile() {
     }
 
-    static void syscalls(Lab lab, Sweep sweep) {
+    /** Counts the I/O calls of each run, and the calls named in also (mmap, say), which the table always shows. */
+    static void syscalls(Lab lab, Sweep sweep, List<String> also) {
         if (!Machine.onPath("strace")) {
             unavailable("System-call counts", "strace is not installed (" + Machine.installHint("strace") + ")");
             return;
         }
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
         long bytes = Course.parseSize(sweep.invocations().get(0).flag("--file-size"));
+        List<String> traced = java.util.stream.Stream.concat(IO_CALLS.stream(), also.stream()).distinct().toList();
         for (Runner.Invocation inv : sweep.invocations()) {
             Path out = tempFile("strace-", ".txt");
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
-                        "-e", "trace=" + String.join(",", IO_CALLS), "-o", out.toString()), Map.of());
+                        "-e", "trace=" + String.join(",", traced), "-o", out.toString()), Map.of());
                 byInvocation.put(inv.caseName(), parseStrace(Files.readAllLines(out)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -47,8 +49,8 @@ final class Profile {
                 out.toFile().delete();
             }
         }
-        // read and write always, the other calls where some run made them
-        List<String> shown = IO_CALLS.stream().filter(c -> c.equals("read") || c.equals("write")
+        // read, write and the calls asked for always, the other calls where some run made them
+        List<String> shown = traced.stream().filter(c -> c.equals("read") || c.equals("write") || also.contains(c)
                 || byInvocation.values().stream().anyMatch(counts -> counts.getOrDefault(c, 0L) > 0)).toList();
         showCounts(byInvocation, shown, "I/O calls per byte moved", counts -> String.format(Locale.ROOT, "%.2f",
                 MOVING_CALLS.stream().mapToLong(c -> counts.getOrDefault(c, 0L)).sum() / (double) bytes));
@@ -318,6 +320,27 @@ final class Profile {
         }
         return String.format(Locale.ROOT, "Cold runs found at most %.1f%% of the file cached and read %.1f× slower than warm ones: on this "
                 + "machine cold reads reach the device.", resident, slower);
+    }
+
+    /**
+     * How cold each case's cold runs were: the most of its file a run still found cached (the harness measured it,
+     * mincore). Where some cases stayed cached and others did not, eviction worked and something held those
+     * cases' pages: the kernel drops no page a process still maps (a MappedByteBuffer the garbage collector has
+     * not yet unmapped, say), so their "cold" figures are warm ones.
+     */
+    static String coldness(Results cold) {
+        Map<String, Double> byCase = new LinkedHashMap<>();
+        for (Map<String, Object> row : cold.summary()) {
+            byCase.merge(row.get("language") + " " + row.get("method"), row.get("resident_pct") == null ? 0 : (Double) row.get("resident_pct"), Math::max);
+        }
+        List<String> cached = byCase.keySet().stream().filter(c -> byCase.get(c) > EVICTION_FAILED_PCT).toList();
+        String each = byCase.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey(), e.getValue()))
+                .collect(java.util.stream.Collectors.joining(", "));
+        String line = "Still in the page cache when a cold run's clock started (the most of any run): " + each + ".";
+        if (cached.isEmpty()) return line + " Every cold run began cold.";
+        if (cached.size() == byCase.size()) return line + " Eviction did not work here (tmpfs, say): every \"cold\" figure is a warm one.";
+        return line + " Eviction worked for the others, so the pages of " + String.join(", ", cached) + " were held: the kernel drops no page that "
+                + "a process still maps, so those \"cold\" figures are warm ones.";
     }
 
     static void unavailable(String what, String why) {

@@ -117,6 +117,15 @@ class LabTest {
         assertTrue(repeated.contains("Lab 00 found on this machine: " + sentence), repeated);
     }
 
+    @Test
+    void aPartForANewerJdkSaysItIsSkipped() {
+        int here = Runtime.version().feature();
+        Lab lab = Lab.open("09-twenty-five-years-later", "smoke");
+        assertEquals("", printed(() -> assertTrue(lab.javaAtLeast(here, "This part"))));
+        String said = printed(() -> assertFalse(lab.javaAtLeast(here + 1, "Mapped segments")));
+        assertTrue(said.startsWith("Mapped segments needs Java " + (here + 1) + " or later; this kernel runs Java " + here + ", so this part is skipped."), said);
+    }
+
     /** What a call printed (outside a kernel the kit prints its displays' text). */
     static String printed(Runnable call) {
         var out = System.out;

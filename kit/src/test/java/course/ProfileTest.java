@@ -36,6 +36,26 @@ class ProfileTest {
     }
 
     @Test
+    void coldnessNamesTheCasesWhosePagesWereHeld() {
+        List<com.google.gson.JsonObject> runs = new java.util.ArrayList<>();
+        for (String strategy : List.of("buffer", "segment")) {
+            for (int i = 0; i < 3; i++) {
+                com.google.gson.JsonObject c = Runs.run("java", "read", 1 << 20, i, 5_000_000);
+                c.addProperty("strategy", strategy);
+                c.addProperty("cache", "cold");
+                c.addProperty("resident_pct", strategy.equals("buffer") ? 100.0 : 0.0);
+                runs.add(c);
+            }
+        }
+        Results cold = new Results(runs);
+        assertEquals("Still in the page cache when a cold run's clock started (the most of any run): java buffer 100%, java segment 0%."
+                + " Eviction worked for the others, so the pages of java buffer were held: the kernel drops no page that a process still"
+                + " maps, so those \"cold\" figures are warm ones.", Profile.coldness(cold));
+        assertTrue(Profile.coldness(cold.where("strategy", "segment")).endsWith("java segment 0%. Every cold run began cold."));
+        assertTrue(Profile.coldness(cold.where("strategy", "buffer")).endsWith("every \"cold\" figure is a warm one."));
+    }
+
+    @Test
     void parsesAStraceTableWithTheErrorsColumn() {
         List<String> lines = List.of(
                 "% time     seconds  usecs/call     calls    errors syscall",
