@@ -41,9 +41,13 @@ static int64_t workers_timed; /* 0: the strategy ran no threads or processes */
 static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
 
-/* True during a read's check run, when harness_use* sum all they are handed (into unseen) besides what they return. */
-static int checking;
-static uint64_t unseen;
+/* The most threads the process had at once in the current run of a strategy with threads (-1: none ran). */
+static int64_t platform_threads = -1;
+
+/* True during a read's check run, when harness_use* sum all they are handed (into unseen) besides what they
+ * return; several threads may hand over at once (small_reads' workers). */
+static atomic_int checking;
+static _Atomic uint64_t unseen;
 
 /* A team of one: every snippet but mpi_file. */
 static int64_t alone_rank(void) { return 0; }
@@ -171,6 +175,7 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         harness_operations_done = -1;
         workers_timed = 0;
         span_ns = -1;
+        platform_threads = -1;
         worker_user_ns = worker_sys_ns = 0;
         int64_t start = harness_clock();
         uint64_t used = strategy(&o);
@@ -249,17 +254,22 @@ void *harness_buffer(const struct options *o, size_t size) {
 
 uint64_t harness_use_ints(const int32_t *values, size_t n) {
     if (n == 0) return 0;
-    if (checking) for (size_t i = 0; i + 1 < n; i++) unseen += (uint32_t)values[i];
+    if (checking) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i + 1 < n; i++) sum += (uint32_t)values[i];
+        unseen += sum;
+    }
     return (uint32_t)values[n - 1];
 }
 
 uint64_t harness_use_doubles(const double *values, size_t n) {
-    uint64_t bits = 0;
+    uint64_t bits = 0, sum = 0;
     if (n == 0) return 0;
     for (size_t i = 0; checking && i + 1 < n; i++) {
         memcpy(&bits, values + i, sizeof bits);
-        unseen += bits;
+        sum += bits;
     }
+    if (checking) unseen += sum;
     memcpy(&bits, values + n - 1, sizeof bits);
     return bits;
 }
@@ -289,13 +299,28 @@ static void *work(void *arg) {
     return NULL;
 }
 
+/* The threads this process has now, as the kernel counts them (/proc/self/status), or -1 where it cannot say.
+ * Java's ThreadMXBean keeps its own peak count; C asks once every worker exists. */
+static int64_t thread_count(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    char line[256];
+    long long threads = -1;
+    while (status && fgets(line, sizeof line, status)) {
+        if (sscanf(line, "Threads: %lld", &threads) == 1) break;
+    }
+    if (status) fclose(status);
+    return threads;
+}
+
 void harness_in_threads(const struct options *o, part_fn part) {
     static struct worker workers[MAX_THREADS];
-    pthread_barrier_init(&gate, NULL, (unsigned)o->threads);
+    pthread_barrier_init(&gate, NULL, (unsigned)o->threads + 1); /* the workers, and this thread to count them */
     for (int64_t t = 0; t < o->threads; t++) {
         workers[t] = (struct worker){.o = o, .part = part, .thread = t};
         if ((errno = pthread_create(&workers[t].id, NULL, work, &workers[t])) != 0) harness_io_fail_because(o, strerror(errno));
     }
+    platform_threads = thread_count(); /* every worker exists, and waits at the gate until this thread has counted */
+    pthread_barrier_wait(&gate);
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (int64_t t = 0; t < o->threads; t++) {
         pthread_join(workers[t].id, NULL);
@@ -395,7 +420,7 @@ static const struct flag flags[] = {
      offsetof(struct options, buffer_size)},
     {"--text", CHOICE, "lf", 0, 0, LIST("lf", "crlf", "cr", "mixed", "utf8"), LIST("text_lines"), offsetof(struct options, text)},
     {"--type", CHOICE, "int", 0, 0, LIST("int", "double"), LIST("typed_arrays", "typed_ffm"), offsetof(struct options, type)},
-    {"--threads", COUNT, "1", 1, MAX_THREADS, NULL, LIST("shared_file"), offsetof(struct options, threads)},
+    {"--threads", COUNT, "1", 1, MAX_THREADS, NULL, LIST("shared_file", "small_reads"), offsetof(struct options, threads)},
     {"--procs", COUNT, "1", 1, MAX_PROCS, NULL, LIST("mpi_file"), offsetof(struct options, procs)},
     {"--lock", CHOICE, "none", 0, 0, LIST("none", "region"), LIST("shared_file", "mpi_file"), offsetof(struct options, lock)},
 };
@@ -836,7 +861,8 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
     if (workers_timed > 0) {
         size_t n = (size_t)snprintf(times, sizeof times, o->procs > 0 ? "\"proc_ns\":[" : "\"thread_ns\":[");
         for (int64_t t = 0; t < workers_timed; t++) n += (size_t)snprintf(times + n, sizeof times - n, t ? ",%" PRId64 : "%" PRId64, worker_ns[t]);
-        snprintf(times + n, sizeof times - n, "],\"span_ns\":%" PRId64 ",", span_ns);
+        n += (size_t)snprintf(times + n, sizeof times - n, "],\"span_ns\":%" PRId64 ",", span_ns);
+        if (platform_threads >= 0) snprintf(times + n, sizeof times - n, "\"platform_threads\":%" PRId64 ",", platform_threads);
     }
     printf("{\"snippet\":\"%s\",\"language\":\"c\",\"runtime\":\"%s\",\"strategy\":\"%s\",\"op\":\"%s\","
            "\"pattern\":\"%s\",\"cache\":\"%s\",\"resident_pct\":%s,%s\"file_size\":%" PRId64 ",\"op_size\":%" PRId64 ",\"buffer_size\":%" PRId64 ","

@@ -85,6 +85,9 @@ final class Harness {
     static long[] workerNs = null;
     static long spanNs = -1;
 
+    /** The most platform threads the process had at once in the current run of a strategy with threads (-1: none ran). */
+    static long platformThreads = -1;
+
     /** CPU time the other threads or processes of the current run used, added to the measuring thread's own. */
     static final AtomicLong workerUserNs = new AtomicLong(), workerSysNs = new AtomicLong();
 
@@ -184,9 +187,9 @@ final class Harness {
             long checkedUse = 0, checksum = 0;
             if (!write) {  // the check run: use() sums everything it is handed, off the clock
                 checking = true;
-                unseen = 0;
+                unseen.set(0);
                 checkedUse = strategy.run(o);
-                checksum = team.sum(checkedUse + unseen);
+                checksum = team.sum(checkedUse + unseen.get());
                 checking = false;
             }
             for (int run = -o.warmup(); run < o.repeat(); run++) {
@@ -200,6 +203,7 @@ final class Harness {
                 operationsDone = -1;
                 workerNs = null;
                 spanNs = -1;
+                platformThreads = -1;
                 workerUserNs.set(0);
                 workerSysNs.set(0);
                 long start = clock.getAsLong();
@@ -273,7 +277,22 @@ final class Harness {
         }
     }
 
-    /** {user ns, system ns} between two cpuTimes() readings of one thread. */
+    /**
+     * The same for the whole process (every thread, the JVM's own included), for workers whose own CPU time
+     * the JDK cannot tell (virtual threads). C needs none: it has no virtual threads.
+     */
+    static long[] processCpuTimes() {
+        long total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new long[] {total, Long.parseLong(fields[11]), Long.parseLong(fields[12])};  // utime, stime
+        } catch (IOException | RuntimeException notLinux) {
+            return new long[] {total, total, 0};
+        }
+    }
+
+    /** {user ns, system ns} between two cpuTimes() (or processCpuTimes()) readings. */
     static long[] cpuSplit(long[] start, long[] end) {
         long total = end[0] - start[0], userPart = end[1] - start[1], sysPart = end[2] - start[2];
         long user = userPart + sysPart == 0 ? 0 : total * userPart / (userPart + sysPart);
@@ -282,9 +301,12 @@ final class Harness {
 
     // ---- what a read brings in ---------------------------------------------------------------
 
-    /** True during a read's check run, when use() sums all it is handed (into unseen) besides what it returns. */
-    static boolean checking;
-    static long unseen;
+    /**
+     * True during a read's check run, when use() sums all it is handed (into unseen) besides what it returns;
+     * several threads may hand over at once (small_reads' workers).
+     */
+    static volatile boolean checking;
+    static final AtomicLong unseen = new AtomicLong();
 
     /**
      * Hands over what one read operation brought in, and returns the little a program must touch so
@@ -294,7 +316,7 @@ final class Harness {
     static long use(byte[] buf, int off, int len) {
         if (len <= 0) return 0;
         long last = buf[off + len - 1] & 0xFF;
-        if (checking) unseen += Data.sum(buf, off, len) - last;
+        if (checking) unseen.addAndGet(Data.sum(buf, off, len) - last);
         return last;
     }
 
@@ -303,7 +325,9 @@ final class Harness {
         if (len <= 0) return 0;
         long last = values[off + len - 1] & 0xFFFFFFFFL;
         if (checking) {
-            for (int i = off; i < off + len - 1; i++) unseen += values[i] & 0xFFFFFFFFL;
+            long sum = 0;
+            for (int i = off; i < off + len - 1; i++) sum += values[i] & 0xFFFFFFFFL;
+            unseen.addAndGet(sum);
         }
         return last;
     }
@@ -313,7 +337,9 @@ final class Harness {
         if (len <= 0) return 0;
         long last = Double.doubleToRawLongBits(values[off + len - 1]);
         if (checking) {
-            for (int i = off; i < off + len - 1; i++) unseen += Double.doubleToRawLongBits(values[i]);
+            long sum = 0;
+            for (int i = off; i < off + len - 1; i++) sum += Double.doubleToRawLongBits(values[i]);
+            unseen.addAndGet(sum);
         }
         return last;
     }
@@ -323,7 +349,9 @@ final class Harness {
         if (len <= 0) return 0;
         long last = buf.get(len - 1) & 0xFF;
         if (checking) {
-            for (int i = 0; i < len - 1; i++) unseen += buf.get(i) & 0xFF;
+            long sum = 0;
+            for (int i = 0; i < len - 1; i++) sum += buf.get(i) & 0xFF;
+            unseen.addAndGet(sum);
         }
         return last;
     }
@@ -334,7 +362,9 @@ final class Harness {
         if (len == 0) return 0;
         long last = line.charAt(len - 1);
         if (checking) {
-            for (int i = 0; i < len - 1; i++) unseen += line.charAt(i);
+            long sum = 0;
+            for (int i = 0; i < len - 1; i++) sum += line.charAt(i);
+            unseen.addAndGet(sum);
         }
         return last;
     }
@@ -348,27 +378,46 @@ final class Harness {
      * in any thread ends the run once every thread has stopped.
      */
     static void inThreads(Options o, Part part) throws IOException {
+        inThreads(o, Thread::new, part);
+    }
+
+    /**
+     * The same in threads of a kind the snippet chooses (small_reads: virtual threads, which only a snippet
+     * compiled for Java 21 can make). The JDK cannot tell a virtual thread's CPU time: where a worker's is
+     * unknown, the run counts the whole process's over the threads' time instead (the JVM's own threads
+     * included). Records the most platform threads the process had at once, its own service threads included.
+     */
+    static void inThreads(Options o, java.util.concurrent.ThreadFactory kind, Part part) throws IOException {
         int n = o.threads();
         long[] starts = new long[n], ends = new long[n];
         CyclicBarrier gate = new CyclicBarrier(n);
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean cpuUnknown = new java.util.concurrent.atomic.AtomicBoolean();
         List<Thread> workers = new ArrayList<>();
+        THREADS.resetPeakThreadCount();
+        long[] processStart = processCpuTimes();
         for (int t = 0; t < n; t++) {
             int thread = t;
-            workers.add(new Thread(() -> {
+            Thread worker = kind.newThread(() -> {
                 try {
                     gate.await();
                     long[] cpuStart = cpuTimes();
                     starts[thread] = System.nanoTime();
                     part.run(thread);
                     ends[thread] = System.nanoTime();
+                    if (cpuStart[0] < 0) {
+                        cpuUnknown.set(true);
+                        return;
+                    }
                     long[] cpu = cpuSplit(cpuStart, cpuTimes());
                     workerUserNs.addAndGet(cpu[0]);
                     workerSysNs.addAndGet(cpu[1]);
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
-            }, o.snippet() + "-" + t));
+            });
+            worker.setName(o.snippet() + "-" + t);
+            workers.add(worker);
         }
         workers.forEach(Thread::start);
         for (Thread w : workers) {
@@ -380,6 +429,12 @@ final class Harness {
                 }
             }
         }
+        if (cpuUnknown.get()) {
+            long[] cpu = cpuSplit(processStart, processCpuTimes());
+            workerUserNs.set(cpu[0]);
+            workerSysNs.set(cpu[1]);
+        }
+        platformThreads = THREADS.getPeakThreadCount();
         Throwable e = failure.get();
         if (e instanceof IOException io) throw io;
         if (e instanceof RuntimeException r) throw r;
@@ -457,7 +512,7 @@ final class Harness {
             new Flag("--buffer-size", Kind.SIZE, null, 1, MAX_BUFFER_SIZE, null, List.of("buffering", "jni_ops", "text_lines", "typed_arrays")),
             new Flag("--text", Kind.CHOICE, "lf", 0, 0, List.of("lf", "crlf", "cr", "mixed", "utf8"), List.of("text_lines")),
             new Flag("--type", Kind.CHOICE, "int", 0, 0, List.of("int", "double"), List.of("typed_arrays", "typed_ffm")),
-            new Flag("--threads", Kind.COUNT, "1", 1, MAX_THREADS, null, List.of("shared_file")),
+            new Flag("--threads", Kind.COUNT, "1", 1, MAX_THREADS, null, List.of("shared_file", "small_reads")),
             new Flag("--procs", Kind.COUNT, "1", 1, MAX_PROCS, null, List.of("mpi_file")),
             new Flag("--lock", Kind.CHOICE, "none", 0, 0, List.of("none", "region"), List.of("shared_file", "mpi_file")));
 
@@ -786,7 +841,8 @@ final class Harness {
                 o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,
                 workerNs == null ? "" : (o.procs() > 0 ? "\"proc_ns\":" : "\"thread_ns\":")
-                        + java.util.Arrays.toString(workerNs).replace(" ", "") + ",\"span_ns\":" + spanNs + ",",
+                        + java.util.Arrays.toString(workerNs).replace(" ", "") + ",\"span_ns\":" + spanNs + ","
+                        + (platformThreads < 0 ? "" : "\"platform_threads\":" + platformThreads + ","),
                 Long.toUnsignedString(checksum), o.seed());  // unsigned, as C prints it
         System.out.flush();
     }

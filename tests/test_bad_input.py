@@ -217,6 +217,11 @@ def test_mapped_file_bad_flags(commands, tmp_path, language, flags, expected):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_small_reads_only_reads(commands, tmp_path, language):
+    check_usage_error(commands, "small_reads", language, tmp_path / "x.dat", ["--op", "write"], "--op write: small_reads reads (allowed: read)")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_file_copy_never_overwrites_a_file_where_its_source_goes(commands, tmp_path, language):
     precious = tmp_path / "x.dat.source"
     precious.write_text("keep me")

@@ -93,6 +93,26 @@ def test_mapped_file_every_way_reads_the_checksum_raw_reads(commands, tmp_path, 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("pattern", ["seq", "rand"])
+def test_small_reads_every_kind_of_worker_reads_the_checksum_raw_reads(commands, tmp_path, pattern):
+    """Platform and virtual threads (Java) and pthreads (C) read raw_io's checksum, a short last block included;
+    each run counts the platform threads: C's are its workers and the main thread, Java's at least as many."""
+    flags = ["--pattern", pattern, "--file-size", "10001", "--op-size", "512", "--file", str(tmp_path / "x.dat")]
+    raw = run_snippet(commands("raw_io", "c"), flags + ["--repeat", "1", "--warmup", "0"])
+    assert raw.returncode == 0, raw.stderr
+    for language, strategy in (("java", "platform"), ("java", "virtual"), ("c", "platform")):
+        out = run_snippet(commands("small_reads", language), flags + ["--strategy", strategy, "--threads", "3", "--repeat", "2", "--warmup", "1"])
+        assert out.returncode == 0, out.stderr
+        runs = rows(out.stdout)
+        assert {r["checksum"] for r in runs} == {rows(raw.stdout)[0]["checksum"]}, (language, strategy)
+        threads = {r["platform_threads"] for r in runs}
+        if language == "c":
+            assert threads == {4}, threads
+        elif strategy == "platform":
+            assert min(threads) >= 4, threads
+    assert list(tmp_path.iterdir()) == []
+
+
 BUFFERING_CASES = [  # (strategy, pattern, file size, buffer size): odd sizes, 1-byte buffers, whole-file and larger buffers
     ("stream", "seq", "10001", None), ("stream", "seq", "10001", "7"), ("stream", "seq", "100000", "1k"),
     ("direct", "seq", "1", "1"), ("direct", "seq", "10001", "7"), ("direct", "seq", "100000", "4k"),

@@ -152,5 +152,19 @@ if build shared_file_tsan "${tsan_flags[@]}" -- "$src/shared_file.c" "$src/harne
     done
 fi
 
+# ---- small_reads' workers share a counter and the check run's sum: no data race ---------------------
+echo "== small_reads under TSan"
+if build small_reads_tsan "${tsan_flags[@]}" -- "$src/small_reads.c" "$src/harness.c"; then
+    for pattern in seq rand; do
+        if ! (cd "$tmp" && "$tmp/small_reads_tsan" --pattern "$pattern" --threads 4 --file-size 256k --op-size 4k --repeat 2 --warmup 0) \
+                >"$tmp/tsan.out" 2>&1 || grep -q "ThreadSanitizer" "$tmp/tsan.out" || [ "$(grep -c '"platform_threads":' "$tmp/tsan.out")" -ne 2 ]; then
+            cat "$tmp/tsan.out"
+            fail "small_reads --pattern $pattern under TSan"
+        else
+            echo "small_reads --pattern $pattern: ok"
+        fi
+    done
+fi
+
 if [ $status -eq 0 ]; then echo "== all C tests passed"; else echo "== C tests FAILED"; fi
 exit $status

@@ -513,9 +513,9 @@ class HarnessTest {
     /** What a read reports in its check run: what it returned plus what use() summed besides. */
     static long checked(Harness.Strategy read, Harness.Options o) throws IOException {
         Harness.checking = true;
-        Harness.unseen = 0;
+        Harness.unseen.set(0);
         try {
-            return read.run(o) + Harness.unseen;
+            return read.run(o) + Harness.unseen.get();
         } finally {
             Harness.checking = false;
         }
@@ -598,13 +598,13 @@ class HarnessTest {
         @Test
         void useTouchesOneValueOutsideTheCheckRun() throws IOException {
             byte[] bytes = {1, 2, (byte) 200};
-            Harness.unseen = 0;
+            Harness.unseen.set(0);
             assertEquals(200, Harness.use(bytes, 0, 3));
             assertEquals(0, Harness.use(bytes, 0, 0));
-            assertEquals(0, Harness.unseen, "nothing summed in a timed run");
+            assertEquals(0, Harness.unseen.get(), "nothing summed in a timed run");
             assertEquals(0xFFFFFFFFL, Harness.use(new int[] {5, -1}, 0, 2), "ints as unsigned numbers");
             assertEquals(Double.doubleToRawLongBits(2.5), Harness.use(new double[] {1.0, 2.5}, 0, 2));
-            assertEquals(0, Harness.unseen);
+            assertEquals(0, Harness.unseen.get());
             assertEquals(1 + 2 + 200, checked(o -> Harness.use(bytes, 0, 3), null));
             assertEquals(5 + 0xFFFFFFFFL + 7, checked(o -> Harness.use(new int[] {5, -1, 7}, 0, 3), null));
         }

@@ -25,7 +25,8 @@ public final class Charts {
     static final Map<String, String> TITLES = Map.of("file_size", "file size", "op_size", "operation size",
             "buffer_size", "buffer size", "median_ms", "median time (ms)", "ms_per_mb", "time per MB (ms)", "mb_per_s", "MB per second",
             "ops_per_s", "operations per second",
-            "study_mb_per_s", "MB/s, the study's way", "wall_mb_per_s", "MB/s by the wall clock");
+            "study_mb_per_s", "MB/s, the study's way", "wall_mb_per_s", "MB/s by the wall clock",
+            "platform_threads", "platform threads at once");
 
     /** Fields that count (threads, processes) rather than size: their axis ticks are plain numbers. */
     static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes");

@@ -58,6 +58,13 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
         return get(key).getAsInt();
     }
 
+    /** A list of counts (threads to try, say). */
+    public List<Integer> counts(String key) {
+        List<Integer> out = new ArrayList<>();
+        for (JsonElement e : get(key).getAsJsonArray()) out.add(e.getAsInt());
+        return out;
+    }
+
     public double minutes() {
         return get("minutes").getAsDouble();
     }

@@ -195,6 +195,10 @@ public final class Results {
             // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
             List<Double> resident = group.stream().map(r -> new Run(r).residentPct()).filter(java.util.Objects::nonNull).toList();
             row.put("resident_pct", resident.isEmpty() ? null : Collections.max(resident));
+            // threads: the most platform threads each run had at once (the harness counted them), their median and interval
+            List<Double> platform = group.stream().map(r -> new Run(r).platformThreads()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
+            if (platform.isEmpty()) row.put("platform_threads", null);
+            else putRate(row, "platform_threads", platform);
             if (first.spanNs() != null) {
                 // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
                 List<Run> typed = group.stream().map(Run::new).toList();
@@ -367,6 +371,16 @@ public final class Results {
         return Runtime.Version.parse(javaRuntime.substring("java ".length()));
     }
 
+    /**
+     * How many more platform threads (each run's most at once, median) the case with the most threads had than
+     * the one with the fewest: what adding workers cost in threads of the operating system's.
+     */
+    public double platformThreadsAdded() {
+        List<Integer> counts = typed().stream().map(Run::threads).filter(t -> t > 0).distinct().sorted().toList();
+        if (counts.size() < 2) throw new IllegalArgumentException("these runs have " + counts + " threads: comparing needs two counts or more");
+        return where("threads", counts.get(counts.size() - 1)).median("platform_threads") - where("threads", counts.get(0)).median("platform_threads");
+    }
+
     /** Median of a summary column over every case (say "mb_per_s" of one strategy's cases). */
     public double median(String column) {
         return median(column, r -> true);
@@ -427,9 +441,9 @@ public final class Results {
     static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type",
             "threads", "procs", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
-            "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s");
+            "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
     /** Measures only some snippets or runs have: shown where at least one row has them. */
-    static final List<String> OPTIONAL_MEASURES = List.of("hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s");
+    static final List<String> OPTIONAL_MEASURES = List.of("hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
 
     /**
      * The summary as an HTML table for the notebook. With more than one row, a case column that is the

@@ -41,6 +41,7 @@ public record Run(JsonObject json) {
     public long[] threadNs() { return times("thread_ns"); }
     public long[] procNs() { return times("proc_ns"); }
     public Long spanNs() { return present("span_ns") ? number("span_ns") : null; }
+    public Long platformThreads() { return present("platform_threads") ? number("platform_threads") : null; }
     /** Unsigned 64 bits, as both harnesses print it (Long.toUnsignedString to show it). */
     public long checksum() { return json.get("checksum").getAsBigInteger().longValue(); }
     public long seed() { return number("seed"); }

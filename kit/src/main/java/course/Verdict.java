@@ -1,5 +1,6 @@
 package course;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -265,6 +266,18 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
      */
     public static Verdict acrossJdks(Published.Claim claim, Results runs, int changedIn, java.util.function.Function<JdkPair, Verdict> judge) {
         return JdkPair.around(runs, changedIn).map(judge).orElseGet(() -> unmeasured(claim, JdkPair.missing(runs, changedIn)));
+    }
+
+    /**
+     * A change to the JDK, first shipped in JDK changedIn, about what the JDK does from then on: judged on the
+     * runs made on the newest such JDK, otherwise not measured, naming the JDKs the runs had.
+     */
+    public static Verdict sinceJdk(Published.Claim claim, Results runs, int changedIn, java.util.function.Function<String, Verdict> judge) {
+        List<String> after = runs.javaRuntimes().stream().filter(r -> Results.feature(r) >= changedIn).toList();
+        if (!after.isEmpty()) return judge.apply(after.get(after.size() - 1));
+        List<String> jdks = runs.javaRuntimes();
+        return unmeasured(claim, "A change shipped in JDK " + changedIn + " is judged on that JDK or a later one; these runs had "
+                + (jdks.isEmpty() ? "no Java runtime" : String.join(" and ", jdks)) + ". Set JAVA_HOME to a newer JDK and run setup/setup.sh.");
     }
 
     /**
