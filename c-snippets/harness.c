@@ -28,6 +28,7 @@
 #define DEFAULT_MARGIN (INT64_C(256) << 20)
 #define MAX_MARGIN (INT64_C(1) << 50)
 #define MAX_THREADS 256
+#define MAX_DEPTH 256
 #define MAX_PROCS 256
 
 int64_t harness_misses = -1;
@@ -92,6 +93,7 @@ static const char *check_scratch(const struct options *o);
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  double resident, uint64_t checksum);
 static void fail(const char *snippet, const char *text, int status);
+static void fail_once(const struct options *o, const char *why, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
 static int claim(const char *path, struct made *made);
@@ -421,6 +423,7 @@ static const struct flag flags[] = {
     {"--text", CHOICE, "lf", 0, 0, LIST("lf", "crlf", "cr", "mixed", "utf8"), LIST("text_lines"), offsetof(struct options, text)},
     {"--type", CHOICE, "int", 0, 0, LIST("int", "double"), LIST("typed_arrays", "typed_ffm"), offsetof(struct options, type)},
     {"--threads", COUNT, "1", 1, MAX_THREADS, NULL, LIST("shared_file", "small_reads"), offsetof(struct options, threads)},
+    {"--depth", COUNT, "1", 1, MAX_DEPTH, NULL, LIST("small_reads"), offsetof(struct options, depth)},
     {"--procs", COUNT, "1", 1, MAX_PROCS, NULL, LIST("mpi_file"), offsetof(struct options, procs)},
     {"--lock", CHOICE, "none", 0, 0, LIST("none", "region"), LIST("shared_file", "mpi_file"), offsetof(struct options, lock)},
 };
@@ -855,6 +858,7 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
     if (o->threads > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",", o->threads);
+    if (o->depth > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"depth\":%" PRId64 ",", o->depth);
     if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"lock\":\"%s\",", o->lock);
     if (resident >= 0) snprintf(resident_text, sizeof resident_text, "%.1f", resident);
     if (harness_misses >= 0) snprintf(misses, sizeof misses, "%" PRId64, harness_misses);
@@ -877,14 +881,24 @@ void harness_io_fail(const struct options *o) {
     harness_io_fail_because(o, strerror(errno));
 }
 
-/* Several threads may fail at once (readers of a file cut short): only the first reports, removes the
- * file and exits. Two threads in exit() at once could end the process before the file is removed. */
 void harness_io_fail_because(const struct options *o, const char *why) {
+    fail_once(o, why, 1);
+}
+
+void harness_unsupported(const struct options *o, const char *why) {
+    fail_once(o, why, HARNESS_UNSUPPORTED);
+}
+
+/* Several threads may fail at once (readers of a file cut short): only the first reports, removes the
+ * file and exits. Two threads in exit() at once could end the process before the file is removed.
+ * Status 1 is an I/O error on the file; HARNESS_UNSUPPORTED says why in the snippet's own words. */
+static void fail_once(const struct options *o, const char *why, int status) {
     static atomic_flag failing = ATOMIC_FLAG_INIT;
     if (atomic_flag_test_and_set(&failing)) for (;;) pause(); /* the first one's exit() ends this thread too */
-    snprintf(message, sizeof message, "I/O error on %s: %s", o->file, why);
+    if (status == 1) snprintf(message, sizeof message, "I/O error on %s: %s", o->file, why);
+    else snprintf(message, sizeof message, "%s", why);
     remove_made();
-    fail(o->snippet, message, 1);
+    fail(o->snippet, message, status);
 }
 
 static void fail(const char *snippet, const char *text, int status) {

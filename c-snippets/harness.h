@@ -13,7 +13,7 @@
 /* The parsed command line; the same fields, in the same order, as the Java record Options. */
 struct options {
     const char *snippet, *strategy, *op, *pattern;
-    int64_t file_size, op_size, buffer_size, repeat, warmup, threads, procs; /* 0 for snippets without the flag */
+    int64_t file_size, op_size, buffer_size, repeat, warmup, threads, depth, procs; /* 0 for snippets without the flag */
     const char *cache, *text, *type, *lock, *file; /* text, type, lock: NULL for snippets without those flags */
     int64_t seed;
     int keep;
@@ -109,6 +109,11 @@ int64_t harness_bytes(const struct options *o);
 /* I/O failures end the run: one line on stderr naming the file and the OS error, exit status 1. */
 void harness_io_fail(const struct options *o);
 void harness_io_fail_because(const struct options *o, const char *why);
+/* This machine or file system cannot run the strategy at all (a file system that refuses direct I/O, a kernel
+ * that refuses io_uring): not a fault. Says why in one line and exits with status HARNESS_UNSUPPORTED (1 is an
+ * I/O error, 2 a bad flag); the kit's sweeps skip that part of a lab, saying so. */
+#define HARNESS_UNSUPPORTED 3
+void harness_unsupported(const struct options *o, const char *why);
 /* read/write until all n bytes moved (or EOF for reads); calls harness_io_fail on error. */
 size_t harness_read_fully(const struct options *o, int fd, unsigned char *buf, size_t n);
 void harness_write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n);

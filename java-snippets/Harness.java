@@ -35,6 +35,7 @@ final class Harness {
     static final long DEFAULT_MARGIN = 256L << 20;
     static final long MAX_MARGIN = 1L << 50;
     static final int MAX_THREADS = 256;
+    static final int MAX_DEPTH = 256;
     static final int MAX_PROCS = 256;
 
     /**
@@ -124,7 +125,7 @@ final class Harness {
 
     /** The parsed command line; the same fields, in the same order, as `struct options` in C. */
     record Options(String snippet, String strategy, String op, String pattern, long fileSize, int opSize,
-                   int bufferSize, int repeat, int warmup, int threads, int procs, String cache, String text, String type,
+                   int bufferSize, int repeat, int warmup, int threads, int depth, int procs, String cache, String text, String type,
                    String lock, Path file, long seed, boolean keep) {
         /** Sequential runs cover the file (the last operation may be short); random runs pick whole slots. */
         long operations() {
@@ -145,6 +146,20 @@ final class Harness {
     static final class UsageError extends Exception {
         UsageError(String message) {
             super(message);
+        }
+    }
+
+    /** The exit status of a run this machine refuses (Unsupported); 1 is an I/O error, 2 a bad flag. */
+    static final int UNSUPPORTED = 3;
+
+    /**
+     * This machine or file system cannot run the strategy at all (a file system that refuses direct I/O, a
+     * kernel that refuses io_uring): not a fault. The run says why in one line and ends with status UNSUPPORTED,
+     * and the kit's sweeps skip that part of a lab, saying so.
+     */
+    static final class Unsupported extends IOException {
+        Unsupported(String why) {
+            super(why);
         }
     }
 
@@ -218,6 +233,8 @@ final class Harness {
                 }
                 if (run >= 0 && first) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), resident, checksum);
             }
+        } catch (Unsupported e) {
+            fail(snippet, e.getMessage(), UNSUPPORTED);
         } catch (IOException | UncheckedIOException e) {
             fail(snippet, "I/O error on " + o.file() + ": " + describe(e), 1);
         } catch (InternalError e) {
@@ -513,6 +530,7 @@ final class Harness {
             new Flag("--text", Kind.CHOICE, "lf", 0, 0, List.of("lf", "crlf", "cr", "mixed", "utf8"), List.of("text_lines")),
             new Flag("--type", Kind.CHOICE, "int", 0, 0, List.of("int", "double"), List.of("typed_arrays", "typed_ffm")),
             new Flag("--threads", Kind.COUNT, "1", 1, MAX_THREADS, null, List.of("shared_file", "small_reads")),
+            new Flag("--depth", Kind.COUNT, "1", 1, MAX_DEPTH, null, List.of("small_reads")),
             new Flag("--procs", Kind.COUNT, "1", 1, MAX_PROCS, null, List.of("mpi_file")),
             new Flag("--lock", Kind.CHOICE, "none", 0, 0, List.of("none", "region"), List.of("shared_file", "mpi_file")));
 
@@ -554,7 +572,7 @@ final class Harness {
         if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
         Options o = new Options(snippet, (String) given.get("--strategy"), (String) given.get("--op"), (String) given.get("--pattern"),
                 number(given, "--file-size"), (int) number(given, "--op-size"), (int) number(given, "--buffer-size"),
-                (int) number(given, "--repeat"), (int) number(given, "--warmup"), (int) number(given, "--threads"),
+                (int) number(given, "--repeat"), (int) number(given, "--warmup"), (int) number(given, "--threads"), (int) number(given, "--depth"),
                 (int) number(given, "--procs"), (String) given.get("--cache"), (String) given.get("--text"), (String) given.get("--type"),
                 (String) given.get("--lock"), Path.of(file), number(given, "--seed"), given.containsKey("--keep"));
         if (o.opSize() > o.fileSize()) {
@@ -837,7 +855,7 @@ final class Harness {
                 resident == null ? "null" : String.format(Locale.ROOT, "%.1f", resident),
                 (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
                         + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," : "")
-                        + (o.threads() > 0 ? "\"threads\":" + o.threads() + "," : "") + (o.lock() == null ? "" : "\"lock\":\"" + o.lock() + "\","),
+                        + (o.threads() > 0 ? "\"threads\":" + o.threads() + "," : "") + (o.depth() > 0 ? "\"depth\":" + o.depth() + "," : "") + (o.lock() == null ? "" : "\"lock\":\"" + o.lock() + "\","),
                 o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,
                 workerNs == null ? "" : (o.procs() > 0 ? "\"proc_ns\":" : "\"thread_ns\":")

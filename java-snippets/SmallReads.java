@@ -11,7 +11,12 @@
 //             threads, one per core, and a virtual thread blocked in a file read holds its carrier (a file
 //             read cannot unmount it), so the JDK lends the pool another carrier for the while
 // The same workers in both, so only the kind of thread differs; the usual way with virtual threads is a
-// thread per task, which lab 09's "go further" suggests. Java 21 or later. Twin: c-snippets/small_reads.c.
+// thread per task, which lab 09's "go further" suggests. Java 21 or later. Twin: c-snippets/small_reads.c
+// (platform, io-uring). Java has no io-uring: liburing's calls that fill and reap the rings (io_uring_prep_read,
+// io_uring_wait_cqe, io_uring_cqe_seen) are inline functions in its header, which FFM cannot call, and doing
+// their work from Java means copying liburing's struct io_uring (a layout it does not promise to keep) and
+// ordering the ring's indices against the kernel by hand, in memory the kernel writes into: a mistake there
+// corrupts the JVM instead of throwing.
 //
 // What you will see: from the page cache, no read waits, so virtual threads save nothing; cold, every
 // blocked read holds a carrier, and the platform threads climb toward the workers' number anyway.
@@ -53,6 +58,9 @@ public class SmallReads {
 
     static void check(Harness.Options o) throws Harness.UsageError {
         if (!o.op().equals("read")) throw new Harness.UsageError("--op " + o.op() + ": small_reads reads (allowed: read)");
+        if (o.depth() > 1) {
+            throw new Harness.UsageError("--depth " + o.depth() + ": a " + o.strategy() + " worker reads one block at a time (allowed: 1; C's io-uring keeps more in flight)");
+        }
     }
 
     /** In order, every block; at random, as many slots as the file has whole blocks, drawn as raw_io draws them. */

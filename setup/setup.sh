@@ -86,12 +86,15 @@ check_tools() {
   for tool in strace fio chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
   command -v bwrap >/dev/null || missing+=(bubblewrap)  # make autograde's sandbox
   command -v mpicc >/dev/null || missing+=(openmpi-bin libopenmpi-dev)  # lab 08: mpirun, and mpicc for its native parts
+  [ -e /usr/include/liburing.h ] || missing+=(liburing-dev)  # lab 09's io_uring reads (the kit links it where present)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   local line="" tool
   for tool in strace fio mpicc chromium bwrap; do
     if command -v "$tool" >/dev/null; then line+=" $tool:found"; else line+=" $tool:missing"; fi
   done
+  if [ -e /usr/include/liburing.h ]; then line+=" liburing:found"; else line+=" liburing:missing"; fi
   say "optional tools:$line"
+  [ -e /usr/include/liburing.h ] || say "  liburing (io_uring reads, lab 09): sudo apt-get install liburing-dev"
   for tool in strace fio mpicc chromium bwrap; do
     command -v "$tool" >/dev/null && continue
     case $tool in

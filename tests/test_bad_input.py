@@ -216,9 +216,31 @@ def test_mapped_file_bad_flags(commands, tmp_path, language, flags, expected):
     check_usage_error(commands, "mapped_file", language, tmp_path / "x.dat", flags, expected)
 
 
+SMALL_READS_BAD_FLAGS = [
+    (["--op", "write"], "--op write: small_reads reads (allowed: read)"),
+    (["--strategy", "platform", "--depth", "4"], "--depth 4: a platform worker reads one block at a time (allowed: 1;"),
+    (["--depth", "0"], "--depth 0"),
+    (["--depth", "257"], "--depth 257"),
+]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_small_reads_only_reads(commands, tmp_path, language):
-    check_usage_error(commands, "small_reads", language, tmp_path / "x.dat", ["--op", "write"], "--op write: small_reads reads (allowed: read)")
+@pytest.mark.parametrize("flags,expected", SMALL_READS_BAD_FLAGS, ids=[" ".join(f) for f, _ in SMALL_READS_BAD_FLAGS])
+def test_small_reads_bad_flags(commands, tmp_path, language, flags, expected):
+    check_usage_error(commands, "small_reads", language, tmp_path / "x.dat", flags, expected)
+
+
+def test_small_reads_io_uring_says_where_it_cannot_run(tmp_path):
+    """Built without liburing, the io-uring strategy refuses before any run: status 3 (the kit's sweeps skip that
+    part of the lab), one line saying what to install, and nothing left behind."""
+    binary = tmp_path / "small_reads"
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", str(binary), str(HOME / "c-snippets/small_reads.c"), str(HOME / "c-snippets/harness.c")], check=True)
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    result = run_snippet([str(binary)], ["--strategy", "io-uring", "--file", str(folder / "x.dat")])
+    assert result.returncode == 3 and result.stdout == ""
+    assert result.stderr == "small_reads: this program was built without liburing (Debian: sudo apt-get install liburing-dev, then run setup/setup.sh)\n"
+    assert list(folder.iterdir()) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -56,7 +56,7 @@ def c_table():
 def test_both_harnesses_declare_one_flag_table():
     """Name, kind, default, range, allowed values and the snippets that take it: row for row the same."""
     java, c = java_table(), c_table()
-    assert len(java) == 17 and java == c
+    assert len(java) == 18 and java == c
 
 
 def test_every_snippet_a_flag_names_is_one():
@@ -75,7 +75,7 @@ def limit(text):
 
 
 def test_the_limits_are_the_same():
-    for name in ("MAX_FILE_SIZE", "MAX_OP_SIZE", "MAX_BUFFER_SIZE", "MAX_MARGIN", "MAX_THREADS", "MAX_PROCS"):
+    for name in ("MAX_FILE_SIZE", "MAX_OP_SIZE", "MAX_BUFFER_SIZE", "MAX_MARGIN", "MAX_THREADS", "MAX_DEPTH", "MAX_PROCS"):
         java = re.search(rf"static final \w+ {name} = ([^;]+);", JAVA).group(1)
         c = re.search(rf"^#define {name} (.+)$", C, re.M).group(1)
         assert limit(java) == limit(c), name
@@ -94,6 +94,7 @@ C_ONLY = {
     "harness_use_doubles": "Java's use(double[], ...) is an overload of use",
     "harness_io_fail": "Java throws an IOException, which run() reports in the same words",
     "harness_io_fail_because": "as harness_io_fail",
+    "harness_unsupported": "Java throws a Harness.Unsupported, which run() reports in the same words, with the same status",
     "harness_write_fully": "Java's writes move everything they are handed",
     "harness_resident_pct": "Java asks the C helper (COURSE_EVICT), which evicts and measures in one call: harness_evict",
     "data_source": "Java hands out the array and an index into it: Data.source, Data.offset",

@@ -123,12 +123,16 @@ public final class Build {
         Path dir = home.resolve("c-snippets");
         List<Path> files = Stream.of(sources).map(dir::resolve).toList();
         String compiler = compiler(files);
-        Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread"));
+        // a source that can use liburing gets it where it is installed (COURSE_LIBURING), and refuses io_uring where not
+        boolean liburing = files.stream().anyMatch(Build::usesLiburing) && liburingInstalled();
+        Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread" + (liburing ? " -DCOURSE_LIBURING -luring" : "")));
         return cBinaries.computeIfAbsent(binary.toString(), b -> {
             if (!Files.exists(binary)) {
                 buildAtomically(binary, out -> {
                     List<String> cmd = new ArrayList<>(List.of(compiler, "-O2", "-Wall", "-pthread", "-o", out.toString()));
+                    if (liburing) cmd.add("-DCOURSE_LIBURING");
                     files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
+                    if (liburing) cmd.add("-luring");
                     return cmd;
                 }, "compiling " + name);
             }
@@ -304,6 +308,14 @@ public final class Build {
 
     private static boolean usesMpi(Path source) {
         return Files.exists(source) && read(source).contains("#include <mpi.h>");
+    }
+
+    static boolean usesLiburing(Path source) {
+        return Files.exists(source) && read(source).contains("#include <liburing.h>");
+    }
+
+    static boolean liburingInstalled() {
+        return Stream.of("/usr/include/liburing.h", "/usr/local/include/liburing.h").anyMatch(header -> Files.exists(Path.of(header)));
     }
 
     /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */

@@ -29,7 +29,7 @@ public final class Charts {
             "platform_threads", "platform threads at once");
 
     /** Fields that count (threads, processes) rather than size: their axis ticks are plain numbers. */
-    static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes");
+    static final Map<String, String> COUNTS = Map.of("threads", "threads", "procs", "processes", "in_flight", "reads in flight");
 
     /**
      * A measured rate against file size, one line per language and operation, with each median's 95%

@@ -174,6 +174,8 @@ public final class Results {
                 JsonElement e = first.json().get(field);  // runtime is missing from results saved before it was recorded
                 row.put(field, e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString());
             }
+            // reads waiting at once: one per worker thread, times the reads each keeps in flight (small_reads' io-uring)
+            row.put("in_flight", (long) Math.max(1, first.threads()) * Math.max(1, first.depth()));
             List<Double> ns = values(group, "elapsed_ns");
             double median = median(ns);
             row.put("runs", group.size());
@@ -439,7 +441,7 @@ public final class Results {
 
     /** The columns that name a case, in the order the tables show them. */
     static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type",
-            "threads", "procs", "file_size", "op_size");
+            "threads", "depth", "procs", "file_size", "op_size");
     static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
             "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
     /** Measures only some snippets or runs have: shown where at least one row has them. */

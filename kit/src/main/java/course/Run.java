@@ -23,6 +23,7 @@ public record Run(JsonObject json) {
     public String type() { return text("type"); }
     public int procs() { return whole("procs"); }
     public int threads() { return whole("threads"); }
+    public int depth() { return whole("depth"); }
     public String lock() { return text("lock"); }
     public long fileSize() { return number("file_size"); }
     public long opSize() { return number("op_size"); }

@@ -56,10 +56,25 @@ public final class Runner {
 
     /** The child failed; its one-line error is the message. */
     public static final class RunFailed extends RuntimeException {
+        private final boolean unsupported;
+
         RunFailed(String message) {
+            this(message, false);
+        }
+
+        /** unsupported: this machine cannot run it at all (a snippet's exit status 3, a library not installed), not a fault. */
+        RunFailed(String message, boolean unsupported) {
             super(message);
+            this.unsupported = unsupported;
+        }
+
+        public boolean unsupported() {
+            return unsupported;
         }
     }
+
+    /** The exit status a snippet gives when this machine cannot run its strategy (Harness.UNSUPPORTED, HARNESS_UNSUPPORTED). */
+    static final int UNSUPPORTED = 3;
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
     private static final Set<Path> LIVE_DIRS = ConcurrentHashMap.newKeySet();
@@ -193,7 +208,7 @@ public final class Runner {
             List<String> all = new ArrayList<>(said);
             all.addAll(stray);
             String message = String.join("\n", all.stream().map(String::strip).filter(l -> !l.isEmpty()).distinct().toList());  // each MPI process may say it
-            throw new RunFailed(message.isEmpty() ? label + " exited with status " + status : message);
+            throw new RunFailed(message.isEmpty() ? label + " exited with status " + status : message, status == UNSUPPORTED);
         }
         return rows;
     }

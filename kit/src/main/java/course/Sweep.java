@@ -35,6 +35,7 @@ public final class Sweep {
     private List<String> texts = null;
     private List<String> types = null;
     private List<Integer> threads = null;
+    private List<Integer> depths = null;
     private List<Integer> procs = null;
     private List<String> locks = null;
     private long operations = 0, maxFileSize = 0;
@@ -86,6 +87,8 @@ public final class Sweep {
     /** Thread counts for snippets that run threads (--threads). */
     public Sweep threads(List<Integer> values) { threads = List.copyOf(values); return this; }
     public Sweep threads(int value) { threads = List.of(value); return this; }
+    /** Reads each worker keeps in flight (--depth: small_reads' io-uring). */
+    public Sweep depths(List<Integer> values) { depths = List.copyOf(values); return this; }
     /** Process counts for snippets that run as an MPI job (--procs: the kit starts them with mpirun -np N). */
     public Sweep procs(List<Integer> values) {
         values.forEach(n -> MpiRun.checkProcs(String.valueOf(n)));
@@ -148,6 +151,7 @@ public final class Sweep {
         List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
         List<String> typeChoices = types == null ? java.util.Collections.singletonList(null) : types;
         List<Integer> threadChoices = threads == null ? java.util.Collections.singletonList(null) : threads;
+        List<Integer> depthChoices = depths == null ? java.util.Collections.singletonList(null) : depths;
         List<Integer> procChoices = procs == null ? java.util.Collections.singletonList(null) : procs;
         List<String> lockChoices = locks == null ? java.util.Collections.singletonList(null) : locks;
         for (String pattern : patterns)
@@ -157,6 +161,7 @@ public final class Sweep {
                 for (String type : typeChoices)
                     for (long bufferSize : bufferChoices)
                     for (Integer threadCount : threadChoices)
+                    for (Integer depth : depthChoices)
                     for (Integer procCount : procChoices)
                     for (String lock : lockChoices)
                         for (String strategy : strategyChoices)
@@ -171,6 +176,7 @@ public final class Sweep {
                                     if (text != null) flags.addAll(List.of("--text", text));
                                     if (type != null) flags.addAll(List.of("--type", type));
                                     if (threadCount != null) flags.addAll(List.of("--threads", String.valueOf(threadCount)));
+                                    if (depth != null) flags.addAll(List.of("--depth", String.valueOf(depth)));
                                     if (procCount != null) flags.addAll(List.of("--procs", String.valueOf(procCount)));
                                     if (lock != null) flags.addAll(List.of("--lock", lock));
                                     flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
@@ -179,27 +185,19 @@ public final class Sweep {
         return out;
     }
 
-    /** The words both raw_io snippets use when the scratch folder's file system refuses O_DIRECT. */
-    static final String DIRECT_IO_REFUSED = "refuses direct I/O";
-
-    /** True when a run failed because the file system refused direct I/O: a part a lab skips, saying so. */
-    static boolean directIoRefused(Runner.RunFailed e) {
-        return e.getMessage() != null && e.getMessage().contains(DIRECT_IO_REFUSED);
-    }
-
     /**
-     * Runs the schedule with live progress, shows the results table, records and saves them. Where the file
-     * system refuses direct I/O (tmpfs before Linux 6.6, some overlays), a sweep of o-direct runs says so in
-     * one line and hands back no results, so the rest of the lab goes on.
+     * Runs the schedule with live progress, shows the results table, records and saves them. Where this machine
+     * cannot run the sweep at all (a file system that refuses direct I/O, a kernel that refuses io_uring, a
+     * library not installed: Runner.RunFailed.unsupported), it says so in one line and hands back no results,
+     * so the rest of the lab goes on.
      */
     public Results run() {
         List<JsonObject> rows;
         try {
             rows = execute(schedule());
         } catch (Runner.RunFailed e) {
-            if (!directIoRefused(e)) throw e;
-            Profile.unavailable("Runs past the page cache (O_DIRECT)", "the scratch folder's file system refuses direct I/O"
-                    + " (put it on a disk: COURSE_SCRATCH)");
+            if (!e.unsupported()) throw e;
+            Profile.unavailable(snippet + (strategies == null ? "" : " " + String.join(", ", strategies)), e.getMessage().strip());
             return new Results(List.of());
         }
         Results results = new Results(rows);

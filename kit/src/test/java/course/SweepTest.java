@@ -12,10 +12,13 @@ class SweepTest {
     static final Lab LAB = Lab.open("01-raw-io", "smoke");
 
     @Test
-    void aFileSystemThatRefusesDirectIoIsToldApartFromOtherFailures() {
-        assertTrue(Sweep.directIoRefused(new Runner.RunFailed("raw_io: I/O error on /x/raw_io.dat: this file system refuses direct I/O (O_DIRECT);"
-                + " put the scratch folder on a disk (COURSE_SCRATCH)")), "both snippets' words");
-        assertFalse(Sweep.directIoRefused(new Runner.RunFailed("raw_io: I/O error on /x/raw_io.dat: No space left on device")));
+    void aRunThisMachineRefusesIsToldApartFromAFault() throws Exception {
+        for (int status : new int[] {Runner.UNSUPPORTED, 1}) {
+            Process child = new ProcessBuilder("sh", "-c", "echo 'raw_io: this file system refuses direct I/O (O_DIRECT)' >&2; exit " + status).start();
+            Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(child, "raw_io", row -> { }));
+            assertEquals("raw_io: this file system refuses direct I/O (O_DIRECT)", e.getMessage());
+            assertEquals(status == Runner.UNSUPPORTED, e.unsupported(), "status " + status);
+        }
         assertTrue(Double.isNaN(Results.median(List.of())), "no runs: no median, and no exception for a part that was skipped");
     }
 
