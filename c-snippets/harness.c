@@ -42,12 +42,13 @@ static int64_t workers_timed; /* 0: the strategy ran no threads or processes */
 static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
 
-/* The most threads the process had at once in the current run of a strategy with threads (-1: none ran). */
+/* The most threads the process had at once in the current run of a strategy with threads (-1: none ran):
+ * its workers and the thread that made them, since C starts no thread of its own (Java's JDK does, and counts). */
 static int64_t platform_threads = -1;
 
 /* True during a read's check run, when harness_use* sum all they are handed (into unseen) besides what they
- * return; several threads may hand over at once (small_reads' workers). */
-static atomic_int checking;
+ * return; several threads may hand over at once (small_reads' workers), all started after it was set. */
+static int checking;
 static _Atomic uint64_t unseen;
 
 /* A team of one: every snippet but mpi_file. */
@@ -301,28 +302,14 @@ static void *work(void *arg) {
     return NULL;
 }
 
-/* The threads this process has now, as the kernel counts them (/proc/self/status), or -1 where it cannot say.
- * Java's ThreadMXBean keeps its own peak count; C asks once every worker exists. */
-static int64_t thread_count(void) {
-    FILE *status = fopen("/proc/self/status", "r");
-    char line[256];
-    long long threads = -1;
-    while (status && fgets(line, sizeof line, status)) {
-        if (sscanf(line, "Threads: %lld", &threads) == 1) break;
-    }
-    if (status) fclose(status);
-    return threads;
-}
-
 void harness_in_threads(const struct options *o, part_fn part) {
     static struct worker workers[MAX_THREADS];
-    pthread_barrier_init(&gate, NULL, (unsigned)o->threads + 1); /* the workers, and this thread to count them */
+    pthread_barrier_init(&gate, NULL, (unsigned)o->threads);
     for (int64_t t = 0; t < o->threads; t++) {
         workers[t] = (struct worker){.o = o, .part = part, .thread = t};
         if ((errno = pthread_create(&workers[t].id, NULL, work, &workers[t])) != 0) harness_io_fail_because(o, strerror(errno));
     }
-    platform_threads = thread_count(); /* every worker exists, and waits at the gate until this thread has counted */
-    pthread_barrier_wait(&gate);
+    platform_threads = o->threads + 1; /* its workers and this thread: C makes no others (Java counts, its JDK does) */
     int64_t first = INT64_MAX, last = INT64_MIN;
     for (int64_t t = 0; t < o->threads; t++) {
         pthread_join(workers[t].id, NULL);

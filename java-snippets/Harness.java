@@ -320,9 +320,9 @@ final class Harness {
 
     /**
      * True during a read's check run, when use() sums all it is handed (into unseen) besides what it returns;
-     * several threads may hand over at once (small_reads' workers).
+     * several threads may hand over at once (small_reads' workers), all started after it was set.
      */
-    static volatile boolean checking;
+    static boolean checking;
     static final AtomicLong unseen = new AtomicLong();
 
     /**
@@ -395,16 +395,21 @@ final class Harness {
      * in any thread ends the run once every thread has stopped.
      */
     static void inThreads(Options o, Part part) throws IOException {
-        inThreads(o, Thread::new, part);
+        inThreads(o, Thread::new, part, false);
     }
 
     /**
      * The same in threads of a kind the snippet chooses (small_reads: virtual threads, which only a snippet
      * compiled for Java 21 can make). The JDK cannot tell a virtual thread's CPU time: where a worker's is
      * unknown, the run counts the whole process's over the threads' time instead (the JVM's own threads
-     * included). Records the most platform threads the process had at once, its own service threads included.
+     * included), which costs two readings more inside the clock.
      */
     static void inThreads(Options o, java.util.concurrent.ThreadFactory kind, Part part) throws IOException {
+        inThreads(o, kind, part, true);
+    }
+
+    /** Records, besides, the most platform threads the process had at once, the JDK's own service threads included. */
+    private static void inThreads(Options o, java.util.concurrent.ThreadFactory kind, Part part, boolean anyKind) throws IOException {
         int n = o.threads();
         long[] starts = new long[n], ends = new long[n];
         CyclicBarrier gate = new CyclicBarrier(n);
@@ -412,7 +417,7 @@ final class Harness {
         java.util.concurrent.atomic.AtomicBoolean cpuUnknown = new java.util.concurrent.atomic.AtomicBoolean();
         List<Thread> workers = new ArrayList<>();
         THREADS.resetPeakThreadCount();
-        long[] processStart = processCpuTimes();
+        long[] processStart = anyKind ? processCpuTimes() : null;
         for (int t = 0; t < n; t++) {
             int thread = t;
             Thread worker = kind.newThread(() -> {
@@ -446,7 +451,7 @@ final class Harness {
                 }
             }
         }
-        if (cpuUnknown.get()) {
+        if (cpuUnknown.get() && processStart != null) {
             long[] cpu = cpuSplit(processStart, processCpuTimes());
             workerUserNs.set(cpu[0]);
             workerSysNs.set(cpu[1]);
