@@ -1,6 +1,6 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
-//JAVAC_OPTIONS --release 21
+//SOURCES Harness.java TypedFfm.java Ring.java
+//JAVAC_OPTIONS --release 22
 // small_reads (lab 09): many small reads of one file by --threads workers at once. Each worker takes the
 // next block from a shared counter and reads it with one positional read (FileChannel.read at an offset;
 // C: pread) into its own buffer: the blocks in order, or with --pattern rand the slots raw_io's random
@@ -9,19 +9,23 @@
 //   platform  each worker is a platform thread: an OS thread of its own
 //   virtual   each worker is a virtual thread (Java 21): the JDK runs virtual threads on a few carrier
 //             threads, one per core, and a virtual thread blocked in a file read holds its carrier (a file
-//             read cannot unmount it), so the JDK lends the pool another carrier for the while
-// The same workers in both, so only the kind of thread differs; the usual way with virtual threads is a
-// thread per task, which lab 09's "go further" suggests. Java 21 or later. Twin: c-snippets/small_reads.c
-// (platform, io-uring). Java has no io-uring: liburing's calls that fill and reap the rings (io_uring_prep_read,
-// io_uring_wait_cqe, io_uring_cqe_seen) are inline functions in its header, which FFM cannot call, and doing
-// their work from Java means copying liburing's struct io_uring (a layout it does not promise to keep) and
-// ordering the ring's indices against the kernel by hand, in memory the kernel writes into: a mistake there
-// corrupts the JVM instead of throwing.
+//             read cannot unmount it); since JDK 23 no carrier is added for the while (JDK-8329593)
+//   io-uring  each worker (a platform thread) keeps --depth reads in flight through an io_uring of its own
+//             (Ring.java: the kernel's interface through the Foreign Function & Memory API): it queues them,
+//             the kernel works on all of them, and the worker takes each completion and queues the next
+//             block in its place. Where the kernel refuses io_uring (containers' default seccomp profiles do),
+//             the run says so before any run (status 3).
+// The same workers in platform and virtual, so only the kind of thread differs; the usual way with virtual
+// threads is a thread per task, which lab 09's "go further" suggests. Java 22 or later (FFM). Twin:
+// c-snippets/small_reads.c (platform, io-uring through liburing).
 //
 // What you will see: from the page cache, no read waits, so virtual threads save nothing; cold, every
-// blocked read holds a carrier, and the platform threads climb toward the workers' number anyway.
+// blocked read holds a carrier, and one io_uring keeps as many reads waiting as a thread per read.
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -34,23 +38,22 @@ public class SmallReads {
     static long[] offsets;
 
     public static void main(String[] args) {
-        Harness.run("small_reads", List.of("platform", "virtual"), args, SmallReads::check, SmallReads::plan, o -> {
-            ThreadFactory kind = o.strategy().equals("virtual") ? Thread.ofVirtual().factory() : Thread.ofPlatform().factory();
+        Harness.run("small_reads", List.of("platform", "virtual", "io-uring"), args, SmallReads::check, SmallReads::plan, o -> {
             AtomicLong next = new AtomicLong(), used = new AtomicLong();
-            try (var channel = FileChannel.open(o.file(), StandardOpenOption.READ)) {
-                Harness.inThreads(o, kind, worker -> {
-                    ByteBuffer buf = ByteBuffer.allocate(o.opSize());
-                    long mine = 0;
-                    for (long i; (i = next.getAndIncrement()) < offsets.length; ) {
-                        long pos = offsets[(int) i];
-                        buf.clear().limit((int) Math.min(o.opSize(), o.fileSize() - pos));
-                        while (buf.hasRemaining()) {
-                            if (channel.read(buf, pos + buf.position()) < 0) throw new EOFException();
-                        }
-                        mine += Harness.use(buf.array(), 0, buf.limit());
+            if (o.strategy().equals("io-uring")) {
+                try (Arena arena = Arena.ofShared()) {
+                    int fd = TypedFfm.open(o, arena, TypedFfm.O_RDONLY, arena.allocate(Linker.Option.captureStateLayout()));
+                    try {
+                        Harness.inThreads(o, worker -> used.addAndGet(ringWorker(o, fd, next)));
+                    } finally {
+                        TypedFfm.close(fd);
                     }
-                    used.addAndGet(mine);
-                });
+                }
+                return used.get();
+            }
+            ThreadFactory kind = o.strategy().equals("virtual") ? Thread.ofVirtual().factory() : Thread.ofPlatform().factory();
+            try (var channel = FileChannel.open(o.file(), StandardOpenOption.READ)) {
+                Harness.inThreads(o, kind, worker -> used.addAndGet(worker(o, channel, next)));
             }
             return used.get();
         });
@@ -58,17 +61,76 @@ public class SmallReads {
 
     static void check(Harness.Options o) throws Harness.UsageError {
         if (!o.op().equals("read")) throw new Harness.UsageError("--op " + o.op() + ": small_reads reads (allowed: read)");
-        if (o.depth() > 1) {
-            throw new Harness.UsageError("--depth " + o.depth() + ": a " + o.strategy() + " worker reads one block at a time (allowed: 1; C's io-uring keeps more in flight)");
+        if (o.depth() > 1 && !o.strategy().equals("io-uring")) {
+            throw new Harness.UsageError("--depth " + o.depth() + ": a " + o.strategy() + " worker reads one block at a time (allowed: 1; io-uring keeps more in flight)");
         }
     }
 
     /** In order, every block; at random, as many slots as the file has whole blocks, drawn as raw_io draws them. */
-    static void plan(Harness.Options o) {
+    static void plan(Harness.Options o) throws IOException {
+        if (o.strategy().equals("io-uring")) new Ring(1).close();  // a kernel that refuses io_uring says so before any run
         boolean seq = o.pattern().equals("seq");
         long slots = o.fileSize() / o.opSize();
         offsets = new long[(int) (seq ? (o.fileSize() + o.opSize() - 1) / o.opSize() : slots)];
         Prng random = new Prng(o.seed());
         for (int i = 0; i < offsets.length; i++) offsets[i] = (seq ? i : random.below(slots)) * o.opSize();
+    }
+
+    /** One block at a time: take the next, read it with positional reads until it is whole, hand it over. */
+    static long worker(Harness.Options o, FileChannel channel, AtomicLong next) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(o.opSize());
+        long mine = 0;
+        for (long i; (i = next.getAndIncrement()) < offsets.length; ) {
+            long pos = offsets[(int) i];
+            buf.clear().limit((int) Math.min(o.opSize(), o.fileSize() - pos));
+            while (buf.hasRemaining()) {
+                if (channel.read(buf, pos + buf.position()) < 0) throw new EOFException();
+            }
+            mine += Harness.use(buf.array(), 0, buf.limit());
+        }
+        return mine;
+    }
+
+    /** --depth reads in flight through one ring: entry k holds one block (its buffer, offset, length, bytes done). */
+    static long ringWorker(Harness.Options o, int fd, AtomicLong next) throws IOException {
+        int depth = o.depth(), inFlight = 0;
+        long[] pos = new long[depth], len = new long[depth], done = new long[depth];
+        long mine = 0;
+        try (Arena arena = Arena.ofConfined(); Ring ring = new Ring(depth)) {  // the ring closes first: no read outlives its buffer
+            MemorySegment bufs = arena.allocate((long) depth * o.opSize(), 4096);
+            for (int k = 0; k < depth; k++, inFlight++) {
+                long i = next.getAndIncrement();
+                if (i >= offsets.length) break;
+                pos[k] = offsets[(int) i];
+                len[k] = Math.min(o.opSize(), o.fileSize() - pos[k]);
+                done[k] = 0;
+                ring.read(fd, bufs.asSlice((long) k * o.opSize()), len[k], pos[k], k);
+            }
+            while (inFlight > 0) {
+                ring.submitAndWait();
+                for (long[] completion; (completion = ring.next()) != null; ) {
+                    int k = (int) completion[0];
+                    long got = completion[1];
+                    if (got < 0) throw new IOException(TypedFfm.strerror((int) -got));
+                    if (got == 0) throw new EOFException();
+                    MemorySegment buf = bufs.asSlice((long) k * o.opSize(), o.opSize());
+                    if ((done[k] += got) < len[k]) {  // a short read: queue the rest
+                        ring.read(fd, buf.asSlice(done[k]), len[k] - done[k], pos[k] + done[k], k);
+                        continue;
+                    }
+                    mine += Harness.use(buf.asByteBuffer(), (int) len[k]);
+                    long i = next.getAndIncrement();
+                    if (i >= offsets.length) {
+                        inFlight--;
+                        continue;
+                    }
+                    pos[k] = offsets[(int) i];
+                    len[k] = Math.min(o.opSize(), o.fileSize() - pos[k]);
+                    done[k] = 0;
+                    ring.read(fd, buf, len[k], pos[k], k);
+                }
+            }
+        }
+        return mine;
     }
 }

@@ -119,19 +119,22 @@ def test_small_reads_every_kind_of_worker_reads_the_checksum_raw_reads(commands,
 @pytest.mark.parametrize("pattern", ["seq", "rand"])
 @pytest.mark.parametrize("threads,depth", [(1, 1), (1, 7), (3, 64)])
 def test_small_reads_through_io_uring_reads_the_checksum_raw_reads(commands, tmp_path, pattern, threads, depth):
-    """Through io_uring, any depth, one worker or several: raw_io's checksum, a short last block included,
-    and the worker threads counted (with the main thread)."""
+    """Through io_uring (C: liburing; Java: Ring.java, the kernel's interface through FFM), any depth, one worker or
+    several: raw_io's checksum, a short last block included, and the worker threads counted."""
     flags = ["--pattern", pattern, "--file-size", "100001", "--op-size", "4k", "--file", str(tmp_path / "x.dat")]
     raw = run_snippet(commands("raw_io", "c"), flags + ["--repeat", "1", "--warmup", "0"])
     assert raw.returncode == 0, raw.stderr
-    out = run_snippet(commands("small_reads", "c"), flags + ["--strategy", "io-uring", "--threads", str(threads), "--depth", str(depth),
-                      "--repeat", "2", "--warmup", "1"])
-    if out.returncode == 3 and os.environ.get("CI") != "true":
-        pytest.skip(out.stderr.strip())  # a kernel or container that refuses io_uring: the snippet says so, status 3
-    assert out.returncode == 0, out.stderr
-    runs = rows(out.stdout)
-    assert {r["checksum"] for r in runs} == {rows(raw.stdout)[0]["checksum"]}
-    assert {(r["depth"], r["platform_threads"]) for r in runs} == {(depth, threads + 1)}
+    for language in ("java", "c"):
+        out = run_snippet(commands("small_reads", language), flags + ["--strategy", "io-uring", "--threads", str(threads),
+                          "--depth", str(depth), "--repeat", "2", "--warmup", "1"])
+        if out.returncode == 3 and os.environ.get("CI") != "true":
+            pytest.skip(out.stderr.strip())  # a kernel or container that refuses io_uring: the snippet says so, status 3
+        assert out.returncode == 0, out.stderr
+        runs = rows(out.stdout)
+        assert {r["checksum"] for r in runs} == {rows(raw.stdout)[0]["checksum"]}, language
+        assert {r["depth"] for r in runs} == {depth}
+        threads_seen = {r["platform_threads"] for r in runs}
+        assert threads_seen == {threads + 1} if language == "c" else min(threads_seen) >= threads + 1, (language, threads_seen)
     assert list(tmp_path.iterdir()) == []
 
 
