@@ -192,42 +192,22 @@ def test_read_only_scratch_folder(commands, language):
         shutil.rmtree(programs)
 
 
-FILE_COPY_BAD_FLAGS = [
-    ([], "--op read: file_copy writes a copy (allowed: write)"),
-    (["--op", "write", "--pattern", "rand"], "--pattern rand: file_copy copies in order (allowed: seq)"),
+SNIPPET_RULES = [  # (snippet, flags, error): each lab 09 snippet's own rules on its flags
+    ("file_copy", [], "--op read: file_copy writes a copy (allowed: write)"),
+    ("file_copy", ["--op", "write", "--pattern", "rand"], "--pattern rand: file_copy copies in order (allowed: seq)"),
+    ("mapped_file", ["--op", "write"], "--op write: mapped_file reads (allowed: read; lab 07 measures mapped writes)"),
+    ("mapped_file", ["--pattern", "rand"], "--pattern rand: mapped_file maps the file in order (allowed: seq)"),
+    ("small_reads", ["--op", "write"], "--op write: small_reads reads (allowed: read)"),
+    ("small_reads", ["--strategy", "platform", "--depth", "4"], "--depth 4: a platform worker reads one block at a time (allowed: 1;"),
+    ("small_reads", ["--depth", "0"], "--depth 0"),
+    ("small_reads", ["--depth", "257"], "--depth 257"),
 ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flags,expected", FILE_COPY_BAD_FLAGS, ids=[" ".join(f) or "no op" for f, _ in FILE_COPY_BAD_FLAGS])
-def test_file_copy_bad_flags(commands, tmp_path, language, flags, expected):
-    check_usage_error(commands, "file_copy", language, tmp_path / "x.dat", flags, expected)
-
-
-MAPPED_FILE_BAD_FLAGS = [
-    (["--op", "write"], "--op write: mapped_file reads (allowed: read; lab 07 measures mapped writes)"),
-    (["--pattern", "rand"], "--pattern rand: mapped_file maps the file in order (allowed: seq)"),
-]
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flags,expected", MAPPED_FILE_BAD_FLAGS, ids=[" ".join(f) for f, _ in MAPPED_FILE_BAD_FLAGS])
-def test_mapped_file_bad_flags(commands, tmp_path, language, flags, expected):
-    check_usage_error(commands, "mapped_file", language, tmp_path / "x.dat", flags, expected)
-
-
-SMALL_READS_BAD_FLAGS = [
-    (["--op", "write"], "--op write: small_reads reads (allowed: read)"),
-    (["--strategy", "platform", "--depth", "4"], "--depth 4: a platform worker reads one block at a time (allowed: 1;"),
-    (["--depth", "0"], "--depth 0"),
-    (["--depth", "257"], "--depth 257"),
-]
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("flags,expected", SMALL_READS_BAD_FLAGS, ids=[" ".join(f) for f, _ in SMALL_READS_BAD_FLAGS])
-def test_small_reads_bad_flags(commands, tmp_path, language, flags, expected):
-    check_usage_error(commands, "small_reads", language, tmp_path / "x.dat", flags, expected)
+@pytest.mark.parametrize("snippet,flags,expected", SNIPPET_RULES, ids=[f"{s} {' '.join(f) or 'no op'}" for s, f, _ in SNIPPET_RULES])
+def test_snippet_rules(commands, tmp_path, language, snippet, flags, expected):
+    check_usage_error(commands, snippet, language, tmp_path / "x.dat", flags, expected)
 
 
 def test_small_reads_io_uring_says_where_it_cannot_run(tmp_path):
