@@ -254,6 +254,11 @@ public final class Lab {
         return false;
     }
 
+    /** Says how many times longer cold reads took than warm ones, over the cases whose file was evicted (Profile.coldCost). */
+    public void coldCost(Results cold, Results warm) {
+        System.out.println(Profile.coldCost(cold, warm));
+    }
+
     /** Says, case by case, how much of its file each case's cold runs still found in the page cache (Profile.coldness). */
     public void coldness(Results cold) {
         String line = Profile.coldness(cold);

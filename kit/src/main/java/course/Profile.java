@@ -343,6 +343,21 @@ final class Profile {
                 + "a process still maps, so those \"cold\" figures are warm ones.";
     }
 
+    /**
+     * How many times longer cold reads took than the same reads warm (geometric mean of the median times), over
+     * the cases whose file eviction reached; the cases whose pages were held (coldness) are named and left out.
+     */
+    static String coldCost(Results cold, Results warm) {
+        Results evicted = cold.where(r -> !r.has("resident_pct") || r.get("resident_pct").isJsonNull()
+                || r.get("resident_pct").getAsDouble() <= EVICTION_FAILED_PCT);
+        List<String> held = cold.summary().stream().filter(row -> row.get("resident_pct") instanceof Double pct && pct > EVICTION_FAILED_PCT)
+                .map(row -> row.get("language") + " " + row.get("method")).distinct().toList();
+        String without = held.isEmpty() ? "" : "; without " + String.join(", ", held) + ", whose pages stayed cached";
+        if (evicted.runs().isEmpty()) return "No cold run here found its file evicted, so cold and warm reads cannot be told apart on this machine.";
+        return String.format(Locale.ROOT, "Cold reads took %.1f× the time of the same reads from the page cache (geometric mean%s).",
+                evicted.ratioTo(warm, "median_ms", "cache"), without);
+    }
+
     static void unavailable(String what, String why) {
         Notebook.html("<p><b>" + Notebook.escape(what) + "</b>: not available here because " + Notebook.escape(why) + ".</p>",
                 what + ": not available here because " + why + ".");

@@ -53,6 +53,17 @@ class ProfileTest {
                 + " maps, so those \"cold\" figures are warm ones.", Profile.coldness(cold));
         assertTrue(Profile.coldness(cold.where("strategy", "segment")).endsWith("java segment 0%. Every cold run began cold."));
         assertTrue(Profile.coldness(cold.where("strategy", "buffer")).endsWith("every \"cold\" figure is a warm one."));
+        List<com.google.gson.JsonObject> warmRuns = new java.util.ArrayList<>();
+        for (String strategy : List.of("buffer", "segment")) {
+            for (int i = 0; i < 3; i++) {
+                com.google.gson.JsonObject w = Runs.run("java", "read", 1 << 20, i, 1_000_000);
+                w.addProperty("strategy", strategy);
+                warmRuns.add(w);
+            }
+        }
+        assertEquals("Cold reads took 5.0× the time of the same reads from the page cache (geometric mean; without java buffer, whose pages"
+                + " stayed cached).", Profile.coldCost(cold, new Results(warmRuns)));
+        assertTrue(Profile.coldCost(cold.where("strategy", "buffer"), new Results(warmRuns)).startsWith("No cold run here found its file evicted"));
     }
 
     @Test
