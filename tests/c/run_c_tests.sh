@@ -166,5 +166,28 @@ if build small_reads_tsan "${tsan_flags[@]}" -- "$src/small_reads.c" "$src/harne
     done
 fi
 
+# ---- small_reads' io-uring (liburing) under ASan/UBSan and TSan, where liburing is installed ----------
+if [ -e /usr/include/liburing.h ]; then
+    echo "== small_reads io-uring under ASan/UBSan and TSan"
+    for variant in asan tsan; do
+        flags_of="${variant}_flags[@]"
+        build "small_reads_uring_$variant" "${!flags_of}" -DCOURSE_LIBURING -- "$src/small_reads.c" "$src/harness.c" -luring || continue
+        out="$tmp/uring_$variant.out"
+        (cd "$tmp" && "$tmp/small_reads_uring_$variant" --strategy io-uring --threads 2 --depth 8 --pattern rand \
+            --file-size 256k --op-size 4k --repeat 2 --warmup 0) >"$out" 2>&1
+        rc=$?
+        if [ $rc -eq 3 ]; then
+            echo "small_reads io-uring ($variant): skipped, $(cat "$out")"  # this kernel refuses io_uring, and says so
+        elif [ $rc -ne 0 ] || grep -q "Sanitizer" "$out" || [ "$(grep -c '"depth":8,' "$out")" -ne 2 ]; then
+            cat "$out"
+            fail "small_reads io-uring under $variant"
+        else
+            echo "small_reads io-uring ($variant): ok"
+        fi
+    done
+else
+    echo "== small_reads io-uring not built: liburing is not installed (sudo apt-get install liburing-dev)"
+fi
+
 if [ $status -eq 0 ]; then echo "== all C tests passed"; else echo "== C tests FAILED"; fi
 exit $status
