@@ -46,6 +46,7 @@ final class Ring implements AutoCloseable {
     private final long ringsSize, cqRingSize, sqesSize;
     private final long sqHead, sqTail, sqMask, sqArray, cqHead, cqTail, cqMask, cqes;
     private int queued;  // SQEs written since the last enter
+    private int pending;  // reads queued whose completion has not been taken
 
     /** A ring of entries SQEs, or Harness.Unsupported where the kernel refuses io_uring (a seccomp profile, a sysctl). */
     Ring(int entries) throws IOException {
@@ -90,6 +91,7 @@ final class Ring implements AutoCloseable {
         rings.set(JAVA_INT, sqArray + 4L * index, index);
         INT.setRelease(rings, sqTail, tail + 1);  // the entry is whole before the kernel can see it
         queued++;
+        pending++;
     }
 
     /** Hands the queued reads to the kernel and waits until at least one has completed. */
@@ -109,11 +111,17 @@ final class Ring implements AutoCloseable {
         MemorySegment cqe = cqRing.asSlice(cqes + (long) (head & cqRing.get(JAVA_INT, cqMask)) * CQE_SIZE, CQE_SIZE);
         long[] done = {cqe.get(JAVA_LONG, 0), cqe.get(JAVA_INT, 8)};
         INT.setRelease(cqRing, cqHead, head + 1);  // the entry is read before the kernel may reuse it
+        pending--;
         return done;
     }
 
+    /** Waits for every read still in flight (an error cut the worker short), so that none outlives its buffer; then unmaps. */
     @Override
     public void close() throws IOException {
+        while (pending > 0) {
+            submitAndWait();
+            while (next() != null) { }
+        }
         unmap(sqes, sqesSize);
         if (cqRingSize > 0) unmap(cqRing, cqRingSize);
         unmap(rings, ringsSize);

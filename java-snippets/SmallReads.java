@@ -96,7 +96,7 @@ public class SmallReads {
         int depth = o.depth(), inFlight = 0;
         long[] pos = new long[depth], len = new long[depth], done = new long[depth];
         long mine = 0;
-        try (Arena arena = Arena.ofConfined(); Ring ring = new Ring(depth)) {  // the ring closes first: no read outlives its buffer
+        try (Arena arena = Arena.ofConfined(); Ring ring = new Ring(depth)) {  // the ring closes first, after every read in flight
             MemorySegment bufs = arena.allocate((long) depth * o.opSize(), 4096);
             for (int k = 0; k < depth; k++, inFlight++) {
                 long i = next.getAndIncrement();
