@@ -1,6 +1,6 @@
 /* file_copy (lab 09): copying a file. Before any run the harness makes the source beside --file (its name
- * plus ".source", filled with the course's data) and, as for every write, a new empty --file before each
- * run; a strategy copies the whole source into --file, and the harness sums the copy after the clock stops.
+ * plus ".source", filled with the course's data) and, as for every write, removes --file before each run;
+ * a strategy makes --file anew and copies the whole source into it, and the harness sums the copy after the clock stops.
  *   loop             read() / write() of one --op-size buffer: the copy a program writes by hand
  *   copy-file-range  copy_file_range(): the kernel copies inside itself (and may clone, where the file system can)
  *   sendfile         sendfile(): the kernel copies through its own buffer, from a file to any descriptor
@@ -66,7 +66,7 @@ static uint64_t send_file(const struct options *o, int in, int out) {
 }
 
 static uint64_t measure(const struct options *o) {
-    int in = open(harness_source(o), O_RDONLY), out = open(o->file, O_WRONLY | O_TRUNC);
+    int in = open(harness_source(o), O_RDONLY), out = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || out < 0) harness_io_fail(o);
     uint64_t used = strcmp(o->strategy, "loop") == 0 ? loop(o, in, out)
                   : strcmp(o->strategy, "copy-file-range") == 0 ? copy_range(o, in, out) : send_file(o, in, out);

@@ -167,7 +167,10 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         checking = 0;
     }
     for (int64_t run = -o.warmup; run < o.repeat; run++) {
-        if (first && write && ((unlink(o.file) != 0 && errno != ENOENT) || claim(o.file, &created) != 0)) harness_io_fail(&o);
+        if (first && write) { /* the strategy makes the file anew (see Harness.run: ext4 flushes a file truncated to nothing on close) */
+            if (unlink(o.file) != 0 && errno != ENOENT) harness_io_fail(&o);
+            created.known = 0; /* the regular file there from now on is the strategy's */
+        }
         double resident = -1; /* -1: not a cold run */
         if (first && !write && strcmp(o.cache, "cold") == 0) {
             if (harness_evict(o.file) != 0 || (resident = harness_resident_pct(o.file)) < 0) harness_io_fail(&o);
@@ -192,11 +195,12 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
             snprintf(why, sizeof why, "run %" PRId64 " read other bytes than the check run", run);
             harness_io_fail_because(&o, why);
         }
-        if (write && first) { /* a strategy may have put a new file there: the run's file is the one it wrote */
+        if (write && first) { /* the run's file is the one the strategy made */
             struct stat written;
             if (lstat(o.file, &written) != 0 || data_sum_file(o.file, &checksum) != 0) harness_io_fail(&o);
             created.dev = written.st_dev;
             created.ino = written.st_ino;
+            created.known = 1;
         }
         if (run >= 0 && first) emit(&o, run, elapsed, user, sys, resident, checksum);
     }

@@ -104,7 +104,7 @@ static uint64_t rand_read(const struct options *o) {
 
 /* The file opened for direct I/O, or an error that says so where the file system refuses it (tmpfs did before Linux 6.6). */
 static int open_direct(const struct options *o, int write) {
-    int fd = open(o->file, (write ? O_WRONLY : O_RDONLY) | O_DIRECT);
+    int fd = open(o->file, (write ? O_WRONLY | O_CREAT : O_RDONLY) | O_DIRECT, 0644);
     if (fd < 0 && errno == EINVAL) harness_unsupported(o, "this file system refuses direct I/O (O_DIRECT); put the scratch folder on a disk (COURSE_SCRATCH)");
     if (fd < 0) harness_io_fail(o);
     return fd;
@@ -118,10 +118,10 @@ static uint64_t direct(const struct options *o) {
     struct prng random = {o->seed};
     struct statvfs fs;
     void *buf = NULL;
-    if (statvfs(o->file, &fs) != 0) harness_io_fail(o);
+    int fd = open_direct(o, write); /* first: a write makes the file, whose file system gives the block size */
+    if (fstatvfs(fd, &fs) != 0) harness_io_fail(o);
     if ((errno = posix_memalign(&buf, fs.f_bsize, (size_t)o->op_size)) != 0) harness_io_fail_because(o, strerror(errno));
     memset(buf, 0, (size_t)o->op_size); /* as Java's allocateDirect does: the pages are in memory before the first read */
-    int fd = open_direct(o, write);
     for (uint64_t i = 0; i < slots; i++) {
         off_t pos = (off_t)((strcmp(o->pattern, "seq") == 0 ? i : prng_below(&random, slots)) * (uint64_t)o->op_size);
         if (write) {

@@ -2,8 +2,8 @@
 //SOURCES Harness.java
 //JAVAC_OPTIONS --release 17
 // file_copy (lab 09): copying a file. Before any run the harness makes the source beside --file (its name
-// plus ".source", filled with the course's data) and, as for every write, a new empty --file before each
-// run; a strategy copies the whole source into --file, and the harness sums the copy after the clock stops.
+// plus ".source", filled with the course's data) and, as for every write, removes --file before each run;
+// a strategy makes --file anew and copies the whole source into it, and the harness sums the copy after the clock stops.
 //   loop        FileInputStream.read / FileOutputStream.write of one --op-size buffer: the copy a program writes by hand
 //   transfer    FileChannel.transferTo: the JDK picks the system call (on Linux, copy_file_range where it can)
 //   files-copy  Files.copy(source, target, REPLACE_EXISTING): the one-line way; it makes --file anew
@@ -49,7 +49,8 @@ public class FileCopy {
     }
 
     static long transfer(Harness.Options o) throws IOException {
-        try (var in = FileChannel.open(Harness.source(o), StandardOpenOption.READ); var out = FileChannel.open(o.file(), StandardOpenOption.WRITE)) {
+        try (var in = FileChannel.open(Harness.source(o), StandardOpenOption.READ);
+             var out = FileChannel.open(o.file(), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (long done = 0, size = in.size(); done < size; ) done += in.transferTo(done, size - done, out);
         }
         return 0;

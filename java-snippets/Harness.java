@@ -209,8 +209,11 @@ final class Harness {
             }
             for (int run = -o.warmup(); run < o.repeat(); run++) {
                 if (first && write) {
+                    // the strategy makes the file anew, as the studies' programs wrote new files: a file left by the harness
+                    // would be truncated instead, and on ext4 a file truncated to nothing is flushed to the disk on close
+                    // (auto_da_alloc), a cost of the harness's, not the strategy's. The claim at the start proved the name free.
                     Files.deleteIfExists(o.file());
-                    createdKey = claim(o.file());
+                    createdKey = null;  // the regular file there from now on is the strategy's
                 }
                 Double resident = first && !write && o.cache().equals("cold") ? evict(o.file()) : null;
                 long[] cpuStart = cpuTimes();
@@ -228,7 +231,7 @@ final class Harness {
                 // validation, after the clock: a read must have handed over what the check run did; a write's file is summed
                 if (!write && used != checkedUse) throw new IOException("run " + run + " read other bytes than the check run");
                 if (write && first) {
-                    createdKey = fileKey(o.file());  // a strategy may have put a new file there (Files.copy replaces): the run's file is the one it wrote
+                    createdKey = fileKey(o.file());  // the run's file is the one the strategy made
                     checksum = Data.sumFile(o.file());
                 }
                 if (run >= 0 && first) emit(o, run, elapsed, cpu[0] + workerUserNs.get(), cpu[1] + workerSysNs.get(), resident, checksum);

@@ -119,10 +119,10 @@ public class RawIo {
         boolean write = o.op().equals("write");
         long slots = o.fileSize() / o.opSize(), used = 0;
         Prng random = new Prng(o.seed());
-        int block = (int) Files.getFileStore(o.file()).getBlockSize();
-        // alignedSlice starts on a block and ends on one: two blocks to spare leave room for --op-size past the start
-        ByteBuffer buf = ByteBuffer.allocateDirect(o.opSize() + 2 * block).alignedSlice(block).slice(0, o.opSize());
-        try (var channel = openDirect(o, write)) {
+        try (var channel = openDirect(o, write)) {  // first: a write makes the file, whose file store gives the block size
+            int block = (int) Files.getFileStore(o.file()).getBlockSize();
+            // alignedSlice starts on a block and ends on one: two blocks to spare leave room for --op-size past the start
+            ByteBuffer buf = ByteBuffer.allocateDirect(o.opSize() + 2 * block).alignedSlice(block).slice(0, o.opSize());
             for (long i = 0; i < slots; i++) {
                 long pos = (o.pattern().equals("seq") ? i : random.below(slots)) * o.opSize();
                 buf.clear();
@@ -141,7 +141,8 @@ public class RawIo {
     /** The file opened for direct I/O, or an error that says so where the file system refuses it (tmpfs did before Linux 6.6). */
     static FileChannel openDirect(Harness.Options o, boolean write) throws IOException {
         try {
-            return FileChannel.open(o.file(), write ? StandardOpenOption.WRITE : StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+            return write ? FileChannel.open(o.file(), StandardOpenOption.CREATE, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
+                    : FileChannel.open(o.file(), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
         } catch (java.nio.file.FileSystemException e) {
             if (!"Invalid argument".equals(e.getReason())) throw e;
             throw new Harness.Unsupported("this file system refuses direct I/O (O_DIRECT); put the scratch folder on a disk (COURSE_SCRATCH)");
