@@ -249,8 +249,8 @@ final class Profile {
         try {
             Scratch.createDirectories(lab.scratch());
             dir = Files.createTempDirectory(lab.scratch(), "fio-");
-            StringBuilder h = new StringBuilder("<table><thead><tr><th>job</th><th>fio MB/s</th><th>course (C) MB/s</th>"
-                    + "<th>course ÷ fio</th></tr></thead><tbody>");
+            StringBuilder h = new StringBuilder("<table><thead><tr><th>job</th><th>fio MB/s (slowest–fastest run)</th><th>course (C) MB/s"
+                    + " (slowest–fastest run)</th><th>course ÷ fio (medians)</th></tr></thead><tbody>");
             StringBuilder t = new StringBuilder();
             Path file = dir.resolve("fio.dat");
             for (FioJob job : FIO_JOBS) {
@@ -273,16 +273,21 @@ final class Profile {
                     }
                 }
                 double fioMbPerS = refused != null ? Double.NaN : Results.median(runs);
-                String fioShown = refused != null ? refused : String.format(Locale.ROOT, "%,.0f", fioMbPerS);
+                String fioShown = refused != null ? refused : String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", fioMbPerS,
+                        java.util.Collections.min(runs), java.util.Collections.max(runs));
                 Results ours = course.where(r -> r.get("op").getAsString().equals(job.op()) && r.get("cache").getAsString().equals(job.cache())
                         && r.get("language").getAsString().equals("c") && r.get("strategy").getAsString().equals(job.strategy()));
-                Double courseMbPerS = ours.runs().isEmpty() ? null : (Double) ours.summary().get(0).get("mb_per_s");
+                Map<String, Object> courseRow = ours.runs().isEmpty() ? null : ours.summary().get(0);
+                Double courseMbPerS = courseRow == null ? null : (Double) courseRow.get("mb_per_s");
                 String ratio = courseMbPerS == null || refused != null ? "n/a" : String.format(Locale.ROOT, "%.2f", courseMbPerS / fioMbPerS);
-                String courseShown = courseMbPerS == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", courseMbPerS);
+                // the slowest run's MB/s from its longest time, the fastest's from its shortest
+                String courseShown = courseRow == null ? "n/a" : String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", courseMbPerS,
+                        courseMbPerS * (Double) courseRow.get("median_ms") / (Double) courseRow.get("max_ms"),
+                        courseMbPerS * (Double) courseRow.get("median_ms") / (Double) courseRow.get("min_ms"));
                 h.append("<tr><td style='text-align:left'>").append(job.label()).append("</td><td>").append(Notebook.escape(fioShown))
                         .append("</td><td>").append(courseShown).append("</td><td>").append(ratio).append("</td></tr>");
                 t.append(String.format(Locale.ROOT, "%s: fio %s, course %s, course/fio %s%n", job.label(),
-                        refused != null ? fioShown : fioShown + " MB/s", courseMbPerS == null ? "n/a" : courseShown + " MB/s", ratio));
+                        refused != null ? fioShown : fioShown + " MB/s", courseRow == null ? "n/a" : courseShown + " MB/s", ratio));
             }
             Notebook.html(h.append("</tbody></table>").toString(), t.toString());
         } catch (IOException e) {
