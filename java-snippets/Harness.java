@@ -286,15 +286,7 @@ final class Harness {
      * runs shorter than a tick have no samples, and both parts are 0, as in C.
      */
     static long[] cpuTimes() {
-        long total = THREADS.getCurrentThreadCpuTime();
-        try {
-            String stat = Files.readString(Path.of("/proc/thread-self/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return new long[] {total, Long.parseLong(fields[11]), Long.parseLong(fields[12])};  // utime, stime
-        } catch (IOException | RuntimeException notLinux) {
-            long user = THREADS.getCurrentThreadUserTime();
-            return new long[] {total, user, Math.max(0, total - user)};
-        }
+        return withTicks(THREADS.getCurrentThreadCpuTime(), "/proc/thread-self/stat", THREADS::getCurrentThreadUserTime);
     }
 
     /**
@@ -303,12 +295,18 @@ final class Harness {
      */
     static long[] processCpuTimes() {
         long total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return withTicks(total, "/proc/self/stat", () -> total);
+    }
+
+    /** {total, user ticks, system ticks} from a /proc stat file; where there is none, {total, user, total − user}. */
+    private static long[] withTicks(long total, String stat, java.util.function.LongSupplier user) {
         try {
-            String stat = Files.readString(Path.of("/proc/self/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            String text = Files.readString(Path.of(stat));
+            String[] fields = text.substring(text.lastIndexOf(')') + 2).split(" ");
             return new long[] {total, Long.parseLong(fields[11]), Long.parseLong(fields[12])};  // utime, stime
         } catch (IOException | RuntimeException notLinux) {
-            return new long[] {total, total, 0};
+            long userNs = user.getAsLong();
+            return new long[] {total, userNs, Math.max(0, total - userNs)};
         }
     }
 

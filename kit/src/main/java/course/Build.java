@@ -74,7 +74,7 @@ public final class Build {
         }
     }
 
-    /** Compiles a snippet's Java side, or says it needs a newer JDK (typed_ffm and mapped_file need 22). */
+    /** Compiles a snippet's Java side, or says it needs a newer JDK (typed_ffm, mapped_file and small_reads need 22). */
     private void precompileJava(String snippet) {
         try {
             command(snippet, "java");

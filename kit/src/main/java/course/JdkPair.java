@@ -20,10 +20,15 @@ public record JdkPair(String before, String after) {
 
     /** Why a change shipped in JDK changedIn cannot be judged on these runs: the runtimes they had, and how to add one. */
     public static String missing(Results runs, int changedIn) {
-        List<String> jdks = runs.javaRuntimes();
         return "Judging a change shipped in JDK " + changedIn + " needs a JDK before it and one from it on; these runs had "
-                + (jdks.isEmpty() ? "no Java runtime" : String.join(" and ", jdks)) + ". Install another (Debian: sudo apt-get install"
+                + runtimesOf(runs) + ". Install another (Debian: sudo apt-get install"
                 + " openjdk-17-jdk-headless) or list its home in JAVA_HOMES, then run the lab again.";
+    }
+
+    /** The Java runtimes the runs had, for a sentence: "java 17.0.15 and java 25.0.3", or "no Java runtime". */
+    static String runtimesOf(Results runs) {
+        List<String> jdks = runs.javaRuntimes();
+        return jdks.isEmpty() ? "no Java runtime" : String.join(" and ", jdks);
     }
 
     /** How many times longer the runs took on before than on after (the same cases on both): above 1, the newer JDK was faster. */

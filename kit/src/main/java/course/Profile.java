@@ -334,11 +334,8 @@ final class Profile {
      * not yet unmapped, say), so their "cold" figures are warm ones.
      */
     static String coldness(Results cold) {
-        Map<String, Double> byCase = new LinkedHashMap<>();
-        for (Map<String, Object> row : cold.summary()) {
-            byCase.merge(row.get("language") + " " + row.get("method"), row.get("resident_pct") == null ? 0 : (Double) row.get("resident_pct"), Math::max);
-        }
-        List<String> cached = byCase.keySet().stream().filter(c -> byCase.get(c) > EVICTION_FAILED_PCT).toList();
+        Map<String, Double> byCase = residentByCase(cold);
+        List<String> cached = held(byCase);
         String each = byCase.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey(), e.getValue()))
                 .collect(java.util.stream.Collectors.joining(", "));
         String line = "Still in the page cache when a cold run's clock started (the most of any run): " + each + ".";
@@ -353,14 +350,30 @@ final class Profile {
      * the cases whose file eviction reached; the cases whose pages were held (coldness) are named and left out.
      */
     static String coldCost(Results cold, Results warm) {
-        Results evicted = cold.where(r -> !r.has("resident_pct") || r.get("resident_pct").isJsonNull()
-                || r.get("resident_pct").getAsDouble() <= EVICTION_FAILED_PCT);
-        List<String> held = cold.summary().stream().filter(row -> row.get("resident_pct") instanceof Double pct && pct > EVICTION_FAILED_PCT)
-                .map(row -> row.get("language") + " " + row.get("method")).distinct().toList();
+        List<String> held = held(residentByCase(cold));
+        Results evicted = cold.where(r -> !held.contains(caseOf(r.get("language").getAsString(), Results.method(r))));
         String without = held.isEmpty() ? "" : "; without " + String.join(", ", held) + ", whose pages stayed cached";
         if (evicted.runs().isEmpty()) return "No cold run here found its file evicted, so cold and warm reads cannot be told apart on this machine.";
         return String.format(Locale.ROOT, "Cold reads took %.1f× the time of the same reads from the page cache (geometric mean%s).",
                 evicted.ratioTo(warm, "median_ms", "cache"), without);
+    }
+
+    /** Each cold case (language and way) and the most of its file any of its runs still found cached, in percent. */
+    private static Map<String, Double> residentByCase(Results cold) {
+        Map<String, Double> byCase = new LinkedHashMap<>();
+        for (Map<String, Object> row : cold.summary()) {
+            byCase.merge(caseOf(row.get("language"), row.get("method")), row.get("resident_pct") == null ? 0 : (Double) row.get("resident_pct"), Math::max);
+        }
+        return byCase;
+    }
+
+    /** The cases whose pages eviction did not reach: more than EVICTION_FAILED_PCT of the file still cached. */
+    private static List<String> held(Map<String, Double> residentByCase) {
+        return residentByCase.keySet().stream().filter(c -> residentByCase.get(c) > EVICTION_FAILED_PCT).toList();
+    }
+
+    private static String caseOf(Object language, Object method) {
+        return language + " " + method;
     }
 
     static void unavailable(String what, String why) {

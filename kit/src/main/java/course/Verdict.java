@@ -275,9 +275,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static Verdict sinceJdk(Published.Claim claim, Results runs, int changedIn, java.util.function.Function<String, Verdict> judge) {
         List<String> after = runs.javaRuntimes().stream().filter(r -> Results.feature(r) >= changedIn).toList();
         if (!after.isEmpty()) return judge.apply(after.get(after.size() - 1));
-        List<String> jdks = runs.javaRuntimes();
         return unmeasured(claim, "A change shipped in JDK " + changedIn + " is judged on that JDK or a later one; these runs had "
-                + (jdks.isEmpty() ? "no Java runtime" : String.join(" and ", jdks)) + ". Set JAVA_HOME to a newer JDK and run setup/setup.sh.");
+                + JdkPair.runtimesOf(runs) + ". Set JAVA_HOME to a newer JDK and run setup/setup.sh.");
     }
 
     /**
