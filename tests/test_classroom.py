@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import zipfile
@@ -56,71 +57,101 @@ def test_release_removes_solutions_and_keeps_tests(course):
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
-# A learner's answer that tries to get out: write the course and the gradebook, reach the network, read the
-# teacher's results and home. Each attempt prints what stopped it; then it answers wrong (the last, short
-# operation forgotten), which must cost that cell's marks and no other's.
+# A learner's answer that tries to get out: write the course and its own graded notebook, reach the network and a Unix
+# socket of the host, signal a process outside, read the teacher's results and home, the other hand-ins being
+# graded and the class view. Each attempt prints what stopped it; then it answers wrong (the last, short operation
+# forgotten), which must cost that cell's marks and no other's. {socket}, {pid}: filled in by the test.
 ESCAPES = """long systemCalls(long fileSize, long opSize, String pattern) {
-    java.nio.file.Path book = java.nio.file.Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    while (book != null && !java.nio.file.Files.exists(book.resolve("gradebook.db"))) book = book.getParent();
-    for (String target : new String[] {System.getenv("COURSE_HOME") + "/escaped.txt", book + "/gradebook.db"}) {
-        try { java.nio.file.Files.writeString(java.nio.file.Path.of(target), "x", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND); System.out.println("ESCAPED write " + target); }
-        catch (Exception e) { System.out.println("stopped write: " + e.getMessage()); }
-    }
-    try (var s = new java.net.Socket()) { s.connect(new java.net.InetSocketAddress("10.0.0.1", 80), 3000); System.out.println("ESCAPED network"); }
-    catch (Exception e) { System.out.println("stopped network: " + e.getClass().getSimpleName()); }
-    for (String folder : new String[] {System.getenv("COURSE_HOME") + "/data/results", System.getProperty("user.home")}) {
-        String[] seen = new java.io.File(folder).list();
-        System.out.println("seen in " + folder + ": " + (seen == null ? "[]" : java.util.Arrays.toString(seen)));
+    String home = System.getenv("COURSE_HOME");
+    java.util.function.BiConsumer<String, java.util.concurrent.Callable<Object>> attempt = (what, action) -> {
+        try { System.out.println("ESCAPED " + what + ": " + action.call()); }
+        catch (Exception e) { System.out.println("stopped " + what + ": " + e.getClass().getSimpleName()); }
+    };
+    attempt.accept("write course", () -> java.nio.file.Files.writeString(java.nio.file.Path.of(home, "escaped.txt"), "x"));
+    attempt.accept("write notebook", () -> java.nio.file.Files.writeString(java.nio.file.Path.of("03-operation-size.ipynb"), "x"));
+    attempt.accept("network", () -> { try (var s = new java.net.Socket()) { s.connect(new java.net.InetSocketAddress("10.0.0.1", 80), 3000); } return "connected"; });
+    attempt.accept("unix socket", () -> { try (var s = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of("{socket}"))) { return s.write(java.nio.ByteBuffer.wrap("hello".getBytes())); } });
+    attempt.accept("signal", () -> ProcessHandle.of({pid}L).map(ProcessHandle::destroyForcibly).orElseThrow(() -> new java.util.NoSuchElementException()));
+    System.out.println("grading shows: " + java.util.Arrays.toString(new java.io.File(home + "/build/grading").list()));
+    for (String path : new String[] {home + "/data/results", home + "/build/class-results.html", System.getProperty("user.home")}) {
+        attempt.accept("read " + path, () -> java.nio.file.Files.isDirectory(java.nio.file.Path.of(path))
+                ? java.util.Arrays.toString(new java.io.File(path).list()) : java.nio.file.Files.readString(java.nio.file.Path.of(path)));
     }
     return fileSize / opSize;  // and a wrong answer: forgets the short last operation
 }"""
+# Hand-ins that use up what the sandbox allows: each is stopped, said, and left ungraded, while the others grade.
+HOG = """long systemCalls(long fileSize, long opSize, String pattern) {
+    java.util.List<byte[]> held = new java.util.ArrayList<>();
+    while (true) { byte[] b = new byte[64 << 20]; java.util.Arrays.fill(b, (byte) 1); held.add(b); }
+}"""
+FORK_BOMB = """long systemCalls(long fileSize, long opSize, String pattern) {
+    try { while (true) new ProcessBuilder("sleep", "60").start(); }
+    catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }
+}"""
+
+
+def hand_in(course, student, source, answer=None):
+    """Hands in the lab's source notebook as student, with the system-calls exercise answered by `answer` if given."""
+    nb = nbformat.read(source, as_version=4)
+    for cell in nb.cells:
+        if answer is not None and cell.metadata.get("nbgrader", {}).get("grade_id") == "lab03-system-calls":
+            cell.source = answer
+    (course / "submitted" / student / LAB).mkdir(parents=True)
+    nbformat.write(nb, course / "submitted" / student / LAB / f"{LAB}.ipynb")
+
+
+def errors(notebook):
+    """The cells of an executed notebook that ended in an error: (index, error name)."""
+    return [(i, out.ename) for i, cell in enumerate(nbformat.read(notebook, as_version=4).cells)
+            for out in cell.get("outputs", []) if out.output_type == "error"]
 
 
 @needs_bwrap
-def test_autograde_source_release_and_a_wrong_answer_that_tries_to_escape(course, tmp_path):
-    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
+def test_autograde_grades_right_blank_and_wrong_and_contains_hostile_hand_ins(course, tmp_path):
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
     (tmp_path / "scratch").mkdir()
-    released = course / "release" / LAB / f"{LAB}.ipynb"
     source = HOME / "labs" / f"{LAB}.ipynb"
-    for student in ("right", "blank", "escaper"):
-        (course / "submitted" / student / LAB).mkdir(parents=True)
-    shutil.copy(source, course / "submitted/right" / LAB / f"{LAB}.ipynb")
-    shutil.copy(released, course / "submitted/blank" / LAB / f"{LAB}.ipynb")
-    escaper = nbformat.read(released, as_version=4)
-    answers = {c.metadata["nbgrader"]["grade_id"]: c.source for c in nbformat.read(source, as_version=4).cells
-               if c.metadata.get("nbgrader", {}).get("solution")}
-    for cell in escaper.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id == "lab03-system-calls":
-            cell.source = ESCAPES
-        elif grade_id in answers:
-            cell.source = answers[grade_id]
-    nbformat.write(escaper, course / "submitted/escaper" / LAB / f"{LAB}.ipynb")
+    host_socket = Path("/var/tmp") / f"course-test-{os.getpid()}.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(host_socket))
+    listener.listen()
+    listener.settimeout(0.1)
+    outside = subprocess.Popen(["sleep", "600"])
+    hand_in(course, "right", source)
+    hand_in(course, "blank", course / "release" / LAB / f"{LAB}.ipynb")
+    hand_in(course, "escaper", source, ESCAPES.replace("{socket}", str(host_socket)).replace("{pid}", str(outside.pid)))
+    hand_in(course, "hog", source, HOG)
+    hand_in(course, "bomb", source, FORK_BOMB)
     (HOME / "data/results").mkdir(parents=True, exist_ok=True)
     teachers = HOME / "data/results/teacher-sandbox-probe.json"
     teachers.write_text("{}")  # the teacher's own results: a hand-in must not see them
-
     try:
         out = classroom("autograde", LAB, env=env)
+        with pytest.raises(TimeoutError):
+            listener.accept()  # nothing connected to the host's socket
+        assert outside.poll() is None, "the process outside lives"
     finally:
         teachers.unlink()
-    assert out.returncode == 0, out.stderr[-3000:]
+        listener.close()
+        host_socket.unlink()
+        outside.kill()
+    assert out.returncode != 0, out.stderr[-3000:]
+    assert out.stderr.strip().splitlines()[-1] == (
+        f"classroom: not graded (their marks are left as they were): bomb ({LAB}): stopped: it ran more than 1024 processes "
+        f"and threads at once; hog ({LAB}): stopped: its processes held more than 4.0 GiB of memory together"), out.stderr[-3000:]
     got = scores(course, LAB)
     # the written answer waits for the teacher (None) where there is one, and scores zero where it was left empty
-    assert got["right"] == {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0, "lab03-think": None}
-    assert got["blank"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0, "lab03-think": 0.0}
-    assert got["escaper"] == {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0, "lab03-think": None}, \
-        "a wrong answer loses its own cell's marks only, escape attempts and all"
+    assert got == {"right": {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0, "lab03-think": None},
+                   "blank": {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0, "lab03-think": 0.0},
+                   "escaper": {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0, "lab03-think": None}}, \
+        "a wrong answer loses its own cell's marks only, escape attempts and all; the stopped hand-ins have none"
+    assert errors(course / "autograded/right" / LAB / f"{LAB}.ipynb") == [], "every cell of a right hand-in runs"
     graded = "".join(str(output.get("text", "")) for cell in nbformat.read(course / "autograded/escaper" / LAB / f"{LAB}.ipynb", as_version=4).cells
                      for output in cell.get("outputs", []))  # what the escaper's code printed
-    assert "ESCAPED" not in graded
-    assert graded.count("Read-only file system") >= 2 and "stopped network: " in graded
-    assert f"seen in {HOME}/data/results: []" in graded, "the teacher's results are hidden"
-    home = Path.home().resolve()
-    shown = {p.resolve().relative_to(home).parts[0] for p in (HOME, Path(sys.base_prefix), Path(ENV.get("JAVA_HOME", "/")))
-             if p.resolve().is_relative_to(home) and p.resolve() != home}
-    seen_home = re.search(rf"seen in {re.escape(str(home))}: \[(.*)\]", graded)
-    assert seen_home and {n for n in seen_home.group(1).split(", ") if n} <= shown, "the teacher's home shows only the installations grading needs"
+    assert "ESCAPED" not in graded, graded
+    assert graded.count("stopped ") == 8, graded
+    shown = re.search(r"grading shows: \[(.*)\]", graded).group(1).split(", ")
+    assert len(shown) == 1 and shown[0].startswith("escaper-"), f"no other hand-in being graded is in view: {shown}"
     assert not (HOME / "escaped.txt").exists()
     assert list((tmp_path / "scratch").iterdir()) == [], "each hand-in had a scratch folder of its own"
     assert not any((HOME / "build/grading").iterdir()), "the sandboxes' folders are removed"
@@ -184,18 +215,26 @@ def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
 def test_every_release_grades_to_zero_without_a_crash(course, tmp_path):
     """Every other lab's untouched student version, autograded for real in one call, two at a time: zero on
     each graded cell, and nbgrader finishes (a stub that broke the kernel or the cells after it would
-    not). Full marks for the source versions follow from test_notebooks, which runs every graded cell."""
+    not). Full marks for the source versions follow from test_notebooks, which runs every graded cell; the
+    labs that profile (strace, async-profiler, JDK Flight Recorder) are handed in right too, and every cell
+    of theirs must run in the sandbox, where the course is read-only."""
     labs = [p.stem for p in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")) 
             if p.stem != LAB and (MPI or CI or "mpi" not in p.stem)]  # lab 08 needs Open MPI (CI has it)
-    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_PRESET="smoke", COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
+    profiling = [lab for lab in labs if lab.startswith(("01-", "02-", "09-"))]
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
     (tmp_path / "scratch").mkdir()
     for lab in labs:
         (course / "submitted/untouched" / lab).mkdir(parents=True)
         shutil.copy(course / "release" / lab / f"{lab}.ipynb", course / "submitted/untouched" / lab / f"{lab}.ipynb")
+    for lab in profiling:
+        (course / "submitted/profiler" / lab).mkdir(parents=True)
+        shutil.copy(HOME / "labs" / f"{lab}.ipynb", course / "submitted/profiler" / lab / f"{lab}.ipynb")
     out = classroom("autograde", *labs, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     for lab in labs:
         graded = {c.metadata["nbgrader"]["grade_id"] for c in nbformat.read(HOME / "labs" / f"{lab}.ipynb", as_version=4).cells
                   if c.metadata.get("nbgrader", {}).get("grade")}
         assert scores(course, lab)["untouched"] == {grade_id: 0.0 for grade_id in graded}, lab
+    for lab in profiling:
+        assert errors(course / "autograded/profiler" / lab / f"{lab}.ipynb") == [], lab
     assert list((tmp_path / "scratch").iterdir()) == []

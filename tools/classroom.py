@@ -23,6 +23,7 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import sandbox
 from labs import HOME, lab_paths
 
 ROOT = Path(os.environ.get("COURSE_CLASSROOM", HOME / "build/classroom"))
@@ -72,10 +73,10 @@ STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 RESULTS_FIELDS = json.loads((HOME / "data/results.schema.json").read_text())["required"]
 UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, knowingly
 GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
-GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default half the cores: marks never depend on timings)
+GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default: as many as the cores and memory allow)
+GRADE_PRESET = "COURSE_GRADE_PRESET"  # the preset graded labs run in (default smoke: no mark depends on a measurement's size)
 ONE_AT_A_TIME = threading.Lock()  # nbgrader's own API (making a sandbox's assignment, merging its marks), between grading threads
 FLAMEGRAPHS = HOME / "labs/flamegraphs"  # where the kit writes a lab's flame graphs; private per hand-in
-SYSTEM_READ_ONLY = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]  # where both sandboxes start
 
 
 def autograde(labs):
@@ -94,20 +95,29 @@ def autograde(labs):
             print(f"classroom: no hand-ins of {lab} under {ROOT / 'submitted'} (expected <student>/{lab}/{lab}.ipynb)")
     if not hand_ins:
         return
+    preset = grading_preset()
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         if os.environ.get(UNSANDBOXED) != "1":
             sys.exit("classroom: autograde runs learners' code and bubblewrap is not installed to fence it in: "
                      f"sudo apt-get install bubblewrap (or set {UNSANDBOXED}=1 to grade with your own full rights)")
         print(f"classroom: {UNSANDBOXED}=1: grading WITHOUT a sandbox, with your rights, network and files", file=sys.stderr)
+        os.environ["COURSE_PRESET"] = preset  # the kernels nbgrader starts inherit it
         for lab in dict.fromkeys(lab for lab, _ in hand_ins):
             nbgrader("autograde", lab, "--create", "--force")
         return
-    seconds, jobs = whole_number(GRADE_SECONDS, "3600"), whole_number(GRADE_JOBS, str(max(1, (os.cpu_count() or 2) // 2)))
+    problem = sandbox.check(bwrap)
+    if problem:
+        sys.exit(f"classroom: {problem}")
+    limits = grading_limits(preset)
+    seconds = whole_number(GRADE_SECONDS, "3600")
+    jobs = whole_number(GRADE_JOBS, str(default_jobs(limits)))
+    print(f"classroom: grading {len(hand_ins)} hand-ins, {jobs} at a time, in the {preset} preset; each in a sandbox "
+          f"(limits held by {sandbox.how_limits_hold()})", file=sys.stderr)
     precompile()  # the sandbox sees the course read-only: every snippet must be built before
 
     def grade(lab, student):
-        return unsafe_submission(ROOT / "submitted" / student / lab, student) or sandboxed(bwrap, lab, student, seconds)
+        return unsafe_submission(ROOT / "submitted" / student / lab, student) or sandboxed(bwrap, lab, student, seconds, preset, limits)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         outcomes = list(pool.map(lambda hand_in: grade(*hand_in), hand_ins))
@@ -121,6 +131,13 @@ def whole_number(variable, default):
     if not value.isdigit() or int(value) < 1:
         sys.exit(f"classroom: {variable}={value}: must be a whole number, 1 or more")
     return int(value)
+
+
+def default_jobs(limits):
+    """As many hand-ins at once as there are cores, and as fit in the memory available beside what is running."""
+    available = next(int(line.split()[1]) * 1024 for line in Path("/proc/meminfo").read_text().splitlines()
+                     if line.startswith("MemAvailable:"))
+    return max(1, min(len(os.sched_getaffinity(0)), available // limits.memory))
 
 
 def unsafe_submission(folder, student):
@@ -142,14 +159,57 @@ def precompile():
                    stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME)))
 
 
-def sandboxed(bwrap, lab, student, seconds):
-    """Autogrades one hand-in in two nested bubblewrap sandboxes, then copies its marks and graded notebook
-    into the course. Outside: no network, a clean environment, the system and the course read-only, the
-    teacher's home, results, hand-ins and scratch hidden, and in place of the course folder a private one
-    with this learner's hand-in and a gradebook of this lab alone (so no other learner's work or marks).
-    Inside, the kernel (the learner's code) can write only its own scratch, results, flame graphs and /tmp: not the gradebook
-    or the graded notebook, which nbgrader writes outside it. The kernel talks to nbgrader over TCP, so
-    both share the outer sandbox's network, which has no way out."""
+# What grading reads of the course (read-only): its environment, the kit, the snippets and what the set-up built of
+# them, the presets and the published figures. Nothing else of it: not data/results, build/handin, build/grading
+# (other hand-ins), build/classroom, the class view or report, scratch/.
+COURSE_PARTS = [".venv", "kit/target", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
+                "data/results.schema.json", "data/not-judged.csv", "setup", "build/env.sh", "build/tools", "build/c",
+                "build/native", "build/jbang-built", "build/jbang-home", "build/jbang-repo"]
+
+
+def course_read_only():
+    """The course's parts grading reads, Python's installation (.venv's base) and every JDK a lab may run outside /usr."""
+    paths = [HOME / part for part in COURSE_PARTS if (HOME / part).exists()] + [Path(sys.base_prefix).resolve()]
+    jdks = [os.environ.get("JAVA_HOME", "")] + os.environ.get("JAVA_HOMES", "").split(":")
+    paths += [Path(j).resolve() for j in jdks if j and not Path(j).resolve().is_relative_to("/usr")]
+    return list(dict.fromkeys(paths))
+
+
+def grading_preset():
+    """COURSE_GRADE_PRESET, else smoke; refused in one line when no lab has it."""
+    preset = os.environ.get(GRADE_PRESET, "smoke")
+    names = json.loads((HOME / "labs/presets.json").read_text())["00-start-here"].keys()
+    if preset not in names:
+        sys.exit(f"classroom: {GRADE_PRESET}={preset}: no such preset (allowed: {', '.join(names)})")
+    return preset
+
+
+def grading_limits(preset):
+    """The sandbox's limits for grading labs in this preset: sized by its largest file (labs/presets.json)."""
+    presets = json.loads((HOME / "labs/presets.json").read_text())
+    sizes = [parse_size(s) for lab, by_name in presets.items() if not lab.startswith("_")
+             for s in strings(by_name.get(preset, {})) if re.fullmatch(r"\d+[kmg]", s)]
+    return sandbox.Limits.for_largest_file(max(sizes, default=0))
+
+
+def strings(value):
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def parse_size(text):
+    return int(text[:-1]) << {"k": 10, "m": 20, "g": 30}[text[-1]]
+
+
+def sandboxed(bwrap, lab, student, seconds, preset, limits):
+    """Autogrades one hand-in in two nested sandboxes (tools/sandbox.py), then copies its marks and graded notebook
+    into the course. Outside: nbgrader, with a private course folder holding this learner's hand-in and a
+    gradebook of this lab alone (so no other learner's work or marks). Inside: the kernel (the learner's code),
+    which can write only its own scratch, results, flame graphs, home and /tmp: not the gradebook or the graded
+    notebook. The kernel talks to nbgrader over TCP, so both share the outer sandbox's network, which has no way out."""
     work = Path(tempfile.mkdtemp(prefix=f"{student}-", dir=ensure(HOME / "build/grading")))
     try:
         course = work / "course"
@@ -159,27 +219,23 @@ def sandboxed(bwrap, lab, student, seconds):
         shutil.copytree(ROOT / "submitted" / student / lab, course / "submitted" / student / lab)
         with ONE_AT_A_TIME:
             generate(course, [lab])
-        for d in ("scratch", "results", "flamegraphs", "home/runtime"):
+        for d in ("home/runtime", "tmp", "kernel/scratch", "kernel/results", "kernel/flamegraphs", "kernel/home", "kernel/tmp"):
             (work / d).mkdir(parents=True)
-        kernels = write_kernel(bwrap, work)
+        kernels = write_kernel(bwrap, work, course / "autograded" / student / lab)
         env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(work / "home"), "JUPYTER_PATH": str(kernels),
-               "JUPYTER_RUNTIME_DIR": str(work / "home/runtime"), "COURSE_SCRATCH": str(work / "scratch"),
-               "COURSE_RESULTS": str(work / "results"), "COURSE_PRESET": os.environ.get("COURSE_PRESET", "quick")}
+               "JUPYTER_RUNTIME_DIR": str(work / "home/runtime"), "TMPDIR": str(work / "home/runtime"),  # connection files: the kernel reads them
+               "COURSE_SCRATCH": str(work / "kernel/scratch"),
+               "COURSE_RESULTS": str(work / "kernel/results"), "COURSE_PRESET": preset}
         if "JAVA_HOME" in os.environ:
             env["JAVA_HOME"] = os.environ["JAVA_HOME"]
-        cmd = [bwrap, *SYSTEM_READ_ONLY, "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
-        cmd += hidden_home()
-        for private in (HOME / "data/results", HOME / "build/handin", HOME / "scratch", ROOT):
-            if private.is_dir():
-                cmd += ["--tmpfs", str(private)]
-        cmd += ["--bind", str(work), str(work), "--bind", str(work / "flamegraphs"), str(ensure(FLAMEGRAPHS))]
-        for name, value in env.items():
-            cmd += ["--setenv", name, value]
-        cmd += ["--chdir", str(course), NBGRADER, "autograde", lab, "--student", student, "--create", "--force"]
-        try:
-            done = subprocess.run(cmd, timeout=seconds)
-        except subprocess.TimeoutExpired:
-            return f"grading took over {seconds} s ({GRADE_SECONDS}) and was stopped"
+        cmd = sandbox.command(bwrap, [NBGRADER, "autograde", lab, "--student", student, "--create", "--force"], limits,
+                              read_only=course_read_only(), writable={work: work}, tmp=work / "tmp", env=env, cwd=course,
+                              holds_sandbox=True)
+        done = sandbox.run(cmd, work, limits, seconds, name=work.name)
+        print(f"classroom: {student} ({lab}): {done.seconds:.0f} s, at most {sandbox.size(done.peak_memory)} of memory, "
+              f"{done.peak_tasks} tasks, {sandbox.size(done.peak_disk)} on disk", file=sys.stderr)
+        if done.stopped:
+            return f"stopped: {done.stopped}"
         if done.returncode != 0:
             return f"nbgrader failed (exit {done.returncode}; its messages are above)"
         with ONE_AT_A_TIME:
@@ -198,29 +254,19 @@ def ensure(folder):
     return folder
 
 
-def hidden_home():
-    """bwrap arguments that hide the teacher's home, showing again only what grading needs from it
-    (the course, Python's and Java's installations) read-only."""
-    home = Path.home().resolve()
-    needed = [HOME.resolve(), Path(sys.base_prefix).resolve()]
-    if "JAVA_HOME" in os.environ:
-        needed.append(Path(os.environ["JAVA_HOME"]).resolve())
-    args = ["--tmpfs", str(home)]
-    for path in needed:
-        if path.is_relative_to(home):
-            args += ["--ro-bind", str(path), str(path)]
-    return args if home != Path("/") else []
-
-
-def write_kernel(bwrap, work):
-    """A copy of the course's kernelspec whose kernel runs in the inner sandbox: everything read-only
-    but its own scratch, results, flame graphs and the outer sandbox's /tmp (JUPYTER_PATH puts it before the real one)."""
+def write_kernel(bwrap, work, notebook_folder):
+    """A copy of the course's kernelspec whose kernel runs in the inner sandbox: it sees what grading reads, the
+    connection file and its notebook's folder read-only, and writes only its own scratch, results, flame graphs,
+    home and /tmp (JUPYTER_PATH puts it before the real one). It shares the outer sandbox's network (loopback)."""
     spec_dir = HOME / ".venv/share/jupyter/kernels/java-course"
     spec = json.loads((spec_dir / "kernel.json").read_text())
-    inner = [bwrap, *SYSTEM_READ_ONLY, "--bind", "/tmp", "/tmp",  # the outer sandbox's own /tmp: the connection file
-             "--bind", str(work / "scratch"), str(work / "scratch"), "--bind", str(work / "results"), str(work / "results"),
-             "--bind", str(work / "flamegraphs"), str(FLAMEGRAPHS),
-             "--die-with-parent", "--new-session"]
+    kernel = work / "kernel"
+    writable = {kernel / "scratch": kernel / "scratch", kernel / "results": kernel / "results",
+                kernel / "home": kernel / "home", kernel / "flamegraphs": FLAMEGRAPHS}
+    inner = [bwrap, *sandbox.namespaces(own_network=False),
+             *sandbox.mounts(course_read_only() + [work / "home/runtime"], writable, kernel / "tmp",
+                             extra=["--ro-bind-try", str(notebook_folder), str(notebook_folder)]),
+             "--setenv", "HOME", str(kernel / "home")]
     spec["argv"] = inner + spec["argv"]
     target = work / "kernels/kernels/java-course"
     target.mkdir(parents=True)

@@ -34,7 +34,7 @@ final class Profile {
         long bytes = Course.parseSize(sweep.invocations().get(0).flag("--file-size"));
         List<String> traced = java.util.stream.Stream.concat(IO_CALLS.stream(), also.stream()).distinct().toList();
         for (Runner.Invocation inv : sweep.invocations()) {
-            Path out = tempFile("strace-", ".txt");
+            Path out = tempFile(lab, "strace-", ".txt");
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
                         "-e", "trace=" + String.join(",", traced), "-o", out.toString()), Map.of());
@@ -91,7 +91,7 @@ final class Profile {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
         for (Runner.Invocation inv : sweep.invocations()) {
             if (!inv.language().equals("java")) continue;
-            Path recording = tempFile("file-events-", ".jfr");
+            Path recording = tempFile(lab, "file-events-", ".jfr");
             try {
                 Files.delete(recording);  // the JVM writes it; a name that exists would be taken as a folder's
                 String settings = FILE_EVENTS.stream().map(e -> e + "#threshold=0ms," + e + "#throttle=off").collect(java.util.stream.Collectors.joining(","));
@@ -148,7 +148,7 @@ final class Profile {
         for (Runner.Invocation inv : sweep.invocations()) {
             if (!inv.language().equals("java")) continue;
             String name = lab.id() + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
-            Path collapsed = tempFile("profile-", ".txt");
+            Path collapsed = tempFile(lab, "profile-", ".txt");
             Path html = folder.resolve(name + ".html");
             try {
                 String event = profile(lab, inv, agent, collapsed, "collapsed");
@@ -381,10 +381,11 @@ final class Profile {
                 what + ": not available here because " + why + ".");
     }
 
-    private static Path tempFile(String prefix, String suffix) {
+    /** A file for a tool's output, in the lab's scratch folder: the one place a lab may write, graded in a sandbox too. */
+    private static Path tempFile(Lab lab, String prefix, String suffix) {
         try {
-            Scratch.createDirectories(Course.build());
-            return Files.createTempFile(Course.build(), prefix, suffix);
+            Scratch.createDirectories(lab.scratch());
+            return Files.createTempFile(lab.scratch(), prefix, suffix);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
