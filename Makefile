@@ -37,7 +37,7 @@ assignments: setup
 	@$(ENV) && python tools/classroom.py release
 
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
-# Each hand-in runs in a bubblewrap sandbox of its own (no network, the course read-only; tools/classroom.py says how).
+# Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python tools/sandbox.py check`).
 autograde: setup
 	@$(ENV) && status=0 && { python tools/classroom.py autograde $(LAB) || status=$$?; } \
 	  && python tools/classroom.py scores $(LAB) && exit $$status
