@@ -93,12 +93,20 @@ def mounts(read_only, writable, tmp, extra=(), holds_sandbox=False):
         args += ["--ro-bind", path, path]
     args += ["--dev", "/dev", "--size", str(SHARED_MEMORY), "--tmpfs", "/dev/shm", "--proc", "/proc",
              "--bind", str(tmp), "/tmp"] + (["--bind", "/proc", HOST_PROC] if holds_sandbox else [])
-    for path in read_only:  # after /tmp: a course cloned under /tmp shows through
+    # What lies under /tmp (a course cloned there) is shown after /tmp, on folders of its own made read-only at the
+    # end: the folders leading to it would otherwise be made in the sandbox's writable /tmp, and look writable.
+    under_tmp = sorted({Path("/tmp", Path(p).relative_to("/tmp").parts[0]) for p in [*read_only, *writable.values()]
+                        if Path(p).is_relative_to("/tmp") and Path(p) != Path("/tmp")})
+    for top in under_tmp:
+        args += ["--tmpfs", str(top)]
+    for path in read_only:
         args += ["--ro-bind", str(path), str(path)]
     for outside, inside in writable.items():
         args += ["--bind", str(outside), str(inside)]
     args += list(extra)
     # last: nothing else can be made (bubblewrap's own root and /dev are memory-backed)
+    for top in under_tmp:
+        args += ["--remount-ro", str(top)]
     return args + ["--remount-ro", "/dev", "--remount-ro", "/"]
 
 
