@@ -172,6 +172,8 @@ def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):
         assert linked.stderr.strip().splitlines()[-1] == (f"classroom: not graded (their marks are left as they were): someone ({LAB}): "
                                                           f"{LAB}.ipynb is a symbolic link (a hand-in holds files only)")
         assert not (course / "autograded").exists()
+    preset = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course), COURSE_GRADE_PRESET="fast"))
+    assert preset.returncode != 0 and preset.stderr.strip() == "classroom: COURSE_GRADE_PRESET=fast: no such preset (allowed: smoke, quick, paper)"
     bad = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course), COURSE_GRADE_SECONDS="soon"))
     if shutil.which("bwrap"):
         assert bad.returncode != 0 and bad.stderr.strip() == "classroom: COURSE_GRADE_SECONDS=soon: must be a whole number, 1 or more"
