@@ -3,7 +3,6 @@ must not reach it cannot, and what it must not use up it is stopped at, with the
 round trip through nbgrader is in test_classroom.py."""
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys

@@ -221,7 +221,8 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits):
             generate(course, [lab])
         for d in ("home/runtime", "tmp", "kernel/scratch", "kernel/results", "kernel/flamegraphs", "kernel/home", "kernel/tmp"):
             (work / d).mkdir(parents=True)
-        kernels = write_kernel(bwrap, work, course / "autograded" / student / lab)
+        read_only = course_read_only()
+        kernels = write_kernel(bwrap, work, read_only, course / "autograded" / student / lab)
         env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(work / "home"), "JUPYTER_PATH": str(kernels),
                "JUPYTER_RUNTIME_DIR": str(work / "home/runtime"), "TMPDIR": str(work / "home/runtime"),  # connection files: the kernel reads them
                "COURSE_SCRATCH": str(work / "kernel/scratch"),
@@ -229,7 +230,7 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits):
         if "JAVA_HOME" in os.environ:
             env["JAVA_HOME"] = os.environ["JAVA_HOME"]
         cmd = sandbox.command(bwrap, [NBGRADER, "autograde", lab, "--student", student, "--create", "--force"], limits,
-                              read_only=course_read_only(), writable={work: work}, tmp=work / "tmp", env=env, cwd=course,
+                              read_only=read_only, writable={work: work}, tmp=work / "tmp", env=env, cwd=course,
                               holds_sandbox=True)
         done = sandbox.run(cmd, work, limits, seconds, name=work.name)
         print(f"classroom: {student} ({lab}): {done.seconds:.0f} s, at most {sandbox.size(done.peak_memory)} of memory, "
@@ -254,7 +255,7 @@ def ensure(folder):
     return folder
 
 
-def write_kernel(bwrap, work, notebook_folder):
+def write_kernel(bwrap, work, read_only, notebook_folder):
     """A copy of the course's kernelspec whose kernel runs in the inner sandbox: it sees what grading reads, the
     connection file and its notebook's folder read-only, and writes only its own scratch, results, flame graphs,
     home and /tmp (JUPYTER_PATH puts it before the real one). It shares the outer sandbox's network (loopback)."""
@@ -264,7 +265,7 @@ def write_kernel(bwrap, work, notebook_folder):
     writable = {kernel / "scratch": kernel / "scratch", kernel / "results": kernel / "results",
                 kernel / "home": kernel / "home", kernel / "flamegraphs": FLAMEGRAPHS}
     inner = [bwrap, *sandbox.namespaces(own_network=False),
-             *sandbox.mounts(course_read_only() + [work / "home/runtime"], writable, kernel / "tmp",
+             *sandbox.mounts(read_only + [work / "home/runtime"], writable, kernel / "tmp",
                              extra=["--ro-bind-try", str(notebook_folder), str(notebook_folder)]),
              "--setenv", "HOME", str(kernel / "home")]
     spec["argv"] = inner + spec["argv"]
