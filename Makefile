@@ -42,9 +42,10 @@ autograde: setup
 	@$(ENV) && status=0 && { python tools/classroom.py autograde $(LAB) || status=$$?; } \
 	  && python tools/classroom.py scores $(LAB) && exit $$status
 
-# A learner's results (data/results/*.json, checked) in one zip under build/handin/, to hand in.
+# A learner's notebooks and results (data/results/*.json, checked) in one zip, build/handin/handin-ID.zip: make handin ID=jane-doe
+# ID (like LAB, HANDIN and FROM) reaches the command through the environment, never spliced into its text.
 handin: setup
-	@$(ENV) && python tools/classroom.py handin
+	@$(ENV) && python tools/classroom.py handin "$${ID-}"
 
 # The teacher's view of the class: the zips in build/handin/ (or HANDIN=folder) side by side, in build/class-results.html.
 class-results: setup

@@ -191,25 +191,39 @@ def test_a_second_autograde_of_one_course_is_refused_while_the_first_grades(tmp_
     assert not (course / "autograded").exists() and not (course / "gradebook.db").exists()
 
 
-def test_handin_zips_checked_results_and_refuses_anything_else(tmp_path):
-    results, out = tmp_path / "results", tmp_path / "out"
+def test_handin_zips_notebooks_and_checked_results_under_the_learners_id_and_refuses_anything_else(tmp_path):
+    results, out, notebooks = tmp_path / "results", tmp_path / "out", tmp_path / "notebooks"
     results.mkdir()
+    notebooks.mkdir()
     doc = {"lab": "01-raw-io", "preset": "smoke", "started": "x", "machine": {"cores": "2"}, "runs": [], "verdicts": []}
     (results / "01-raw-io-smoke-1.json").write_text(json.dumps(doc))
     (results / "00-start-here-smoke-1.json").write_text(json.dumps(dict(doc, lab="00-start-here")))
     (results / ".saving-123.json").write_text('{"lab": "01-raw-io", "pre')  # a lab's save under way (or one that died half-way)
-    env = dict(ENV, COURSE_HANDIN=str(out))
-    ok = classroom("handin", str(results), env=env)
+    shutil.copy(HOME / "labs/01-raw-io.ipynb", notebooks)
+    (notebooks / "notes.ipynb").write_text("{}")  # not a lab: not handed in
+    env = dict(ENV, COURSE_HANDIN=str(out), COURSE_NOTEBOOKS=str(notebooks))
+    ok = classroom("handin", "jane-doe", str(results), env=env)
     assert ok.returncode == 0, ok.stderr
-    [archive] = out.glob("results-*.zip")
-    assert sorted(zipfile.ZipFile(archive).namelist()) == ["00-start-here-smoke-1.json", "01-raw-io-smoke-1.json"]
-    archive.unlink()
+    assert ok.stdout.strip() == f"hand in this file: {out / 'handin-jane-doe.zip'} (1 notebooks, 2 results)"
+    archive = zipfile.ZipFile(out / "handin-jane-doe.zip")
+    assert sorted(archive.namelist()) == ["01-raw-io.ipynb", "learner.txt", "results/00-start-here-smoke-1.json", "results/01-raw-io-smoke-1.json"]
+    assert archive.read("learner.txt") == b"jane-doe\n"
+    for bad_id, said in [("", "classroom: say who you are: make handin ID=<your learner id, as your teacher asked>"),
+                         ("../x", "classroom: learner id '../x': use letters, digits, . _ - (at most 64, a letter or digit first), "
+                                  "for example: make handin ID=jane-doe")]:
+        refused = classroom("handin", bad_id, str(results), env=env)
+        assert refused.returncode != 0 and refused.stderr.strip() == said
+    odd = results / os.fsdecode(b"\xff.json")
+    odd.write_text(json.dumps(doc))
+    refused = classroom("handin", "jane-doe", str(results), env=env)
+    assert refused.returncode != 0 and refused.stderr.strip() == f"classroom: {str(odd)!r}: a results file's name must be UTF-8 text: rename it"
+    odd.unlink()
     (results / "notes.json").write_text("[1, 2]")
-    bad = classroom("handin", str(results), env=env)
+    bad = classroom("handin", "ada", str(results), env=env)
     assert bad.returncode != 0
     assert bad.stderr.strip() == f"classroom: {results / 'notes.json'} is not a lab's results (expected the JSON a lab saves: lab, preset, machine, runs, verdicts)"
-    assert list(out.iterdir()) == [], "no zip when a file is refused"
-    empty = classroom("handin", str(tmp_path / "nothing"), env=env)
+    assert sorted(p.name for p in out.iterdir()) == ["handin-jane-doe.zip"], "no zip, no partial file when a file is refused"
+    empty = classroom("handin", "ada", str(tmp_path / "nothing"), env=env)
     assert empty.returncode != 0 and "no results in" in empty.stderr
 
 

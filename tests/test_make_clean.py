@@ -8,7 +8,7 @@ from conftest import HOME
 def test_clean_spares_grades_and_handins_and_other_folders(tmp_path):
     course, elsewhere = tmp_path / "course", tmp_path / "elsewhere"
     made = ["build/tools/jbang/jbang", "build/raw_io", "scratch/run-1/raw_io.dat", "kit/target/course-kit.jar", "bench/target/benchmarks.jar"]
-    kept = ["build/classroom/gradebook.db", "build/classroom/submitted/ada/01-raw-io/01-raw-io.ipynb", "build/handin/results-ada.zip",
+    kept = ["build/classroom/gradebook.db", "build/classroom/submitted/ada/01-raw-io/01-raw-io.ipynb", "build/handin/handin-ada.zip",
             "data/results/01-raw-io-quick-1.json", "labs/01-raw-io.ipynb"]
     for path in made + kept:
         (course / path).parent.mkdir(parents=True, exist_ok=True)

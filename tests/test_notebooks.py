@@ -239,14 +239,15 @@ def test_class_results_side_by_side(tmp_path):
         pytest.skip("needs the lab runs of test_lab_runs_clean_in_smoke (run the whole file)")
     handins = tmp_path / "handins"
     env = dict(ENV, COURSE_HANDIN=str(handins), COURSE_PRESET="smoke", COURSE_CLASS_RESULTS=str(tmp_path / "class.html"))
-    made = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/classroom.py"), "handin", str(RESULTS)],
+    made = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/classroom.py"), "handin", "first-learner", str(RESULTS)],
                           env=env, capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
-    [first] = handins.glob("results-*.zip")
-    second = handins / "results-second-learner.zip"
+    first = handins / "handin-first-learner.zip"
+    second = handins / "Bob Roe_22_assignsubmission_file_/handin-second-learner.zip"  # as an LMS's download holds it
+    second.parent.mkdir()
     shutil.copy(first, second)
     with zipfile.ZipFile(second, "a") as z:
-        z.writestr("notes.json", "[1, 2]")
+        z.writestr("results/notes.json", "[1, 2]")
     (handins / "results-broken.zip").write_text("not a zip")
     run = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/classroom.py"), "class-results", str(handins)],
                          env=env, capture_output=True, text=True, timeout=600)
@@ -255,11 +256,11 @@ def test_class_results_side_by_side(tmp_path):
     charts = [base64.b64decode(c).decode() if enc else urllib.parse.unquote(c)
               for enc, c in re.findall(r'src="data:image/svg\+xml(;base64)?,([^"]+)"', page)]
     assert len(charts) == 2, "the ceilings chart and the Java/C chart, as images"
-    learners = [first.stem.removeprefix("results-"), "second-learner"]
+    learners = ["first-learner", "second-learner"]
     assert all(page.count(name) >= 2 for name in learners), "each machine in the hand-in table and as a verdict column"
     assert all(name in chart for name in learners for chart in charts), "each machine has its bars in both charts"
     assert "results-broken.zip</code>: not a zip" in page
-    assert "results-second-learner.zip:notes.json</code>: not a lab&#x27;s results: JSON, but not an object" in page \
-        or "results-second-learner.zip:notes.json</code>: not a lab's results: JSON, but not an object" in page
+    assert "handin-second-learner.zip:results/notes.json</code>: not a lab&#x27;s results: JSON, but not an object" in page \
+        or "handin-second-learner.zip:results/notes.json</code>: not a lab's results: JSON, but not an object" in page
     claims = {v["claim"] for f in RESULTS.glob("*-smoke-*.json") for v in json.loads(f.read_text())["verdicts"]}
     assert claims and all(claim in page for claim in claims), "every judged claim has its row"

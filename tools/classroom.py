@@ -3,7 +3,7 @@
     python tools/classroom.py release [LAB ...]   # build/classroom/release/<lab>/<lab>.ipynb for students
     python tools/classroom.py autograde LAB ...    # grade build/classroom/submitted/*/<lab>/, each in a sandbox
     python tools/classroom.py scores LAB           # {student: {grade cell: points}} from the gradebook
-    python tools/classroom.py handin [FOLDER]      # a learner's results (data/results) in one zip to hand in
+    python tools/classroom.py handin ID [FOLDER]   # a learner's notebooks and results (data/results) in one zip to hand in
     python tools/classroom.py class-results [FOLDER]  # the teacher's view of the zips in FOLDER (build/handin)
 
 The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_config.py comes from
@@ -13,11 +13,9 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import threading
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
@@ -307,29 +305,45 @@ def scores(lab, root=ROOT):
         return out
 
 
-def handin(folder):
-    """Checks every results file a lab saved and zips them into build/handin/ (COURSE_HANDIN overrides it);
-    a file that is not a lab's results stops it with a one-line error, and no zip is left behind."""
-    files = sorted(f for f in Path(folder).glob("*.json") if not f.name.startswith("."))  # .saving-*: a save under way
+def handin(learner, results, notebooks):
+    """One zip for a learner to hand in, build/handin/handin-LEARNER.zip (COURSE_HANDIN names the folder): their lab
+    notebooks (from `notebooks`) at its top, every results file their labs saved (checked) under results/, and the
+    id they gave in learner.txt; nothing else about their machine than the results already say. A file that is not
+    a lab's results stops it with a one-line error, and no zip is left behind."""
+    if not STUDENT_ID.fullmatch(learner):
+        sys.exit(f"classroom: learner id {learner!r}: use letters, digits, . _ - (at most 64, a letter or digit first), "
+                 "for example: make handin ID=jane-doe")
+    files = sorted(f for f in Path(results).glob("*.json") if not f.name.startswith("."))  # .saving-*: a save under way
     if not files:
-        sys.exit(f"classroom: no results in {folder} (run a lab first; each saves its results there)")
+        sys.exit(f"classroom: no results in {results} (run a lab first; each saves its results there)")
     for f in files:
         try:
-            doc = json.loads(f.read_text())
+            f.name.encode("utf-8")  # a name whose bytes were not UTF-8 holds surrogate escapes, which a zip cannot carry
+        except UnicodeEncodeError:
+            sys.exit(f"classroom: {str(f)!r}: a results file's name must be UTF-8 text: rename it")
+        try:
+            doc = json.loads(f.read_bytes())
             ok = isinstance(doc, dict) and set(RESULTS_FIELDS) <= doc.keys()
         except (OSError, ValueError):
             ok = False
         if not ok:
             sys.exit(f"classroom: {f} is not a lab's results (expected the JSON a lab saves: {', '.join(RESULTS_FIELDS)})")
+    labs = [Path(notebooks) / p.name for p in lab_paths() if (Path(notebooks) / p.name).is_file()]
     out_dir = Path(os.environ.get("COURSE_HANDIN", HOME / "build/handin"))
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"results-{socket.gethostname()}-{time.strftime('%Y%m%d-%H%M%S')}.zip"
-    partial = target.with_suffix(".partial")
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
-        for f in files:
-            z.write(f, f.name)
-    partial.replace(target)
-    print(f"hand in this file: {target} ({len(files)} results)")
+    target = out_dir / f"handin-{learner}.zip"
+    partial = out_dir / f".handin-{learner}.partial"
+    try:
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("learner.txt", learner + "\n")
+            for notebook in labs:
+                z.write(notebook, notebook.name)
+            for f in files:
+                z.write(f, f"results/{f.name}")
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    print(f"hand in this file: {target} ({len(labs)} notebooks, {len(files)} results)")
 
 
 def class_results(folder):
@@ -352,7 +366,10 @@ if __name__ == "__main__":
         class_results(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("COURSE_HANDIN") or HOME / "build/handin")
         sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "handin":
-        handin(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("COURSE_RESULTS") or HOME / "data/results")
+        if len(sys.argv) < 3 or not sys.argv[2]:
+            sys.exit("classroom: say who you are: make handin ID=<your learner id, as your teacher asked>")
+        handin(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else os.environ.get("COURSE_RESULTS") or HOME / "data/results",
+               os.environ.get("COURSE_NOTEBOOKS") or HOME / "labs")
         sys.exit(0)
     command, names = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("release", [])
     ids = names or [p.stem for p in lab_paths()]

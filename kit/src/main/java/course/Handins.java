@@ -61,7 +61,11 @@ public final class Handins {
         return env != null && !env.isEmpty() ? Path.of(env) : Course.home().resolve("build/handin");
     }
 
-    /** Reads every *.zip in the folder; an unusable file is rejected with its reason, never fatal. */
+    /**
+     * Reads every *.zip in the folder and the folders below it (an LMS's download holds a folder per learner); an
+     * unusable file is rejected with its reason, never fatal. A zip's results are its *.json files outside its
+     * notebooks (`make handin` puts them under results/); its learner is the zip's name after handin- (or results-).
+     */
     public static Handins collect(Path folder) {
         if (!Files.isDirectory(folder)) {
             throw new IllegalArgumentException("no folder " + folder + " (put the zips learners handed in there, or set COURSE_HANDIN)");
@@ -70,23 +74,25 @@ public final class Handins {
         List<Rejected> rejected = new ArrayList<>();
         boolean smokeToo = "smoke".equals(System.getenv("COURSE_PRESET"));  // the tests' own hand-ins are smoke runs
         List<Path> zips;
-        try (var files = Files.list(folder)) {
-            zips = files.filter(f -> f.getFileName().toString().endsWith(".zip")).sorted().toList();
+        try (var files = Files.walk(folder)) {
+            zips = files.filter(f -> f.getFileName().toString().endsWith(".zip") && Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .sorted().toList();
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot list " + folder + ": " + e.getMessage());
         }
         for (Path zip : zips) {
-            String learner = zip.getFileName().toString().replaceFirst("\\.zip$", "").replaceFirst("^results-", "");
+            String learner = zip.getFileName().toString().replaceFirst("\\.zip$", "").replaceFirst("^(handin|results)-", "");
+            String shown = folder.relativize(zip).toString();
             Map<String, LabRun> labs = new TreeMap<>();
             String machine = null;
             try (ZipFile z = new ZipFile(zip.toFile())) {
                 if (z.size() > MAX_FILES) {
-                    rejected.add(new Rejected(zip.getFileName().toString(), "more than " + MAX_FILES + " files: not a hand-in"));
+                    rejected.add(new Rejected(shown, "more than " + MAX_FILES + " files: not a hand-in"));
                     continue;
                 }
                 for (ZipEntry entry : z.stream().sorted(java.util.Comparator.comparing(ZipEntry::getName)).toList()) {
-                    String name = zip.getFileName() + ":" + entry.getName();
-                    if (entry.isDirectory()) continue;
+                    String name = shown + ":" + entry.getName();
+                    if (entry.isDirectory() || !isResults(entry.getName())) continue;
                     JsonElement parsed;
                     try (InputStream in = z.getInputStream(entry)) {
                         byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);  // never more, whatever the zip claims
@@ -123,15 +129,20 @@ public final class Handins {
                     machine = machine(doc.getAsJsonObject("machine"));
                 }
             } catch (IOException e) {
-                rejected.add(new Rejected(zip.getFileName().toString(), "not a zip (" + e.getMessage() + ")"));
+                rejected.add(new Rejected(shown, "not a zip (" + e.getMessage() + ")"));
                 continue;
             } catch (RuntimeException e) {  // one unusable hand-in never stops the class's view
-                rejected.add(new Rejected(zip.getFileName().toString(), "not a usable hand-in (" + e.getMessage() + ")"));
+                rejected.add(new Rejected(shown, "not a usable hand-in (" + e.getMessage() + ")"));
                 continue;
             }
             if (!labs.isEmpty()) handins.add(new Handin(learner, machine, labs));
         }
         return new Handins(handins, rejected);
+    }
+
+    /** A zip entry that may hold a lab's results: a JSON file, at the top (older hand-ins) or under results/. */
+    static boolean isResults(String entry) {
+        return entry.endsWith(".json") && (!entry.contains("/") || entry.startsWith("results/"));
     }
 
     /** Why a document is not a lab's results (data/results.schema.json, and a lab this course has), or null when it is one. */

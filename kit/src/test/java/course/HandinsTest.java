@@ -105,4 +105,22 @@ class HandinsTest {
         all.ceilings();
         all.javaOverC();
     }
+
+    @Test
+    void handInsAreFoundAtAnyDepthAndOnlyTheirResultsRead(@TempDir Path dir) throws java.io.IOException {
+        String good = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000)).toString();
+        Path moodle = dir.resolve("Jane Doe_123456_assignsubmission_file_");
+        java.nio.file.Files.createDirectories(moodle);
+        try (var zip = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(moodle.resolve("handin-jane.zip")))) {
+            for (String entry : List.of("learner.txt", "01-raw-io.ipynb", "results/01-raw-io-quick-1.json")) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(entry));
+                zip.write((entry.endsWith(".json") ? good : "{\"cells\": []}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        java.nio.file.Files.createDirectories(dir.resolve("a/b"));
+        zip(dir.resolve("a/b/results-ada.zip"), "01-raw-io-quick-1.json", good.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Handins all = Handins.collect(dir);
+        assertEquals(List.of("ada", "jane"), all.handins().stream().map(Handins.Handin::learner).sorted().toList());
+        assertEquals(List.of(), all.rejected(), "a hand-in's notebooks and learner file are not results, and not refused as such");
+    }
 }
