@@ -7,7 +7,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test bench report assignments autograde handin clean class-results
+.PHONY: setup lab test bench report assignments collect autograde feedback grades class-demo handin clean class-results
 
 setup:
 	@$(SETUP)
@@ -30,17 +30,34 @@ bench: setup
 
 # LABS="03-operation-size 05-text-lines" reports only those labs.
 report: setup
-	@$(ENV) && python tools/report.py $(LABS)
+	@$(ENV) && python tools/report.py $${LABS-}
 
 # The student versions of every lab (solutions and hidden tests removed): build/classroom/release/<lab>/.
 assignments: setup
 	@$(ENV) && python tools/classroom.py release
 
+# An LMS's "download all submissions" of one lab (its zip, or the folder it unpacks to; Moodle's or Canvas's layout)
+# sorted into build/classroom/submitted/<student>/<lab>/: make collect LAB=03-operation-size FROM=~/Downloads/lab03.zip
+collect: setup
+	@$(ENV) && python tools/classroom.py collect "$${LAB-}" "$${FROM-}"
+
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
 # Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python tools/sandbox.py check`).
 autograde: setup
-	@$(ENV) && status=0 && { python tools/classroom.py autograde $(LAB) || status=$$?; } \
-	  && python tools/classroom.py scores $(LAB) && exit $$status
+	@$(ENV) && status=0 && { python tools/classroom.py autograde $${LAB-} || status=$$?; } \
+	  && python tools/classroom.py scores $${LAB-} && exit $$status
+
+# Feedback for every graded hand-in of a lab (no hidden test shown): build/classroom/feedback/<student>/<lab>/<lab>.html
+feedback: setup
+	@$(ENV) && python tools/classroom.py feedback $${LAB-}
+
+# The class's marks as one CSV table: build/classroom/grades.csv
+grades: setup
+	@$(ENV) && python tools/classroom.py grades
+
+# A simulated class (LEARNERS=30, LMS=moodle or canvas) through collect, autograde, feedback and grades, every mark checked
+class-demo: setup
+	@$(ENV) && python tools/class_demo.py --learners "$${LEARNERS:-30}" --lms "$${LMS:-moodle}"
 
 # A learner's notebooks and results (data/results/*.json, checked) in one zip, build/handin/handin-ID.zip: make handin ID=jane-doe
 # ID (like LAB, HANDIN and FROM) reaches the command through the environment, never spliced into its text.
@@ -49,7 +66,7 @@ handin: setup
 
 # The teacher's view of the class: the zips in build/handin/ (or HANDIN=folder) side by side, in build/class-results.html.
 class-results: setup
-	@$(ENV) && python tools/classroom.py class-results $(HANDIN)
+	@$(ENV) && python tools/classroom.py class-results "$${HANDIN-}"
 
 # Removes what the set-up and the runs made, in the course folder whichever folder make runs from. It spares
 # what people made: grades, submissions and feedback (build/classroom), hand-ins (build/handin), results (data/results).

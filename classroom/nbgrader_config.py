@@ -10,3 +10,6 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # every lab runs its measurements before its exercises: give the smoke preset room on a slow machine
 c.ExecutePreprocessor.timeout = 900
 c.Execute.timeout = 900
+# feedback shows a learner their marks and the tests they can see, never a hidden test
+c.GenerateFeedback.preprocessors = ["nbgrader.preprocessors.GetGrades", "nbgrader.preprocessors.ClearHiddenTests",
+                                    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]

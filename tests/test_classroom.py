@@ -3,13 +3,10 @@ source version earns full marks, the untouched release version zero on every aut
 crash), and a wrong answer zero on its own cell only."""
 import json
 import os
-import re
 import shutil
-import socket
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
 import nbformat
 import pytest
@@ -57,49 +54,6 @@ def test_release_removes_solutions_and_keeps_tests(course):
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
-# A learner's answer that tries to get out: write the course and its own graded notebook, reach the network and a Unix
-# socket of the host, signal a process outside, read the teacher's results and home, the other hand-ins being
-# graded and the class view. Each attempt prints what stopped it; then it answers wrong (the last, short operation
-# forgotten), which must cost that cell's marks and no other's. {socket}, {pid}: filled in by the test.
-ESCAPES = """long systemCalls(long fileSize, long opSize, String pattern) {
-    String home = System.getenv("COURSE_HOME");
-    java.util.function.BiConsumer<String, java.util.concurrent.Callable<Object>> attempt = (what, action) -> {
-        try { System.out.println("ESCAPED " + what + ": " + action.call()); }
-        catch (Exception e) { System.out.println("stopped " + what + ": " + e.getClass().getSimpleName()); }
-    };
-    attempt.accept("write course", () -> java.nio.file.Files.writeString(java.nio.file.Path.of(home, "escaped.txt"), "x"));
-    attempt.accept("write notebook", () -> java.nio.file.Files.writeString(java.nio.file.Path.of("03-operation-size.ipynb"), "x"));
-    attempt.accept("network", () -> { try (var s = new java.net.Socket()) { s.connect(new java.net.InetSocketAddress("10.0.0.1", 80), 3000); } return "connected"; });
-    attempt.accept("unix socket", () -> { try (var s = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of("{socket}"))) { return s.write(java.nio.ByteBuffer.wrap("hello".getBytes())); } });
-    attempt.accept("signal", () -> ProcessHandle.of({pid}L).map(ProcessHandle::destroyForcibly).orElseThrow(() -> new java.util.NoSuchElementException()));
-    System.out.println("grading shows: " + java.util.Arrays.toString(new java.io.File(home + "/build/grading").list()));
-    for (String path : new String[] {home + "/data/results", home + "/build/class-results.html", System.getProperty("user.home")}) {
-        attempt.accept("read " + path, () -> java.nio.file.Files.isDirectory(java.nio.file.Path.of(path))
-                ? java.util.Arrays.toString(new java.io.File(path).list()) : java.nio.file.Files.readString(java.nio.file.Path.of(path)));
-    }
-    return fileSize / opSize;  // and a wrong answer: forgets the short last operation
-}"""
-# Hand-ins that use up what the sandbox allows: each is stopped, said, and left ungraded, while the others grade.
-HOG = """long systemCalls(long fileSize, long opSize, String pattern) {
-    java.util.List<byte[]> held = new java.util.ArrayList<>();
-    while (true) { byte[] b = new byte[64 << 20]; java.util.Arrays.fill(b, (byte) 1); held.add(b); }
-}"""
-FORK_BOMB = """long systemCalls(long fileSize, long opSize, String pattern) {
-    try { while (true) new ProcessBuilder("sleep", "60").start(); }
-    catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }
-}"""
-
-
-def hand_in(course, student, source, answer=None):
-    """Hands in the lab's source notebook as student, with the system-calls exercise answered by `answer` if given."""
-    nb = nbformat.read(source, as_version=4)
-    for cell in nb.cells:
-        if answer is not None and cell.metadata.get("nbgrader", {}).get("grade_id") == "lab03-system-calls":
-            cell.source = answer
-    (course / "submitted" / student / LAB).mkdir(parents=True)
-    nbformat.write(nb, course / "submitted" / student / LAB / f"{LAB}.ipynb")
-
-
 def errors(notebook):
     """The cells of an executed notebook that ended in an error: (index, error name)."""
     return [(i, out.ename) for i, cell in enumerate(nbformat.read(notebook, as_version=4).cells)
@@ -107,54 +61,75 @@ def errors(notebook):
 
 
 @needs_bwrap
-def test_autograde_grades_right_blank_and_wrong_and_contains_hostile_hand_ins(course, tmp_path):
-    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_SCRATCH=str(tmp_path / "scratch"), COURSE_GRADE_JOBS="2")
-    (tmp_path / "scratch").mkdir()
-    source = HOME / "labs" / f"{LAB}.ipynb"
-    host_socket = Path("/var/tmp") / f"course-test-{os.getpid()}.sock"
-    listener = socket.socket(socket.AF_UNIX)
-    listener.bind(str(host_socket))
-    listener.listen()
-    listener.settimeout(0.1)
-    outside = subprocess.Popen(["sleep", "600"])
-    hand_in(course, "right", source)
-    hand_in(course, "blank", course / "release" / LAB / f"{LAB}.ipynb")
-    hand_in(course, "escaper", source, ESCAPES.replace("{socket}", str(host_socket)).replace("{pid}", str(outside.pid)))
-    hand_in(course, "hog", source, HOG)
-    hand_in(course, "bomb", source, FORK_BOMB)
-    (HOME / "data/results").mkdir(parents=True, exist_ok=True)
-    teachers = HOME / "data/results/teacher-sandbox-probe.json"
-    teachers.write_text("{}")  # the teacher's own results: a hand-in must not see them
-    try:
-        out = classroom("autograde", LAB, env=env)
-        with pytest.raises(TimeoutError):
-            listener.accept()  # nothing connected to the host's socket
-        assert outside.poll() is None, "the process outside lives"
-    finally:
-        teachers.unlink()
-        listener.close()
-        host_socket.unlink()
-        outside.kill()
-    assert out.returncode != 0, out.stderr[-3000:]
-    assert out.stderr.strip().splitlines()[-1] == (
-        f"classroom: not graded (their marks are left as they were): bomb ({LAB}): stopped: it ran more than 1024 processes "
-        f"and threads at once; hog ({LAB}): stopped: its processes held more than 4.0 GiB of memory together"), out.stderr[-3000:]
-    got = scores(course, LAB)
-    # the written answer waits for the teacher (None) where there is one, and scores zero where it was left empty
-    assert got == {"right": {"lab03-system-calls-check": 2.0, "lab03-knee-check": 2.0, "lab03-think": None},
-                   "blank": {"lab03-system-calls-check": 0.0, "lab03-knee-check": 0.0, "lab03-think": 0.0},
-                   "escaper": {"lab03-system-calls-check": 0.0, "lab03-knee-check": 2.0, "lab03-think": None}}, \
-        "a wrong answer loses its own cell's marks only, escape attempts and all; the stopped hand-ins have none"
-    assert errors(course / "autograded/right" / LAB / f"{LAB}.ipynb") == [], "every cell of a right hand-in runs"
-    graded = "".join(str(output.get("text", "")) for cell in nbformat.read(course / "autograded/escaper" / LAB / f"{LAB}.ipynb", as_version=4).cells
-                     for output in cell.get("outputs", []))  # what the escaper's code printed
-    assert "ESCAPED" not in graded, graded
-    assert len({line for line in graded.splitlines() if line.startswith("stopped ")}) == 8, graded  # each of the eight attempts
-    shown = re.search(r"grading shows: \[(.*)\]", graded).group(1).split(", ")
-    assert len(shown) == 1 and shown[0].startswith("escaper-"), f"no other hand-in being graded is in view: {shown}"
-    assert not (HOME / "escaped.txt").exists()
-    assert list((tmp_path / "scratch").iterdir()) == [], "each hand-in had a scratch folder of its own"
-    assert not any((HOME / "build/grading").iterdir()), "the sandboxes' folders are removed"
+def test_a_class_through_the_round_trip_from_a_canvas_download():
+    """tools/class_demo.py with one learner of every kind (right, wrong, empty, partly done, one that tries every way
+    out of the sandbox, a memory hog, a fork bomb) in a Canvas-style download: collected, graded two at a time, fed
+    back and tabled; the demo checks every mark, feedback page and grade-table row, the host's socket and a process
+    outside, and exits non-zero on any difference. (`make class-demo` runs the same with 30 learners, Moodle-style.)"""
+    done = subprocess.run([sys.executable, str(HOME / "tools/class_demo.py"), "--learners", "7", "--lms", "canvas"],
+                          env=dict(ENV, COURSE_GRADE_JOBS="2"), capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "7 learners of 03-operation-size (canvas): collected, graded, fed back and tabled as expected" in done.stdout
+
+
+def test_learners_are_named_by_the_lms_only():
+    import lms
+    assert lms.learner("Jane Doe_123456_assignsubmission_file_") == ("jane-doe-123456", "Jane Doe")
+    assert lms.learner("Karen Spärck Jones_7_assignsubmission_onlinetext_") == ("karen-sparck-jones-7", "Karen Spärck Jones")
+    assert lms.learner("doejane_LATE_12345_67890_handin-jane.zip") == ("doejane-12345", "doejane")
+    assert lms.learner('=cmd|"x",y_5_assignsubmission_file_')[1] == "cmd| x y", "no formula, comma or quote reaches the grade table"
+    assert lms.learner("handin-jane.zip") is None and lms.learner("notes") is None
+
+
+def test_collect_sorts_a_moodle_download_and_sets_aside_unsafe_archives(tmp_path):
+    """A Moodle-style download: good hand-ins are collected under the LMS's names; an archive that would write outside
+    its folder, holds a link, a set-user-id file or an archive, or is not a zip, is set aside with its reason."""
+    import stat
+    course = tmp_path / "course"
+    env = dict(ENV, COURSE_CLASSROOM=str(course))
+    assert classroom("release", LAB, env=env).returncode == 0
+    notebook = (HOME / "labs" / f"{LAB}.ipynb").read_bytes()
+
+    def handin(*entries):
+        out = tmp_path / f"h{len(list(tmp_path.iterdir()))}.zip"
+        with zipfile.ZipFile(out, "w") as z:
+            for entry in entries:
+                z.writestr(*entry) if isinstance(entry, tuple) else z.writestr(entry, b"x")
+        return out.read_bytes()
+
+    link = zipfile.ZipInfo("link.ipynb")
+    link.external_attr = (stat.S_IFLNK | 0o777) << 16
+    setuid = zipfile.ZipInfo(f"{LAB}.ipynb")
+    setuid.external_attr = (stat.S_IFREG | 0o4755) << 16
+    download = tmp_path / "download.zip"
+    with zipfile.ZipFile(download, "w") as z:
+        z.writestr("Ada Lovelace_1_assignsubmission_file_/handin-ada.zip", handin((f"{LAB}.ipynb", notebook), ("learner.txt", "ada")))
+        z.writestr(f"Alan Turing_2_assignsubmission_file_/{LAB}.ipynb", notebook)  # a notebook handed in on its own
+        z.writestr("Eve Out_3_assignsubmission_file_/handin-eve.zip", handin(("../../outside.ipynb", notebook)))
+        z.writestr("Mal Link_4_assignsubmission_file_/handin-mal.zip", handin((link, "/etc/passwd")))
+        z.writestr("Sid Uid_5_assignsubmission_file_/handin-sid.zip", handin((setuid, notebook)))
+        z.writestr("Nes Ted_6_assignsubmission_file_/handin-nes.zip", handin(("inner.zip", handin((f"{LAB}.ipynb", notebook)))))
+        z.writestr("Tar Ball_7_assignsubmission_file_/handin-tar.tar.gz", b"not even a tar")
+        z.writestr(f"stray/{LAB}.ipynb", notebook)  # no LMS named it: nobody's
+    out = classroom("collect", LAB, str(download), env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == (f"collected 2 hand-ins of {LAB} into {course / 'submitted'}: "
+                                                   "ada-lovelace-1, alan-turing-2")
+    left_out = [line for line in out.stderr.splitlines() if line.startswith("classroom: left out")]
+    assert left_out == [
+        "classroom: left out Eve Out_3_assignsubmission_file_/handin-eve.zip: a path out of it (../../outside.ipynb)",
+        "classroom: left out Mal Link_4_assignsubmission_file_/handin-mal.zip: a symbolic link (link.ipynb)",
+        "classroom: left out Nes Ted_6_assignsubmission_file_/handin-nes.zip: an archive inside (inner.zip)",
+        f"classroom: left out Sid Uid_5_assignsubmission_file_/handin-sid.zip: a file that would run as its owner (set-user-id or set-group-id: {LAB}.ipynb)",
+        "classroom: left out Tar Ball_7_assignsubmission_file_/handin-tar.tar.gz: not a zip"]
+    assert sorted(p.parent.name for p in (course / "submitted").glob(f"*/{LAB}")) == ["ada-lovelace-1", "alan-turing-2"]
+    assert (course / "submitted/ada-lovelace-1" / LAB / f"{LAB}.ipynb").read_bytes() == notebook
+    assert not list(tmp_path.rglob("outside.ipynb"))
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as book:
+        assert [(s.id, s.first_name, s.last_name) for s in book.students] == [("ada-lovelace-1", "Ada", "Lovelace"), ("alan-turing-2", "Alan", "Turing")]
+    assert classroom("collect", LAB, str(tmp_path / "nope.zip"), env=env).stderr.strip() == \
+        "classroom: make collect LAB=<one lab> FROM=<the LMS's download: its zip, or the folder it unpacks to>"
 
 
 def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):

@@ -2,7 +2,10 @@
 
     python tools/classroom.py release [LAB ...]   # build/classroom/release/<lab>/<lab>.ipynb for students
     python tools/classroom.py autograde LAB ...    # grade build/classroom/submitted/*/<lab>/, each in a sandbox
+    python tools/classroom.py collect LAB DOWNLOAD # an LMS's download of a lab into submitted/<student>/<lab>/ (nbgrader zip_collect)
     python tools/classroom.py scores LAB           # {student: {grade cell: points}} from the gradebook
+    python tools/classroom.py feedback LAB ...     # feedback/<student>/<lab>/<lab>.html for every graded hand-in
+    python tools/classroom.py grades               # the class's marks as one CSV table, grades.csv
     python tools/classroom.py handin ID [FOLDER]   # a learner's notebooks and results (data/results) in one zip to hand in
     python tools/classroom.py class-results [FOLDER]  # the teacher's view of the zips in FOLDER (build/handin)
 
@@ -346,6 +349,103 @@ def handin(learner, results, notebooks):
     print(f"hand in this file: {target} ({len(labs)} notebooks, {len(files)} results)")
 
 
+# What one learner's part of an LMS download may hold: a few files, none of them links, folders out of it or archives
+# inside archives, of a size a lab's notebooks and results need (a lab's results are at most 16 MB, Handins says).
+MOST_ENTRIES, MOST_BYTES = 1000, 256 << 20
+DOWNLOAD_BYTES = 16 << 30  # the whole download, unpacked
+
+
+def collect(lab, download):
+    """Sorts an LMS's "download all submissions" of one lab (a zip, or the folder it unpacks to; Moodle's and
+    Canvas's layouts, see tools/lms.py) into submitted/<student>/<lab>/<lab>.ipynb with nbgrader's zip_collect, and
+    names each learner in the gradebook. Every archive is checked before nbgrader unpacks it: one that is not a zip,
+    holds a link, a path out of it, an archive or too much is set aside under downloaded/<lab>/refused/ with a one-line
+    reason, and the others are collected. The hand-in zips stay in downloaded/<lab>/archive/ for the class view."""
+    import lms
+    download = Path(download)
+    base = ROOT / "downloaded" / lab
+    archive, refused = base / "archive", base / "refused"
+    for folder in (archive, refused, base / "extracted"):
+        shutil.rmtree(folder, ignore_errors=True)
+    archive.mkdir(parents=True)
+    if download.is_dir():
+        shutil.copytree(download, archive, symlinks=True, dirs_exist_ok=True)
+    else:
+        problem = archive_problem(download, DOWNLOAD_BYTES, nested_ok=True)
+        if problem:
+            shutil.rmtree(base)
+            sys.exit(f"classroom: {download}: {problem}")
+        with zipfile.ZipFile(download) as z:
+            z.extractall(archive)
+    set_aside = []
+    for path in sorted(archive.rglob("*")):
+        why = None
+        if path.is_symlink():
+            why = "a symbolic link"
+        elif path.is_file() and path.suffix in (".zip", ".gz", ".tar", ".tgz", ".bz2", ".xz", ".7z", ".rar"):
+            why = archive_problem(path, MOST_BYTES, nested_ok=False) if path.suffix == ".zip" else "not a zip"
+        if why:
+            relative = path.relative_to(archive)
+            (refused / relative).parent.mkdir(parents=True, exist_ok=True)
+            path.rename(refused / relative)
+            set_aside.append(f"{relative}: {why}")
+    for line in set_aside:
+        print(f"classroom: left out {line}", file=sys.stderr)
+    prepare()
+    subprocess.run([NBGRADER, "zip_collect", lab, "--force", "--strict", "--collector=lms.LmsCollector",
+                    f"--LmsCollector.extracted={base / 'extracted'}", f"--LmsCollector.lab={lab}"],
+                   cwd=ROOT, check=True, env=dict(os.environ, PYTHONPATH=str(HOME / "tools")))
+    from nbgrader.api import Gradebook
+    names = dict(filter(None, (lms.learner(entry.name) for entry in archive.iterdir())))
+    collected = sorted(d.parent.name for d in (ROOT / "submitted").glob(f"*/{lab}") if d.parent.name in names)
+    with Gradebook(f"sqlite:///{ROOT / 'gradebook.db'}") as book:
+        for student in collected:
+            first, _, last = names[student].rpartition(" ")
+            book.update_or_create_student(student, first_name=first or None, last_name=last)
+    print(f"collected {len(collected)} hand-ins of {lab} into {ROOT / 'submitted'}: {', '.join(collected) or 'none'}")
+
+
+def archive_problem(path, most_bytes, nested_ok):
+    """Why a zip may not be unpacked (not a zip, a link, a path out of it, an archive inside where none may be,
+    more than MOST_ENTRIES entries or most_bytes unpacked), or None. Read from its directory: nothing is unpacked."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            entries = z.infolist()
+    except (OSError, zipfile.BadZipFile) as e:
+        return f"not a zip ({e})"
+    if len(entries) > (MOST_ENTRIES * 100 if nested_ok else MOST_ENTRIES):
+        return f"more than {MOST_ENTRIES} files"
+    if sum(e.file_size for e in entries) > most_bytes:
+        return f"more than {most_bytes >> 20} MiB unpacked"
+    for e in entries:
+        name = e.filename
+        if name.startswith("/") or "\\" in name or ".." in Path(name).parts:
+            return f"a path out of it ({name})"
+        mode = e.external_attr >> 16  # nbgrader's unpacking gives each file the mode its zip says
+        if mode & 0o170000 == 0o120000:
+            return f"a symbolic link ({name})"
+        if mode & 0o7000:
+            return f"a file that would run as its owner (set-user-id or set-group-id: {name})"
+        if not nested_ok and Path(name).suffix in (".zip", ".gz", ".tar", ".tgz"):
+            return f"an archive inside ({name})"
+    return None
+
+
+def feedback(lab):
+    """nbgrader's feedback for every graded hand-in of a lab (feedback/<student>/<lab>/<lab>.html): marks, comments and
+    the tests a learner could see, never a hidden one (classroom/nbgrader_config.py)."""
+    prepare()
+    nbgrader("generate_feedback", lab, "--force")
+    print(f"feedback: {ROOT / 'feedback'}/<student>/{lab}/{lab}.html")
+
+
+def grades():
+    """The class's marks as one CSV table (nbgrader export): build/classroom/grades.csv."""
+    prepare()
+    nbgrader("export", f"--to={ROOT / 'grades.csv'}")
+    print(f"grades: {ROOT / 'grades.csv'}")
+
+
 def class_results(folder):
     """Runs classroom/class-results.ipynb on the zips in folder and writes build/class-results.html
     (COURSE_CLASS_RESULTS overrides it), charts as static SVG; a failed cell makes the exit status 1."""
@@ -363,13 +463,21 @@ def class_results(folder):
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "class-results":
-        class_results(sys.argv[2] if len(sys.argv) > 2 else os.environ.get("COURSE_HANDIN") or HOME / "build/handin")
+        class_results(sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else os.environ.get("COURSE_HANDIN") or HOME / "build/handin")
         sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "handin":
         if len(sys.argv) < 3 or not sys.argv[2]:
             sys.exit("classroom: say who you are: make handin ID=<your learner id, as your teacher asked>")
         handin(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else os.environ.get("COURSE_RESULTS") or HOME / "data/results",
                os.environ.get("COURSE_NOTEBOOKS") or HOME / "labs")
+        sys.exit(0)
+    if len(sys.argv) > 1 and sys.argv[1] == "grades":
+        grades()
+        sys.exit(0)
+    if len(sys.argv) > 1 and sys.argv[1] == "collect":
+        if len(sys.argv) != 4 or sys.argv[2] not in {p.stem for p in lab_paths()} or not Path(sys.argv[3]).exists():
+            sys.exit("classroom: make collect LAB=<one lab> FROM=<the LMS's download: its zip, or the folder it unpacks to>")
+        collect(sys.argv[2], sys.argv[3])
         sys.exit(0)
     command, names = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("release", [])
     ids = names or [p.stem for p in lab_paths()]
@@ -381,8 +489,11 @@ if __name__ == "__main__":
         release(ids)
     elif command == "autograde":
         autograde(ids)
+    elif command == "feedback":
+        for name in ids:
+            feedback(name)
     elif command == "scores":
         for name in ids:
             print(name, scores(name))
     else:
-        sys.exit(f"classroom: unknown command {command} (allowed: release, autograde, scores, handin)")
+        sys.exit(f"classroom: unknown command {command} (allowed: release, autograde, scores, feedback, grades, collect, handin, class-results)")
