@@ -12,6 +12,7 @@
 The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_config.py comes from
 classroom/. A lab's id is its file name without .ipynb (02-buffering)."""
 import fcntl
+import itertools
 import json
 import os
 import re
@@ -76,7 +77,7 @@ UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, k
 GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
 GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default: as many as the cores and memory allow)
 GRADE_PRESET = "COURSE_GRADE_PRESET"  # the preset graded labs run in (default smoke: no mark depends on a measurement's size)
-ONE_AT_A_TIME = threading.Lock()  # nbgrader's own API (making a sandbox's assignment, merging its marks), between grading threads
+ONE_AT_A_TIME = threading.Lock()  # the course's gradebook (merging a hand-in's marks), between grading threads
 FLAMEGRAPHS = HOME / "labs/flamegraphs"  # where the kit writes a lab's flame graphs; private per hand-in
 
 
@@ -117,11 +118,19 @@ def autograde(labs):
           f"(limits held by {sandbox.how_limits_hold()})", file=sys.stderr)
     precompile()  # the sandbox sees the course read-only: every snippet must be built before
 
-    def grade(lab, student):
-        return unsafe_submission(ROOT / "submitted" / student / lab, student) or sandboxed(bwrap, lab, student, seconds, preset, limits)
+    templates = {lab: course_of_one_lab(lab) for lab in dict.fromkeys(lab for lab, _ in hand_ins)}
+    finished = itertools.count(1)  # next() on it is atomic: grading threads share it
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        outcomes = list(pool.map(lambda hand_in: grade(*hand_in), hand_ins))
+    def grade(lab, student):
+        return unsafe_submission(ROOT / "submitted" / student / lab, student) \
+            or sandboxed(bwrap, lab, student, seconds, preset, limits, templates[lab], lambda: f"{next(finished)}/{len(hand_ins)}")
+
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(lambda hand_in: grade(*hand_in), hand_ins))
+    finally:
+        for template in templates.values():
+            shutil.rmtree(template.parent, ignore_errors=True)
     problems = [f"{student} ({lab}): {problem}" for (lab, student), problem in zip(hand_ins, outcomes) if problem]
     if problems:
         sys.exit("classroom: not graded (their marks are left as they were): " + "; ".join(problems))
@@ -205,7 +214,18 @@ def parse_size(text):
     return int(text[:-1]) << {"k": 10, "m": 20, "g": 30}[text[-1]]
 
 
-def sandboxed(bwrap, lab, student, seconds, preset, limits):
+def course_of_one_lab(lab):
+    """An nbgrader course folder holding one lab, its student version generated and a gradebook of it alone: made once
+    per lab and copied for each hand-in (generating takes nbgrader seconds)."""
+    course = Path(tempfile.mkdtemp(prefix=f".{lab}-", dir=ensure(HOME / "build/grading"))) / "course"
+    (course / "source").mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
+    generate(course, [lab])
+    return course
+
+
+def sandboxed(bwrap, lab, student, seconds, preset, limits, template, progress):
     """Autogrades one hand-in in two nested sandboxes (tools/sandbox.py), then copies its marks and graded notebook
     into the course. Outside: nbgrader, with a private course folder holding this learner's hand-in and a
     gradebook of this lab alone (so no other learner's work or marks). Inside: the kernel (the learner's code),
@@ -214,12 +234,8 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits):
     work = Path(tempfile.mkdtemp(prefix=f"{student}-", dir=ensure(HOME / "build/grading")))
     try:
         course = work / "course"
-        (course / "source").mkdir(parents=True)
-        shutil.copy(ROOT / "nbgrader_config.py", course)
-        shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
+        shutil.copytree(template, course)
         shutil.copytree(ROOT / "submitted" / student / lab, course / "submitted" / student / lab)
-        with ONE_AT_A_TIME:
-            generate(course, [lab])
         for d in ("home/runtime", "tmp", "kernel/scratch", "kernel/results", "kernel/flamegraphs", "kernel/home", "kernel/tmp"):
             (work / d).mkdir(parents=True)
         read_only = course_read_only()
@@ -234,7 +250,7 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits):
                               read_only=read_only, writable={work: work}, tmp=work / "tmp", env=env, cwd=course,
                               holds_sandbox=True)
         done = sandbox.run(cmd, work, limits, seconds, name=work.name)
-        print(f"classroom: {student} ({lab}): {done.seconds:.0f} s, at most {sandbox.size(done.peak_memory)} of memory, "
+        print(f"classroom: [{progress()}] {student} ({lab}): {done.seconds:.0f} s, at most {sandbox.size(done.peak_memory)} of memory, "
               f"{done.peak_tasks} tasks, {sandbox.size(done.peak_disk)} on disk", file=sys.stderr)
         if done.stopped:
             return f"stopped: {done.stopped}"
