@@ -7,18 +7,30 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab test bench report assignments collect autograde feedback grades class-demo handin clean class-results
+.PHONY: setup lab formgrade test bench report assignments collect autograde feedback grades class-demo handin clean class-results
 
 setup:
 	@$(SETUP)
 
-# The URL is printed here because JupyterLab masks a token it was given. Set COURSE_PORT or COURSE_TOKEN to choose.
-# The token reaches JupyterLab in its environment (JUPYTER_TOKEN), never on its command line, which every user of the machine can read.
-lab: setup
+# JupyterLab on 127.0.0.1, in folder $(1), its URL (to page $(2)) printed here because JupyterLab masks a token it was
+# given. Set COURSE_PORT or COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN),
+# never on its command line, which every user of the machine can read.
+define jupyter_lab
 	@$(ENV) && port=$${COURSE_PORT:-8888} && token=$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')} \
-	  && echo "Open the course at: http://127.0.0.1:$$port/lab/tree/00-start-here.ipynb?token=$$token" \
+	  && cd "$(1)" && echo "Open it at: http://127.0.0.1:$$port/$(2)?token=$$token" \
 	  && JUPYTER_TOKEN="$$token" jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.port=$$port --ServerApp.port_retries=0 \
-	     --ServerApp.root_dir="$$COURSE_HOME/labs"
+	     --ServerApp.root_dir="$(1)"
+endef
+
+lab: setup
+	$(call jupyter_lab,$(COURSE)/labs,lab/tree/00-start-here.ipynb)
+
+# The teacher's JupyterLab on the classroom folder, its nbgrader configuration in effect: Formgrader, for the written
+# answers autograde leaves to you (COURSE_CLASSROOM names another classroom folder).
+formgrade: setup
+	@test -f "$${COURSE_CLASSROOM:-$(COURSE)/build/classroom}/nbgrader_config.py" \
+	  || { echo "formgrade: no classroom in $${COURSE_CLASSROOM:-$(COURSE)/build/classroom} yet: make assignments first" >&2; exit 1; }
+	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader)
 
 test: setup
 	@$(ENV) && python -m pytest --durations=15 tests

@@ -48,3 +48,27 @@ def test_make_lab_keeps_its_token_off_the_command_line(tmp_path):
     finally:
         stop(lab)
     assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"
+
+
+def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
+    """The teacher's JupyterLab (make formgrade) on a classroom folder, nbgrader's Formgrader answering there."""
+    classroom = tmp_path / "classroom"
+    refused = subprocess.run(["make", "-s", "formgrade"], cwd=HOME, env=dict(ENV, COURSE_CLASSROOM=str(classroom)),
+                             capture_output=True, text=True)
+    assert refused.returncode != 0 and f"formgrade: no classroom in {classroom} yet: make assignments first" in refused.stderr
+    classroom.mkdir()
+    (classroom / "nbgrader_config.py").write_text((HOME / "classroom/nbgrader_config.py").read_text())
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, COURSE_CLASSROOM=str(classroom),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+    teach = subprocess.Popen(["make", "-s", "formgrade"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while status(f"http://127.0.0.1:{port}/api/status?token={token}") != 200:
+            assert teach.poll() is None and time.time() < deadline, "make formgrade did not serve"
+            time.sleep(0.5)
+        assert status(f"http://127.0.0.1:{port}/formgrader?token={token}") == 200
+    finally:
+        stop(teach)
+    assert f"http://127.0.0.1:{port}/formgrader?token={token}" in teach.stdout.read()
