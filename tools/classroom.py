@@ -368,7 +368,8 @@ def handin(learner, results, notebooks):
 # What one learner's part of an LMS download may hold: a few files, none of them links, folders out of it or archives
 # inside archives, of a size a lab's notebooks and results need (a lab's results are at most 16 MB, Handins says).
 MOST_ENTRIES, MOST_BYTES = 1000, 256 << 20
-DOWNLOAD_BYTES = 16 << 30  # the whole download, unpacked
+DOWNLOAD_ENTRIES, DOWNLOAD_BYTES = 100_000, 16 << 30  # the whole download, unpacked
+ARCHIVES = (".zip", ".gz", ".tar", ".tgz", ".bz2", ".xz", ".7z", ".rar")  # only a zip may be unpacked, and none inside a hand-in
 
 
 def collect(lab, download):
@@ -398,7 +399,7 @@ def collect(lab, download):
         why = None
         if path.is_symlink():
             why = "a symbolic link"
-        elif path.is_file() and path.suffix in (".zip", ".gz", ".tar", ".tgz", ".bz2", ".xz", ".7z", ".rar"):
+        elif path.is_file() and path.suffix in ARCHIVES:
             why = archive_problem(path, MOST_BYTES, nested_ok=False) if path.suffix == ".zip" else "not a zip"
         if why:
             relative = path.relative_to(archive)
@@ -423,14 +424,15 @@ def collect(lab, download):
 
 def archive_problem(path, most_bytes, nested_ok):
     """Why a zip may not be unpacked (not a zip, a link, a path out of it, an archive inside where none may be,
-    more than MOST_ENTRIES entries or most_bytes unpacked), or None. Read from its directory: nothing is unpacked."""
+    more entries than it may hold or most_bytes unpacked), or None. Read from its directory: nothing is unpacked."""
     try:
         with zipfile.ZipFile(path) as z:
             entries = z.infolist()
     except (OSError, zipfile.BadZipFile) as e:
         return f"not a zip ({e})"
-    if len(entries) > (MOST_ENTRIES * 100 if nested_ok else MOST_ENTRIES):
-        return f"more than {MOST_ENTRIES} files"
+    most_entries = DOWNLOAD_ENTRIES if nested_ok else MOST_ENTRIES
+    if len(entries) > most_entries:
+        return f"more than {most_entries:,} files"
     if sum(e.file_size for e in entries) > most_bytes:
         return f"more than {most_bytes >> 20} MiB unpacked"
     for e in entries:
@@ -442,7 +444,7 @@ def archive_problem(path, most_bytes, nested_ok):
             return f"a symbolic link ({name})"
         if mode & 0o7000:
             return f"a file that would run as its owner (set-user-id or set-group-id: {name})"
-        if not nested_ok and Path(name).suffix in (".zip", ".gz", ".tar", ".tgz"):
+        if not nested_ok and Path(name).suffix in ARCHIVES:
             return f"an archive inside ({name})"
     return None
 
