@@ -147,6 +147,11 @@ def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):
         assert linked.stderr.strip().splitlines()[-1] == (f"classroom: not graded (their marks are left as they were): someone ({LAB}): "
                                                           f"{LAB}.ipynb is a symbolic link (a hand-in holds files only)")
         assert not (course / "autograded").exists()
+        (course / "submitted/someone" / LAB / f"{LAB}.ipynb").unlink()
+        shutil.copy(HOME / "labs" / f"{LAB}.ipynb", course / "submitted/someone" / LAB)
+        unreleased = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course)))
+        assert unreleased.returncode != 0 and unreleased.stderr.strip().splitlines()[-1] == \
+            f"classroom: {LAB} was never released here ({course / 'source' / LAB} is missing): make assignments first"
     preset = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course), COURSE_GRADE_PRESET="fast"))
     assert preset.returncode != 0 and preset.stderr.strip() == "classroom: COURSE_GRADE_PRESET=fast: no such preset (allowed: smoke, quick, paper)"
     bad = classroom("autograde", LAB, env=dict(ENV, COURSE_CLASSROOM=str(course), COURSE_GRADE_SECONDS="soon"))

@@ -118,20 +118,24 @@ def autograde(labs):
           f"(limits held by {sandbox.how_limits_hold()})", file=sys.stderr)
     precompile()  # the sandbox sees the course read-only: every snippet must be built before
 
-    templates = {lab: course_of_one_lab(lab) for lab in dict.fromkeys(lab for lab, _ in hand_ins)}
+    outcomes = {(lab, student): unsafe_submission(ROOT / "submitted" / student / lab, student) for lab, student in hand_ins}
+    safe = [hand_in for hand_in in hand_ins if not outcomes[hand_in]]
+    for lab in dict.fromkeys(lab for lab, _ in safe):
+        if not (ROOT / "source" / lab).is_dir():
+            sys.exit(f"classroom: {lab} was never released here ({ROOT / 'source' / lab} is missing): make assignments first")
+    templates = {lab: course_of_one_lab(lab) for lab in dict.fromkeys(lab for lab, _ in safe)}
     finished = itertools.count(1)  # next() on it is atomic: grading threads share it
 
     def grade(lab, student):
-        return unsafe_submission(ROOT / "submitted" / student / lab, student) \
-            or sandboxed(bwrap, lab, student, seconds, preset, limits, templates[lab], lambda: f"{next(finished)}/{len(hand_ins)}")
+        return sandboxed(bwrap, lab, student, seconds, preset, limits, templates[lab], lambda: f"{next(finished)}/{len(safe)}")
 
     try:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            outcomes = list(pool.map(lambda hand_in: grade(*hand_in), hand_ins))
+            outcomes.update(zip(safe, pool.map(lambda hand_in: grade(*hand_in), safe)))
     finally:
         for template in templates.values():
             shutil.rmtree(template.parent, ignore_errors=True)
-    problems = [f"{student} ({lab}): {problem}" for (lab, student), problem in zip(hand_ins, outcomes) if problem]
+    problems = [f"{student} ({lab}): {outcomes[lab, student]}" for lab, student in hand_ins if outcomes[lab, student]]
     if problems:
         sys.exit("classroom: not graded (their marks are left as they were): " + "; ".join(problems))
 
