@@ -123,13 +123,15 @@ def autograde(labs):
     for lab in dict.fromkeys(lab for lab, _ in safe):
         if not (ROOT / "source" / lab).is_dir():
             sys.exit(f"classroom: {lab} was never released here ({ROOT / 'source' / lab} is missing): make assignments first")
-    templates = {lab: course_of_one_lab(lab) for lab in dict.fromkeys(lab for lab, _ in safe)}
+    templates = {}
     finished = itertools.count(1)  # next() on it is atomic: grading threads share it
 
     def grade(lab, student):
         return sandboxed(bwrap, lab, student, seconds, preset, limits, templates[lab], lambda: f"{next(finished)}/{len(safe)}")
 
     try:
+        for lab in dict.fromkeys(lab for lab, _ in safe):
+            templates[lab] = course_of_one_lab(lab)
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             outcomes.update(zip(safe, pool.map(lambda hand_in: grade(*hand_in), safe)))
     finally:
@@ -222,10 +224,14 @@ def course_of_one_lab(lab):
     """An nbgrader course folder holding one lab, its student version generated and a gradebook of it alone: made once
     per lab and copied for each hand-in (generating takes nbgrader seconds)."""
     course = Path(tempfile.mkdtemp(prefix=f".{lab}-", dir=ensure(HOME / "build/grading"))) / "course"
-    (course / "source").mkdir(parents=True)
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
-    generate(course, [lab])
+    try:
+        (course / "source").mkdir(parents=True)
+        shutil.copy(ROOT / "nbgrader_config.py", course)
+        shutil.copytree(ROOT / "source" / lab, course / "source" / lab)
+        generate(course, [lab])
+    except BaseException:  # nbgrader's failure exits: no folder left behind either way
+        shutil.rmtree(course.parent)
+        raise
     return course
 
 
