@@ -32,8 +32,9 @@ formgrade: setup
 	  || { echo "formgrade: no classroom in $${COURSE_CLASSROOM:-$(COURSE)/build/classroom} yet: make assignments first" >&2; exit 1; }
 	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader)
 
-test: setup
-	@$(ENV) && python -m pytest --durations=15 tests
+# the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without
+test:
+	@$(SETUP) --for-tests && $(ENV) && python -m pytest --durations=15 tests
 
 # The course's stopwatch beside JMH on the same 1-byte read loop (about a minute); lab 00 sets it beside fio.
 bench: setup

@@ -3,6 +3,7 @@
 # Idempotent: every step leaves a stamp keyed by its inputs and is skipped when they are unchanged.
 #   setup/setup.sh              set up what is missing
 #   setup/setup.sh --precompile also compile every snippet now (Binder: a fast first run)
+#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core): `make test`
 set -euo pipefail
 
 COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -174,15 +175,30 @@ setup_jvm_tools() {
   stamp jvm-tools "$key"
 }
 
-# --- playwright-core from npm, for the browser test (Chromium itself comes from Debian) --------------
+# --- what only the tests use: pytest, and playwright-core from npm for the browser test (Chromium comes from Debian) ---
+setup_test_tools() {
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements-test.lock"; python3 --version)
+  if ! { fresh test-tools "$key" && [ -x "$VENV/bin/pytest" ]; }; then
+    say "installing the test tools (setup/requirements-test.lock)"
+    "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$COURSE_HOME/setup/requirements-test.lock"
+    stamp test-tools "$key"
+  fi
+  setup_browser_driver
+}
+
+# Optional: a failure is one line and the set-up goes on (the browser test then says why it is skipped).
 setup_browser_driver() {
-  command -v npm >/dev/null || { say "npm not found: the browser test will be skipped (sudo apt-get install npm)"; return; }
+  command -v npm >/dev/null || { say "npm not found: the browser test will be skipped (sudo apt-get install npm)"; return 0; }
   local key; key=$(inputs_hash "$COURSE_HOME/setup/browser/package.json" "$COURSE_HOME/setup/browser/package-lock.json")
-  if fresh browser "$key" && [ -d "$BROWSER_TOOLS/node_modules/playwright-core" ]; then return; fi
+  if fresh browser "$key" && [ -d "$BROWSER_TOOLS/node_modules/playwright-core" ]; then return 0; fi
   say "installing playwright-core (setup/browser/package.json)"
   mkdir -p "$BROWSER_TOOLS"
   cp "$COURSE_HOME/setup/browser/package.json" "$COURSE_HOME/setup/browser/package-lock.json" "$BROWSER_TOOLS/"
-  (cd "$BROWSER_TOOLS" && npm ci --no-audit --no-fund --silent)  # exactly the lock file's versions, their integrity checked || { say "npm install failed; the browser test will be skipped"; return; }
+  # npm ci: exactly the lock file's versions, their integrity checked
+  if ! (cd "$BROWSER_TOOLS" && npm ci --no-audit --no-fund --silent >"$BUILD/npm.log" 2>&1); then
+    say "npm ci failed (its messages: build/npm.log); going on without playwright-core, the browser test will be skipped"
+    return 0
+  fi
   stamp browser "$key"
 }
 
@@ -217,6 +233,14 @@ precompile() {
 }
 
 main() {
+  local precompile=0 for_tests=0 arg
+  for arg in "$@"; do
+    case $arg in
+      --precompile) precompile=1 ;;
+      --for-tests) for_tests=1 ;;
+      *) die "unknown option $arg (allowed: --precompile, --for-tests)" ;;
+    esac
+  done
   pick_jdk
   JDK_FEATURE=$(jdk_feature "$JDK")
   say "JDK $JDK_FEATURE at $JDK ($JDK_REASON)"
@@ -226,11 +250,12 @@ main() {
   install_kernel
   install_lab_settings
   setup_jvm_tools
-  setup_browser_driver
+  [ $for_tests = 0 ] || setup_test_tools
   write_env
   build_kit
-  [ "${1:-}" = "--precompile" ] && precompile
+  [ $precompile = 0 ] || precompile
   say "ready"
 }
 
-main "$@"
+# sourced (the tests call its steps one by one), it only defines them
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
