@@ -7,30 +7,41 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab formgrade test bench report assignments collect autograde feedback grades class-demo handin clean class-results
+.PHONY: setup lab teach formgrade test bench report assignments collect autograde feedback grades class-demo handin clean class-results
 
 setup:
 	@$(SETUP)
 
 # JupyterLab on 127.0.0.1, in folder $(1), its URL (to page $(2)) printed here because JupyterLab masks a token it was
-# given. Set COURSE_PORT or COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN),
-# never on its command line, which every user of the machine can read.
+# given; $(3) is the mode's Jupyter configuration (setup/jupyterlab/learner or teacher). Set COURSE_PORT or
+# COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN), never on its command line,
+# which every user of the machine can read.
 define jupyter_lab
 	@$(ENV) && port=$${COURSE_PORT:-8888} && token=$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')} \
 	  && cd "$(1)" && echo "Open it at: http://127.0.0.1:$$port/$(2)?token=$$token" \
-	  && JUPYTER_TOKEN="$$token" jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.port=$$port --ServerApp.port_retries=0 \
+	  && JUPYTER_CONFIG_PATH="$(COURSE)/setup/jupyterlab/$(3)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" JUPYTER_TOKEN="$$token" \
+	     jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.port=$$port --ServerApp.port_retries=0 \
 	     --ServerApp.root_dir="$(1)"
 endef
+# The learner's own copies of the labs (COURSE_MY_LABS names another folder)
+MY_LABS := $${COURSE_MY_LABS:-$(COURSE)/my-labs}
 
+# The learner's JupyterLab on their own copies of the labs (made once from labs/, never written over), no teacher tools.
 lab: setup
-	$(call jupyter_lab,$(COURSE)/labs,lab/tree/00-start-here.ipynb)
+	@$(ENV) && python tools/learner.py "$(MY_LABS)"
+	$(call jupyter_lab,$(MY_LABS),lab/tree/00-start-here.ipynb,learner)
 
-# The teacher's JupyterLab on the classroom folder, its nbgrader configuration in effect: Formgrader, for the written
-# answers autograde leaves to you (COURSE_CLASSROOM names another classroom folder).
+# The teacher's JupyterLab on the course folder: the sources in labs/ (with their solutions), nbgrader's menus and
+# Formgrader on the classroom folder (build/classroom, or COURSE_CLASSROOM), the course's nbgrader configuration in effect.
+teach: setup
+	@$(ENV) && python tools/classroom.py prepare
+	$(call jupyter_lab,$(COURSE),lab/tree/labs/00-start-here.ipynb,teacher)
+
+# Formgrader alone, on the classroom folder, for the written answers autograde leaves to you.
 formgrade: setup
 	@test -f "$${COURSE_CLASSROOM:-$(COURSE)/build/classroom}/nbgrader_config.py" \
 	  || { echo "formgrade: no classroom in $${COURSE_CLASSROOM:-$(COURSE)/build/classroom} yet: make assignments first" >&2; exit 1; }
-	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader)
+	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader,teacher)
 
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without
 test:
@@ -85,4 +96,4 @@ class-results: setup
 # what people made: grades, submissions and feedback (build/classroom), hand-ins (build/handin), results (data/results).
 clean:
 	@if [ -d "$(COURSE)/build" ]; then find "$(COURSE)/build" -mindepth 1 -maxdepth 1 ! -name classroom ! -name handin -exec rm -rf {} +; fi
-	rm -rf "$(COURSE)/scratch" "$(COURSE)/labs/flamegraphs" "$(COURSE)/kit/target" "$(COURSE)/bench/target"
+	rm -rf "$(COURSE)/scratch" "$(COURSE)/labs/flamegraphs" "$(COURSE)/my-labs/flamegraphs" "$(COURSE)/kit/target" "$(COURSE)/bench/target"

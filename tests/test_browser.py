@@ -1,6 +1,7 @@
-"""A real browser: JupyterLab from the course's own set-up on 127.0.0.1 with a token, Debian Chromium
-driven by playwright-core (tests/browser/run_lab.mjs), lab 00 (the one a learner opens first) run cell by cell in the smoke preset. Its
-Vega-Lite charts must draw marks and no cell may show an error. The test owns the JupyterLab process
+"""A real browser: the learner's JupyterLab (make lab's configuration) from the course's own set-up on 127.0.0.1
+with a token, Debian Chromium driven by playwright-core (tests/browser/run_lab.mjs), the learner's copy of lab 00 (the
+one a learner opens first), its exercise answered, run cell by cell in the smoke preset. Its Vega-Lite charts must draw
+marks, no cell may show an error, no nbgrader menu or panel may show and the launcher offers the course's kernel alone. The test owns the JupyterLab process
 and stops it by its own process id, always. Skipped, with the reason, where Chromium, Node or
 playwright-core is missing."""
 import json
@@ -63,14 +64,32 @@ def stop(server):
             server.wait(timeout=30)
 
 
+def answer(copy, source):
+    """Writes the source's solution into each exercise cell of the learner's copy (nbgrader's ids match them)."""
+    solutions = {c.metadata.nbgrader.grade_id: c.source for c in nbformat.read(source, as_version=4).cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    notebook = nbformat.read(copy, as_version=4)
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "code" and grade_id in solutions:
+            cell.source = solutions[grade_id]
+    nbformat.write(notebook, copy)
+
+
 @pytest.mark.skipif(missing() is not None, reason=missing() or "")
 def test_lab_00_runs_in_a_real_browser(tmp_path):
     root, scratch = tmp_path / "notebooks", tmp_path / "scratch"
     root.mkdir()
     scratch.mkdir()
-    shutil.copy(HOME / "labs/00-start-here.ipynb", root)  # the browser saves its run here, not over the lab
+    # the learner's copy, as make lab makes it, with the exercise answered as a learner would
+    subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/learner.py"), str(root)], env=ENV, check=True)
+    for other in root.glob("*.ipynb"):
+        if other.name != "00-start-here.ipynb":
+            other.unlink()
+    answer(root / "00-start-here.ipynb", HOME / "labs/00-start-here.ipynb")
     port, token = free_port(), secrets.token_hex(16)
     env = dict(ENV, COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch), JUPYTER_TOKEN=token,
+               JUPYTER_CONFIG_PATH=str(HOME / "setup/jupyterlab/learner"),  # the learner's JupyterLab, as make lab's
                JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
                COURSE_BROWSER_TOOLS=str(DRIVER))
     command = [str(HOME / ".venv/bin/jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
@@ -94,6 +113,8 @@ def test_lab_00_runs_in_a_real_browser(tmp_path):
         assert report["codeCells"] > 5 and report["notRun"] == 0, f"every code cell must run: {report}"
         assert report["charts"] > 0 and report["chartsWithMarks"] == report["charts"], f"every chart must draw marks: {report}"
         assert report["stderr"] == [], f"cells showed errors: {report['stderr']}"
+        assert "Nbgrader" not in report["menus"] and report["nbgraderElements"] == 0, f"a teacher tool shows: {report}"
+        assert len(report["launcherNotebooks"]) == 1 and "(course)" in report["launcherNotebooks"][0], f"only the course's kernel: {report}"
         saved = nbformat.read(root / "00-start-here.ipynb", as_version=4)
         errors = [o for c in saved.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
         assert errors == [], [f"{e.ename}: {e.evalue}" for e in errors]

@@ -1,5 +1,6 @@
-"""`make lab` serves the course on 127.0.0.1 with its token, and the token is on no process's command line
-(where every user of a shared machine could read it with ps); its JupyterLab fetches no news or updates."""
+"""`make lab` serves the learner's own copies of the labs on 127.0.0.1 with its token, and the token is on no process's
+command line (where every user of a shared machine could read it with ps); its JupyterLab fetches no news or updates,
+offers only the course's kernel and none of nbgrader's teacher tools. `make teach` and `make formgrade` have them."""
 import json
 import secrets
 import subprocess
@@ -21,10 +22,17 @@ def status(url):
         return None
 
 
-def test_make_lab_keeps_its_token_off_the_command_line(tmp_path):
+def get_json(url):
+    return json.load(urllib.request.urlopen(url, timeout=10))
+
+
+def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
     port, token = free_port(), secrets.token_hex(16)
+    mine = tmp_path / "my labs"  # a space: the folder is quoted wherever it goes
+    mine.mkdir()
+    (mine / "00-start-here.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')  # an edited copy
     env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), COURSE_MY_LABS=str(mine))
     lab = subprocess.Popen(["make", "-s", "lab"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True, start_new_session=True)
     try:
@@ -45,9 +53,41 @@ def test_make_lab_keeps_its_token_off_the_command_line(tmp_path):
                                                     f"@jupyterlab/apputils-extension:notification?token={token}", timeout=10))
         defaults = {name: p["default"] for name, p in settings["schema"]["properties"].items()}  # the course's overrides
         assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False, "JupyterLab asks no server for news or updates"
+        assert set(get_json(f"http://127.0.0.1:{port}/api/kernelspecs?token={token}")["kernelspecs"]) == {"java-course"}
+        assert status(f"http://127.0.0.1:{port}/formgrader?token={token}") == 404, "no Formgrader for a learner"
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10).read().decode()
+        assert '"disabledExtensions": ["@jupyter/nbgrader"]' in page, "nbgrader's menus and panels are not loaded"
+        served = get_json(f"http://127.0.0.1:{port}/api/contents?token={token}")
+        assert {item["name"] for item in served["content"]} >= {"00-start-here.ipynb", "09-twenty-five-years-later.ipynb"}
     finally:
         stop(lab)
     assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"
+    assert json.loads((mine / "00-start-here.ipynb").read_text())["cells"] == [], "the learner's edited copy is kept"
+    for notebook in mine.glob("*.ipynb"):
+        assert "BEGIN SOLUTION" not in notebook.read_text(), f"{notebook.name} holds a solution"
+
+
+def test_make_teach_serves_the_sources_with_nbgrader(tmp_path):
+    classroom = tmp_path / "classroom"
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, COURSE_CLASSROOM=str(classroom),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+    teach = subprocess.Popen(["make", "-s", "teach"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while status(f"http://127.0.0.1:{port}/api/status?token={token}") != 200:
+            assert teach.poll() is None and time.time() < deadline, "make teach did not serve"
+            time.sleep(0.5)
+        assert status(f"http://127.0.0.1:{port}/formgrader?token={token}") == 200
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10).read().decode()
+        assert "@jupyter/nbgrader" not in page.split('"disabledExtensions"')[1][:200], "nbgrader's teacher tools load"
+        source = get_json(f"http://127.0.0.1:{port}/api/contents/labs/00-start-here.ipynb?token={token}")
+        assert "BEGIN SOLUTION" in json.dumps(source["content"]), "the teacher sees the sources, solutions and all"
+    finally:
+        stop(teach)
+    assert (classroom / "nbgrader_config.py").is_file(), "the classroom folder is made, with the course's nbgrader configuration"
+    assert f"http://127.0.0.1:{port}/lab/tree/labs/00-start-here.ipynb?token={token}" in teach.stdout.read()
 
 
 def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):

@@ -1,5 +1,6 @@
 """The classroom side: nbgrader assignments made from the labs themselves.
 
+    python tools/classroom.py prepare             # the classroom folder and its nbgrader_config.py (make teach)
     python tools/classroom.py release [LAB ...]   # build/classroom/release/<lab>/<lab>.ipynb for students
     python tools/classroom.py autograde LAB ...    # grade build/classroom/submitted/*/<lab>/, each in a sandbox
     python tools/classroom.py collect LAB DOWNLOAD # an LMS's download of a lab into submitted/<student>/<lab>/ (nbgrader zip_collect)
@@ -78,7 +79,6 @@ GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may tak
 GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default: as many as the cores and memory allow)
 GRADE_PRESET = "COURSE_GRADE_PRESET"  # the preset graded labs run in (default smoke: no mark depends on a measurement's size)
 ONE_AT_A_TIME = threading.Lock()  # the course's gradebook (merging a hand-in's marks), between grading threads
-FLAMEGRAPHS = HOME / "labs/flamegraphs"  # where the kit writes a lab's flame graphs; private per hand-in
 
 
 def autograde(labs):
@@ -253,7 +253,8 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits, template, progress):
         env = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8", "HOME": str(work / "home"), "JUPYTER_PATH": str(kernels),
                "JUPYTER_RUNTIME_DIR": str(work / "home/runtime"), "TMPDIR": str(work / "home/runtime"),  # connection files: the kernel reads them
                "COURSE_SCRATCH": str(work / "kernel/scratch"),
-               "COURSE_RESULTS": str(work / "kernel/results"), "COURSE_PRESET": preset}
+               "COURSE_RESULTS": str(work / "kernel/results"), "COURSE_FLAMEGRAPHS": str(work / "kernel/flamegraphs"),
+               "COURSE_PRESET": preset}
         if "JAVA_HOME" in os.environ:
             env["JAVA_HOME"] = os.environ["JAVA_HOME"]
         cmd = sandbox.command(bwrap, [NBGRADER, "autograde", lab, "--student", student, "--create", "--force"], limits,
@@ -290,7 +291,7 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
     spec = json.loads((spec_dir / "kernel.json").read_text())
     kernel = work / "kernel"
     writable = {kernel / "scratch": kernel / "scratch", kernel / "results": kernel / "results",
-                kernel / "home": kernel / "home", kernel / "flamegraphs": FLAMEGRAPHS}
+                kernel / "home": kernel / "home", kernel / "flamegraphs": kernel / "flamegraphs"}
     inner = [bwrap, *sandbox.namespaces(own_network=False),
              *sandbox.mounts(read_only + [work / "home/runtime"], writable, kernel / "tmp",
                              extra=["--ro-bind-try", str(notebook_folder), str(notebook_folder)]),
@@ -497,7 +498,10 @@ if __name__ == "__main__":
         if len(sys.argv) < 3 or not sys.argv[2]:
             sys.exit("classroom: say who you are: make handin ID=<your learner id, as your teacher asked>")
         handin(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else os.environ.get("COURSE_RESULTS") or HOME / "data/results",
-               os.environ.get("COURSE_NOTEBOOKS") or HOME / "labs")
+               os.environ.get("COURSE_NOTEBOOKS") or os.environ.get("COURSE_MY_LABS") or HOME / "my-labs")
+        sys.exit(0)
+    if len(sys.argv) > 1 and sys.argv[1] == "prepare":
+        prepare()
         sys.exit(0)
     if len(sys.argv) > 1 and sys.argv[1] == "grades":
         grades()
@@ -524,4 +528,4 @@ if __name__ == "__main__":
         for name in ids:
             print(name, scores(name))
     else:
-        sys.exit(f"classroom: unknown command {command} (allowed: release, autograde, scores, feedback, grades, collect, handin, class-results)")
+        sys.exit(f"classroom: unknown command {command} (allowed: prepare, release, autograde, scores, feedback, grades, collect, handin, class-results)")

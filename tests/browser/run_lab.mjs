@@ -63,6 +63,14 @@ try {
         .map(o => o.textContent.slice(0, 300)),
     };
   });
+  // what a learner's JupyterLab offers: nbgrader's menu or panels (teacher tools), and the kernels in the launcher
+  const menus = await page.locator('#jp-MainMenu .lm-MenuBar-itemLabel').allTextContents();
+  report.menus = menus;
+  report.nbgraderElements = await page.evaluate(() => document.querySelectorAll('[id*="nbgrader" i], [class*="nbgrader" i]').length);
+  const launcherTab = await page.evaluate(async () => (await window.jupyterapp.commands.execute('launcher:create')).id);
+  await page.locator('.jp-Launcher .jp-LauncherCard').first().waitFor({ state: 'attached', timeout: 30000 });
+  report.launcherNotebooks = await page.locator('.jp-Launcher .jp-LauncherCard[data-category="Notebook"]').allTextContents();
+  await page.evaluate((id) => [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id)?.close(), launcherTab);
   await page.evaluate(() => {  // a chart in the picture: scroll the notebook to the first chart's cell
     const chart = document.querySelector('.jp-Notebook .vega-embed');
     const notebook = document.querySelector('.jp-WindowedPanel-outer') || document.querySelector('.jp-NotebookPanel-notebook');

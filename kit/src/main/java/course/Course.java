@@ -45,6 +45,11 @@ public final class Course {
         return Path.of(value).toAbsolutePath();
     }
 
+    /** Where flame graphs go: flamegraphs/ beside the notebook (the kernel's folder), which its links name; COURSE_FLAMEGRAPHS if set (grading). */
+    public static Path flameGraphs() {
+        return folder("COURSE_FLAMEGRAPHS", System.getenv("COURSE_FLAMEGRAPHS"), () -> Path.of("flamegraphs").toAbsolutePath());
+    }
+
     public static Path build() {
         return home().resolve("build");
     }

@@ -143,7 +143,7 @@ final class Profile {
             unavailable("CPU profile", "async-profiler is not set up (" + agent + " missing; run setup/setup.sh)");
             return profiles;
         }
-        Path folder = Course.home().resolve("labs/flamegraphs");
+        Path folder = Course.flameGraphs();
         Scratch.createDirectories(folder);
         for (Runner.Invocation inv : sweep.invocations()) {
             if (!inv.language().equals("java")) continue;

@@ -1,0 +1,69 @@
+"""The learner's own copies of the labs, for `make lab` and Binder: nbgrader's student version of each lab (the same
+`make assignments` releases: no solution, no hidden test, answer cells empty), made once and then the learner's.
+A copy is never written over; when the course's lab has changed since a copy was made, this says so.
+
+    python tools/learner.py [FOLDER]    # FOLDER: COURSE_MY_LABS, else my-labs/ in the course
+"""
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import classroom
+from labs import HOME, lab_paths
+
+MADE_FROM = "course_source"  # a copy's notebook metadata: the hash of the lab it was made from
+
+
+def source_hash(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def student_versions(labs):
+    """{lab: notebook JSON} of nbgrader's student version of each lab, generated in a course folder of its own."""
+    scratch = Path(tempfile.mkdtemp(prefix=".learner-", dir=classroom.ensure(HOME / "build")))
+    try:
+        shutil.copy(HOME / "classroom/nbgrader_config.py", scratch / "nbgrader_config.py")
+        for lab in labs:
+            (scratch / "source" / lab.stem).mkdir(parents=True)
+            shutil.copy(lab, scratch / "source" / lab.stem / lab.name)
+        classroom.generate(scratch, [lab.stem for lab in labs])
+        return {lab: json.loads((scratch / "release" / lab.stem / lab.name).read_text()) for lab in labs}
+    finally:
+        shutil.rmtree(scratch)
+
+
+def copies(folder):
+    """Makes the copies the folder lacks; says which kept copies were made from an older version of their lab."""
+    folder.mkdir(parents=True, exist_ok=True)
+    missing = [lab for lab in lab_paths() if not (folder / lab.name).exists()]
+    if missing:
+        print(f"learner: making your copies of {len(missing)} lab(s) in {folder} (no answers in them; yours to edit)")
+        for lab, notebook in student_versions(missing).items():
+            notebook["metadata"][MADE_FROM] = source_hash(lab)
+            partial = folder / f".{lab.name}.partial"
+            try:
+                partial.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+                os.link(partial, folder / lab.name)  # never over a copy made meanwhile (a second make lab)
+            except FileExistsError:
+                pass
+            finally:
+                partial.unlink(missing_ok=True)
+    for lab in lab_paths():
+        if lab in missing:
+            continue
+        try:
+            made_from = json.loads((folder / lab.name).read_text()).get("metadata", {}).get(MADE_FROM)
+        except (OSError, ValueError):
+            continue  # a copy the learner broke is theirs to mend; JupyterLab says what is wrong with it
+        if made_from and made_from != source_hash(lab):
+            print(f"learner: the course's {lab.stem} has changed since your copy was made; yours is kept as it is. For the new "
+                  f"version, rename yours (for example to {lab.stem}-mine.ipynb) and run make lab again.")
+
+
+if __name__ == "__main__":
+    target = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("COURSE_MY_LABS") or HOME / "my-labs"
+    copies(Path(target).absolute())
