@@ -17,7 +17,9 @@ if ! printf '%s' "$COURSE_HOME" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then
   printf "setup: error: the course's folder %q is not valid UTF-8, which Java needs to open its files: move or clone it to a path in UTF-8\n" "$COURSE_HOME" >&2; exit 1
 fi
 BUILD="$COURSE_HOME/build"
-VENV="$COURSE_HOME/.venv"
+# The Python environment: the course's own .venv, or one that already holds setup/requirements.txt (COURSE_VENV: Binder's
+# conda environment, so that its image holds one Jupyter, not two)
+VENV="${COURSE_VENV:-$COURSE_HOME/.venv}"
 STAMPS="$BUILD/stamps"
 JBANG_HOME="$BUILD/tools/jbang"
 PROFILER_HOME="$BUILD/tools/async-profiler"
@@ -110,6 +112,12 @@ check_tools() {
 
 # --- Python environment and the kernel ---------------------------------------------------
 setup_venv() {
+  if [ -n "${COURSE_VENV:-}" ]; then
+    "$VENV/bin/python" -c 'import jupyterlab, nbclient, nbgrader, vl_convert' 2>/dev/null && [ -f "$VENV/share/jupyter/kernels/java/jjava.jar" -o -f "$KERNEL_DIR/jjava.jar" ] \
+      || die "COURSE_VENV=$VENV does not hold the course's packages (setup/requirements.txt, with jjava's kernel): install them there, or unset COURSE_VENV"
+    say "Python environment: COURSE_VENV=$VENV"
+    return
+  fi
   local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements.lock"; python3 --version)
   # a venv's scripts name its folder in their first line: a course folder moved or copied since has to make it again
   local made_in; made_in=$(head -1 "$VENV/bin/pip" 2>/dev/null || true)

@@ -6,9 +6,11 @@ JDK only at a JAVA_HOME outside /usr/lib/jvm (hidden, as a conda prefix would ha
 the course kernel. Afterwards nothing may belong to that user outside the home, and the private /tmp may
 hold only what the JVM itself keeps there.
 
-Stand-in: the conda environment's `jupyter` is played by the course's own .venv (the same pinned
-versions), put on PATH before postBuild runs. It needs root (another user, a cgroup, a mount namespace);
+Stand-in: repo2docker's conda environment is played by a venv at the same place (/srv/conda/envs/notebook, its
+NB_PYTHON_PREFIX) holding setup/requirements.lock, made as that user before postBuild runs. The image must hold that
+one environment (no second .venv), offer the course's kernel alone and start on the learner's copies. It needs root (another user, a cgroup, a mount namespace);
 outside CI a machine without them skips it, saying why."""
+import json
 import os
 import pwd
 import shutil
@@ -63,20 +65,21 @@ def owned_by(uid, *spared):
 @pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"Binder rehearsal: {missing()}")
 def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
     uid = free_uid()
-    home, private_tmp = tmp_path / "jovyan", tmp_path / "tmp"
+    home, private_tmp, conda = tmp_path / "jovyan", tmp_path / "tmp", tmp_path / "conda"
     files = subprocess.run(["git", "ls-files", "-z"], cwd=HOME, capture_output=True, check=True).stdout.decode().split("\0")
     for name in filter(None, files):  # the committed course as it stands in this tree, nothing it built
         if (HOME / name).exists():
             (home / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(HOME / name, home / name)
+    conda.mkdir()
     private_tmp.mkdir(mode=0o1777)
     private_tmp.chmod(0o1777)
-    subprocess.run(["chown", "-R", f"{uid}:{uid}", str(home)], check=True)
+    subprocess.run(["chown", "-R", f"{uid}:{uid}", str(home), str(conda)], check=True)
     passwd, group = tmp_path / "passwd", tmp_path / "group"
     passwd.write_text(Path("/etc/passwd").read_text() + f"jovyan:x:{uid}:{uid}::/home/jovyan:/bin/bash\n")
     group.write_text(Path("/etc/group").read_text() + f"jovyan:x:{uid}:\n")
     java_home = Path(ENV["JAVA_HOME"]).resolve()
-    before = owned_by(uid, home, private_tmp)  # an earlier rehearsal's leftovers, if any
+    before = owned_by(uid, home, private_tmp, conda)  # an earlier rehearsal's leftovers, if any
     for stale in memory_cgroup().glob("course-binder-rehearsal-*"):  # of a rehearsal killed before its clean-up
         if not Path("/proc", stale.name.rsplit("-", 1)[1]).exists() and not (stale / "cgroup.procs").read_text().strip():
             stale.rmdir()
@@ -84,18 +87,22 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
     cgroup.mkdir()
     try:
         (cgroup / "memory.limit_in_bytes").write_text(str(MEMORY))
-        jupyter_conda = "/home/jovyan/.venv/bin"  # the stand-in for conda's jupyter (see the module doc)
-        path = f"/opt/conda/lib/jvm/bin:{jupyter_conda}:/usr/local/bin:/usr/bin:/bin"
-        script = ("cd /home/jovyan && bash binder/postBuild"
-                  " && COURSE_PRESET=smoke .venv/bin/python tools/report.py 00-start-here 08-mpi-processes")
+        env_prefix = "/srv/conda/envs/notebook"  # repo2docker's NB_PYTHON_PREFIX
+        path = f"/opt/conda/lib/jvm/bin:{env_prefix}/bin:/usr/local/bin:/usr/bin:/bin"
+        script = (f"cd /home/jovyan && python3 -m venv {env_prefix}"
+                  f" && {env_prefix}/bin/pip install -q --disable-pip-version-check --require-hashes -r setup/requirements.lock"
+                  " && bash binder/postBuild"
+                  " && bash binder/start bash -c 'echo \"$JUPYTER_CONFIG_PATH\" > build/config-path && jupyter kernelspec list --json > build/kernels.json'"
+                  " && COURSE_PRESET=smoke python tools/report.py 00-start-here 08-mpi-processes")
         sandbox = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(passwd), "/etc/passwd", "--ro-bind", str(group), "/etc/group",
                    "--tmpfs", "/opt", "--perms", "0755", "--dir", "/opt/conda", "--perms", "0755", "--dir", "/opt/conda/lib",
                    "--ro-bind", str(java_home), "/opt/conda/lib/jvm", "--tmpfs", "/usr/lib/jvm",
                    "--tmpfs", "/home", "--bind", str(home), "/home/jovyan", "--bind", str(private_tmp), "/tmp",
+                   "--tmpfs", "/srv", "--bind", str(conda), env_prefix,
                    "--unshare-pid", "--die-with-parent",
                    "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
                    "env", "-i", "HOME=/home/jovyan", "USER=jovyan", "LANG=C.UTF-8", f"PATH={path}",
-                   "JAVA_HOME=/opt/conda/lib/jvm", "bash", "-c", script]
+                   "JAVA_HOME=/opt/conda/lib/jvm", f"NB_PYTHON_PREFIX={env_prefix}", "bash", "-c", script]
         into_cgroup = f'echo $$ > "{cgroup}/cgroup.procs" && exec "$@"'
         # pdeathsig: if this test's process is killed, the sandbox goes with it (bwrap's --die-with-parent ties
         # the sandbox to bwrap only)
@@ -108,12 +115,21 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         report = (home / "build/report.html").read_text()
         assert "2.0 GiB memory" in report, "the labs saw Binder's memory limit"
         assert "Lab 08" in report or "08-mpi-processes" in report
+        assert not (home / ".venv").exists(), "one Python environment in the image, not a second Jupyter"
+        kernels = set(json.loads((home / "build/kernels.json").read_text())["kernelspecs"])
+        assert "java-course" in kernels and "java" not in kernels, f"JJava's stock kernel is gone: {kernels}"
+        assert kernels <= {"java-course", "python3"}, kernels  # python3 is ipykernel's; the learner's configuration hides it
+        config = (home / "build/config-path").read_text().split(":")
+        assert "/home/jovyan/setup/jupyterlab/learner" in config and "/home/jovyan/binder/jupyter" in config, config
+        copies = sorted((home / "my-labs").glob("*.ipynb"))
+        assert len(copies) == len(list((home / "labs").glob("[0-9][0-9]-*.ipynb"))), "the learner's copies are made"
+        assert not [c.name for c in copies if "BEGIN SOLUTION" in c.read_text()], "no answers in them"
     finally:
         for pid in filter(None, (cgroup / "cgroup.procs").read_text().split()):  # none should be left; never leak one
             subprocess.run(["kill", "-9", pid])
         cgroup.rmdir()
     try:
-        assert sorted(owned_by(uid, home, private_tmp) - before) == [], "written outside the course's home"
+        assert sorted(owned_by(uid, home, private_tmp, conda) - before) == [], "written outside the course's home"
         left = sorted(p.name for p in private_tmp.iterdir())
         assert set(left) <= {"hsperfdata_jovyan"}, f"left in /tmp: {left}"
     finally:

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import time
 import urllib.request
+import zipfile
 
 import nbformat
 import pytest
@@ -120,6 +121,11 @@ def test_lab_00_runs_in_a_real_browser(tmp_path):
         assert errors == [], [f"{e.ename}: {e.evalue}" for e in errors]
         assert all(c.execution_count for c in saved.cells if c.cell_type == "code"), "the browser saved every cell run"
         assert SCREENSHOT.stat().st_size > 10_000
+        assert any("/files/my-work.zip" in href for href in report["downloads"]), report["downloads"]
+        with zipfile.ZipFile(root / "my-work.zip") as kept:
+            assert "00-start-here.ipynb" in kept.namelist(), "lab.keep() packed the learner's notebook"
+        served = urllib.request.urlopen(f"{base}/files/my-work.zip?token={token}", timeout=10)
+        assert served.status == 200 and served.read(2) == b"PK", "JupyterLab serves the zip for download"
     finally:
         stop(server)
         log.close()

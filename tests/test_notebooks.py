@@ -264,3 +264,23 @@ def test_class_results_side_by_side(tmp_path):
         or "handin-second-learner.zip:results/notes.json</code>: not a lab's results: JSON, but not an object" in page
     claims = {v["claim"] for f in RESULTS.glob("*-smoke-*.json") for v in json.loads(f.read_text())["verdicts"]}
     assert claims and all(claim in page for claim in claims), "every judged claim has its row"
+
+
+def test_a_failed_run_says_how_to_run_it_again(tmp_path):
+    """A run whose child fails shows, above the child's own one-line error, the command that runs it again from a
+    terminal (its --file in the scratch folder, since the run's own folder is gone)."""
+    with kernel_environment(kernel_env(tmp_path)):
+        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    errors = []
+    try:
+        kc.execute_interactive('import course.*;\nvar lab = Lab.open("03-operation-size", "smoke");\n'
+                               'lab.sweep("raw_io").fileSizes(List.of(4096L)).opSizes(List.of(0L)).run();', timeout=180,
+                               output_hook=lambda m: errors.append(m["content"]["evalue"]) if m["msg_type"] == "error" else None)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    [said] = errors
+    again, child = said.split("\n")[:2]
+    assert "to run it again from a terminal: " in again and " RawIo --op write " in again and "--op-size 0 " in again, said
+    assert again.endswith(f"--file {tmp_path}/raw_io.dat"), said
+    assert child == "raw_io: --op-size 0: must be between 1 and 64m", said

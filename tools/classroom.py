@@ -30,7 +30,8 @@ import sandbox
 from labs import HOME, lab_paths
 
 ROOT = Path(os.environ.get("COURSE_CLASSROOM", HOME / "build/classroom"))
-NBGRADER = str(HOME / ".venv/bin/nbgrader")
+ENVIRONMENT = Path(sys.prefix)  # the course's Python environment: .venv, or the one COURSE_VENV named to the set-up
+NBGRADER = str(ENVIRONMENT / "bin/nbgrader")
 
 
 def nbgrader(*args):
@@ -175,17 +176,18 @@ def precompile():
                    stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME)))
 
 
-# What grading reads of the course (read-only): its environment, the kit, the snippets and what the set-up built of
+# What grading reads of the course (read-only; its Python environment too, wherever it lies): the kit, the snippets and what the set-up built of
 # them, the presets and the published figures. Nothing else of it: not data/results, build/handin, build/grading
 # (other hand-ins), build/classroom, the class view or report, scratch/.
-COURSE_PARTS = [".venv", "kit/target", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
+COURSE_PARTS = ["kit/target", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
                 "data/results.schema.json", "data/not-judged.csv", "setup", "build/env.sh", "build/tools", "build/c",
                 "build/native", "build/jbang-built", "build/jbang-home", "build/jbang-repo"]
 
 
 def course_read_only():
-    """The course's parts grading reads, Python's installation (.venv's base) and every JDK a lab may run outside /usr."""
-    paths = [HOME / part for part in COURSE_PARTS if (HOME / part).exists()] + [Path(sys.base_prefix).resolve()]
+    """The course's parts grading reads, its Python environment and Python's installation (the environment's base), and
+    every JDK a lab may run outside /usr."""
+    paths = [HOME / part for part in COURSE_PARTS if (HOME / part).exists()] + [ENVIRONMENT, Path(sys.base_prefix).resolve()]
     jdks = [os.environ.get("JAVA_HOME", "")] + os.environ.get("JAVA_HOMES", "").split(":")
     paths += [Path(j).resolve() for j in jdks if j and not Path(j).resolve().is_relative_to("/usr")]
     return list(dict.fromkeys(paths))
@@ -287,7 +289,7 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
     """A copy of the course's kernelspec whose kernel runs in the inner sandbox: it sees what grading reads, the
     connection file and its notebook's folder read-only, and writes only its own scratch, results, flame graphs,
     home and /tmp (JUPYTER_PATH puts it before the real one). It shares the outer sandbox's network (loopback)."""
-    spec_dir = HOME / ".venv/share/jupyter/kernels/java-course"
+    spec_dir = ENVIRONMENT / "share/jupyter/kernels/java-course"
     spec = json.loads((spec_dir / "kernel.json").read_text())
     kernel = work / "kernel"
     writable = {kernel / "scratch": kernel / "scratch", kernel / "results": kernel / "results",

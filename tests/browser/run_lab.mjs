@@ -59,6 +59,8 @@ try {
       charts: charts.length,
       chartsWithMarks: withMarks.length,
       // errors and anything written to stderr render as this type
+      // lab.keep()'s link, as JupyterLab resolved it
+      downloads: [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output a[download]')].map(a => a.getAttribute('href')),
       stderr: [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
         .map(o => o.textContent.slice(0, 300)),
     };

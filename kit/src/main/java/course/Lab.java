@@ -281,6 +281,19 @@ public final class Lab {
         return Profile.flameGraph(this, sweep);
     }
 
+    /**
+     * Packs the notebooks beside this one (the learner's copies) and the results every lab saved into my-work.zip,
+     * and shows a link to download it: what survives a Binder session that ends.
+     */
+    public void keep() {
+        Learner.keep(Path.of("").toAbsolutePath(), Course.results(), Course.home().resolve("labs"));
+    }
+
+    /** The course's answers to this lab's exercises, each folded: for after trying. */
+    public void answers() {
+        Learner.answers(Course.home().resolve("labs").resolve(id + ".ipynb"));
+    }
+
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
     public void code(String snippet, String javaMethod, String cFunction) {
         Path javaFile = runner.build().javaSource(snippet), cFile = runner.build().cSource(snippet);

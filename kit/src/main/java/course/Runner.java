@@ -97,7 +97,26 @@ public final class Runner {
 
     /** The command line of the last run started, as a shell would take it (its --file was a scratch file, since removed). */
     public String lastCommand() {
-        return String.join(" ", lastCommand.stream().map(a -> a.matches("[\\w@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'").toList());
+        return shellLine(lastCommand);
+    }
+
+    /** Words as a shell takes them: each quoted where it holds anything but plain characters. */
+    static String shellLine(List<String> words) {
+        return String.join(" ", words.stream().map(a -> a.matches("[\\w@%+=:,./-]+") ? a : "'" + a.replace("'", "'\\''") + "'").toList());
+    }
+
+    /**
+     * The command that runs a failed invocation again from a terminal: its environment (the eviction helper for cold
+     * runs, a profiler's options), and a --file in the lab's scratch folder, since the run's own folder is gone.
+     */
+    static String reproduce(List<String> cmd, Map<String, String> env, Path scratch, String snippet) {
+        List<String> words = new ArrayList<>();
+        env.forEach((k, v) -> words.add(k + "=" + v));
+        List<String> run = new ArrayList<>(cmd);
+        int file = run.lastIndexOf("--file");
+        if (file >= 0 && file + 1 < run.size()) run.set(file + 1, scratch.resolve(snippet + ".dat").toString());
+        words.addAll(run);
+        return shellLine(words);
     }
 
     /**
@@ -134,7 +153,14 @@ public final class Runner {
             pb.environment().putAll(env);
             child = pb.start();
             LIVE.add(child);
-            return collect(child, inv.label(), onRow);
+            try {
+                return collect(child, inv.label(), onRow);
+            } catch (RunFailed e) {
+                if (e.unsupported()) throw e;  // not a fault: Sweep says so in one line
+                Map<String, String> shown = new java.util.TreeMap<>(env);
+                if (inv.flags().contains("cold")) shown.put("COURSE_EVICT", build.evictHelper().toString());
+                throw new RunFailed("to run it again from a terminal: " + reproduce(cmd, shown, scratch, inv.snippet()) + "\n" + e.getMessage());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

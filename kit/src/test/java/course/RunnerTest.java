@@ -128,4 +128,11 @@ class RunnerTest {
         assertEquals(command, new Build().command("raw_io", "java"), "jbang was asked again");
         assertEquals(recorded, Build.readLines(record), "and its answer recorded anew");
     }
+
+    @Test
+    void aFailedRunSaysTheCommandThatRunsItAgain() {
+        String line = Runner.reproduce(List.of("java", "-cp", "a b.jar", "Raw", "--op", "read", "--file", "/s/run-1-2-x/raw_io.dat"),
+                java.util.Map.of("COURSE_EVICT", "/c/evict"), Path.of("/s"), "raw_io");
+        assertEquals("COURSE_EVICT=/c/evict java -cp 'a b.jar' Raw --op read --file /s/raw_io.dat", line);
+    }
 }
