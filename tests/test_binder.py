@@ -98,7 +98,8 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
                    "--tmpfs", "/opt", "--perms", "0755", "--dir", "/opt/conda", "--perms", "0755", "--dir", "/opt/conda/lib",
                    "--ro-bind", str(java_home), "/opt/conda/lib/jvm", "--tmpfs", "/usr/lib/jvm",
                    "--tmpfs", "/home", "--bind", str(home), "/home/jovyan", "--bind", str(private_tmp), "/tmp",
-                   "--tmpfs", "/srv", "--bind", str(conda), env_prefix,
+                   "--tmpfs", "/srv", "--perms", "0755", "--dir", "/srv/conda", "--perms", "0755", "--dir", "/srv/conda/envs",
+                   "--bind", str(conda), env_prefix,
                    "--unshare-pid", "--die-with-parent",
                    "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs", "--inh-caps=-all",
                    "env", "-i", "HOME=/home/jovyan", "USER=jovyan", "LANG=C.UTF-8", f"PATH={path}",
@@ -119,7 +120,7 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         kernels = set(json.loads((home / "build/kernels.json").read_text())["kernelspecs"])
         assert "java-course" in kernels and "java" not in kernels, f"JJava's stock kernel is gone: {kernels}"
         assert kernels <= {"java-course", "python3"}, kernels  # python3 is ipykernel's; the learner's configuration hides it
-        config = (home / "build/config-path").read_text().split(":")
+        config = (home / "build/config-path").read_text().strip().split(":")
         assert "/home/jovyan/setup/jupyterlab/learner" in config and "/home/jovyan/binder/jupyter" in config, config
         copies = sorted((home / "my-labs").glob("*.ipynb"))
         assert len(copies) == len(list((home / "labs").glob("[0-9][0-9]-*.ipynb"))), "the learner's copies are made"

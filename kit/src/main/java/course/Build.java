@@ -181,8 +181,10 @@ public final class Build {
             // jars of this course's own build (a copied course folder must not run the original's) that are still there
             if (lines.size() >= 2 && lines.stream().skip(1).map(Path::of).allMatch(jar -> jar.startsWith(build) && Files.exists(jar))) return lines;
         }
-        jbang("compiling " + source.getFileName(), "build", source.toString());
-        String output = jbang("jbang info", "info", "tools", source.toString());
+        String output = Progress.during("compiling " + source.getFileName() + " with jbang (once: later runs reuse it)", () -> {
+            jbang("compiling " + source.getFileName(), "build", source.toString());
+            return jbang("jbang info", "info", "tools", source.toString());
+        });
         JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
         List<String> lines = new ArrayList<>(List.of(info.get("mainClass").getAsString(), info.get("applicationJar").getAsString()));
         info.getAsJsonArray("resolvedDependencies").forEach(d -> lines.add(d.getAsString()));
@@ -265,7 +267,10 @@ public final class Build {
      * at the same time never starts a half-written binary and a failed build leaves nothing behind.
      */
     static void buildAtomically(Path target, java.util.function.Function<Path, List<String>> command, String what) {
-        intoPlace(target, partial -> Runner.exec(command.apply(partial), what));
+        Progress.during(what + " (once: later runs reuse it)", () -> {
+            intoPlace(target, partial -> Runner.exec(command.apply(partial), what));
+            return target;
+        });
     }
 
     /** What makes a file, given the temporary path to make it at. */

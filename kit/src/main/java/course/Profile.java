@@ -33,7 +33,10 @@ final class Profile {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
         long bytes = Course.parseSize(sweep.invocations().get(0).flag("--file-size"));
         List<String> traced = java.util.stream.Stream.concat(IO_CALLS.stream(), also.stream()).distinct().toList();
+        Progress progress = new Progress("counting system calls with strace", sweep.invocations().size());
+        int step = 0;
         for (Runner.Invocation inv : sweep.invocations()) {
+            progress.at(++step, inv.label());
             Path out = tempFile(lab, "strace-", ".txt");
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
@@ -49,6 +52,7 @@ final class Profile {
                 out.toFile().delete();
             }
         }
+        progress.done();
         // read, write and the calls asked for always, the other calls where some run made them
         List<String> shown = traced.stream().filter(c -> c.equals("read") || c.equals("write") || also.contains(c)
                 || byInvocation.values().stream().anyMatch(counts -> counts.getOrDefault(c, 0L) > 0)).toList();
@@ -89,8 +93,11 @@ final class Profile {
      */
     static void fileEvents(Lab lab, Sweep sweep) {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
-        for (Runner.Invocation inv : sweep.invocations()) {
-            if (!inv.language().equals("java")) continue;
+        List<Runner.Invocation> javaRuns = sweep.invocations().stream().filter(inv -> inv.language().equals("java")).toList();
+        Progress progress = new Progress("recording file events with JDK Flight Recorder", javaRuns.size());
+        int step = 0;
+        for (Runner.Invocation inv : javaRuns) {
+            progress.at(++step, inv.label());
             Path recording = tempFile(lab, "file-events-", ".jfr");
             try {
                 Files.delete(recording);  // the JVM writes it; a name that exists would be taken as a folder's
@@ -109,6 +116,7 @@ final class Profile {
                 recording.toFile().delete();
             }
         }
+        progress.done();
         showCounts(byInvocation, FILE_EVENTS, null, null);
     }
 
@@ -145,8 +153,11 @@ final class Profile {
         }
         Path folder = Course.flameGraphs();
         Scratch.createDirectories(folder);
-        for (Runner.Invocation inv : sweep.invocations()) {
-            if (!inv.language().equals("java")) continue;
+        List<Runner.Invocation> javaRuns = sweep.invocations().stream().filter(inv -> inv.language().equals("java")).toList();
+        Progress progress = new Progress("profiling with async-profiler (each case twice: a profile, a flame graph)", javaRuns.size());
+        int step = 0;
+        for (Runner.Invocation inv : javaRuns) {
+            progress.at(++step, inv.label());
             String name = lab.id() + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
             Path collapsed = tempFile(lab, "profile-", ".txt");
             Path html = folder.resolve(name + ".html");
@@ -169,6 +180,7 @@ final class Profile {
                 collapsed.toFile().delete();
             }
         }
+        progress.done();
         return profiles;
     }
 
@@ -253,10 +265,13 @@ final class Profile {
                     + " (slowest–fastest run)</th><th>course ÷ fio (medians)</th></tr></thead><tbody>");
             StringBuilder t = new StringBuilder();
             Path file = dir.resolve("fio.dat");
+            Progress progress = new Progress("fio, " + FIO_RUNS + " runs of each job on a " + Course.formatBytes(size) + " file", FIO_JOBS.size() * FIO_RUNS);
+            int step = 0;
             for (FioJob job : FIO_JOBS) {
                 List<Double> runs = new java.util.ArrayList<>();
                 String refused = null;
                 for (int run = 0; run < FIO_RUNS && refused == null; run++) {  // as the course's runs: a new file for each write, a flushed one for each cold read
+                    progress.at(++step, job.label() + ", run " + (run + 1));
                     if (job.rw().equals("write")) Files.deleteIfExists(file);
                     if ("cold".equals(job.cache())) Runner.exec(List.of(lab.runner().build().evictHelper().toString(), file.toString()), "evict");
                     List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file, "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
@@ -289,6 +304,7 @@ final class Profile {
                 t.append(String.format(Locale.ROOT, "%s: fio %s, course %s, course/fio %s%n", job.label(),
                         refused != null ? fioShown : fioShown + " MB/s", courseRow == null ? "n/a" : courseShown + " MB/s", ratio));
             }
+            progress.done();
             Notebook.html(h.append("</tbody></table>").toString(), t.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
