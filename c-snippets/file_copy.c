@@ -1,4 +1,4 @@
-/* file_copy (lab 09): copying a file. Before any run the harness makes the source beside --file (its name
+/* file_copy (lab 10): copying a file. Before any run the harness makes the source beside --file (its name
  * plus ".source", filled with the course's data) and, as for every write, removes --file before each run;
  * a strategy makes --file anew and copies the whole source into it, and the harness sums the copy after the clock stops.
  *   loop             read() / write() of one --op-size buffer: the copy a program writes by hand

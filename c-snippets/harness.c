@@ -80,7 +80,7 @@ struct made {
     int known;
 };
 static struct made created;     /* the run's file */
-static struct made copy_source; /* a copy's source (file_copy, lab 09), where the snippet makes one */
+static struct made copy_source; /* a copy's source (file_copy, lab 10), where the snippet makes one */
 static char default_file[PATH_MAX];
 static char sigbus_message[3 * PATH_MAX]; /* made before any I/O: a signal handler may not format text */
 

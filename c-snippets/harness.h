@@ -120,7 +120,7 @@ void harness_write_fully(const struct options *o, int fd, const unsigned char *b
 
 /* Drops the file from the page cache: fsync, then posix_fadvise(DONTNEED). 0 on success. */
 int harness_evict(const char *path);
-/* The file a copy reads (file_copy, lab 09): --file's name plus ".source", made by harness_write_source. */
+/* The file a copy reads (file_copy, lab 10): --file's name plus ".source", made by harness_write_source. */
 const char *harness_source(const struct options *o);
 /* Makes the copy's source where none was (not through a link either), filled with the course's data; it
  * goes with the run's file. */

@@ -1,4 +1,4 @@
-/* mapped_file (lab 09): reading a file through memory mappings. A run maps the file one --op-size block at
+/* mapped_file (lab 10): reading a file through memory mappings. A run maps the file one --op-size block at
  * a time, read-only, copies the block into the program's own buffer (where read() would have put it) and
  * hands that to harness_use; so the clock holds the mapping, its page faults, the copy and the unmapping.
  *   mmap       mmap, memcpy, munmap per block

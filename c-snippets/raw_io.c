@@ -6,7 +6,7 @@
  * which touches one byte of it (the check run, off the clock, sums them all). So the clock holds the
  * calls and nothing else. Twin: java-snippets/RawIo.java.
  *
- * --strategy o-direct (lab 09) makes the same calls past the page cache: a file opened with O_DIRECT, one
+ * --strategy o-direct (lab 10) makes the same calls past the page cache: a file opened with O_DIRECT, one
  * --op-size block per pread()/pwrite() into a buffer aligned to the file system's block size
  * (posix_memalign). Direct I/O moves whole blocks at whole-block offsets, so --op-size must be a multiple
  * of 4 KiB and --file-size a multiple of --op-size.

@@ -1,4 +1,4 @@
-/* small_reads (lab 09): many small reads of one file by --threads workers at once. Each worker takes the
+/* small_reads (lab 10): many small reads of one file by --threads workers at once. Each worker takes the
  * next block from a shared counter and reads it with one pread into its own buffer: the blocks in order,
  * or with --pattern rand the slots raw_io's random reads visit (the list made before the clock starts).
  * The workers start together behind a barrier, and each line records the most threads the process had

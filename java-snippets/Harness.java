@@ -808,7 +808,7 @@ final class Harness {
      */
     static volatile Object createdKey, sourceKey;
 
-    /** The file a copy reads (file_copy, lab 09): --file's name plus ".source", made by writeSource. */
+    /** The file a copy reads (file_copy, lab 10): --file's name plus ".source", made by writeSource. */
     static Path source(Options o) {
         return Path.of(o.file() + ".source");
     }

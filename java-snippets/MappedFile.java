@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //SOURCES Harness.java
 //JAVAC_OPTIONS --release 22
-// mapped_file (lab 09): reading a file through memory mappings, the old way and the new. A run maps the
+// mapped_file (lab 10): reading a file through memory mappings, the old way and the new. A run maps the
 // file one --op-size block at a time, read-only, copies the block into the program's own buffer (where
 // read() would have put it) and hands that to Harness.use; so the clock holds the mapping, its page
 // faults, the copy and, where the strategy can, the unmapping.

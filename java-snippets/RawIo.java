@@ -11,7 +11,7 @@
 // starts); reads hand each buffer to Harness.use, which touches one byte of it (the check run, off the
 // clock, sums them all). So the clock holds the calls and nothing else.
 //
-// --strategy o-direct (lab 09) makes the same calls past the page cache: a FileChannel opened with
+// --strategy o-direct (lab 10) makes the same calls past the page cache: a FileChannel opened with
 // ExtendedOpenOption.DIRECT (O_DIRECT), one --op-size block per call into a buffer aligned to the file
 // system's block size (ByteBuffer.alignedSlice). Direct I/O moves whole blocks at whole-block offsets,
 // so --op-size must be a multiple of 4 KiB and --file-size a multiple of --op-size.

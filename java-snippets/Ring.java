@@ -1,4 +1,4 @@
-// Ring (lab 09): the least of io_uring a reader needs, from Java through the Foreign Function & Memory API
+// Ring (lab 10): the least of io_uring a reader needs, from Java through the Foreign Function & Memory API
 // (Java 22). It speaks the kernel's own interface, which the kernel keeps stable: the io_uring_setup and
 // io_uring_enter system calls, and the layouts of io_uring_params, of a submission queue entry (SQE) and of a
 // completion queue entry (CQE), as <linux/io_uring.h> defines them. It does not use liburing: liburing's calls

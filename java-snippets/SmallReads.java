@@ -1,7 +1,7 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
 //SOURCES Harness.java TypedFfm.java Ring.java
 //JAVAC_OPTIONS --release 22
-// small_reads (lab 09): many small reads of one file by --threads workers at once. Each worker takes the
+// small_reads (lab 10): many small reads of one file by --threads workers at once. Each worker takes the
 // next block from a shared counter and reads it with one positional read (FileChannel.read at an offset;
 // C: pread) into its own buffer: the blocks in order, or with --pattern rand the slots raw_io's random
 // reads visit (the list made before the clock starts). The workers start together behind a barrier, and
@@ -16,7 +16,7 @@
 //             block in its place. Where the kernel refuses io_uring (containers' default seccomp profiles do),
 //             the run says so before any run (status 3).
 // The same workers in platform and virtual, so only the kind of thread differs; the usual way with virtual
-// threads is a thread per task, which lab 09's "go further" suggests. Java 22 or later (FFM). Twin:
+// threads is a thread per task, which lab 10's "go further" suggests. Java 22 or later (FFM). Twin:
 // c-snippets/small_reads.c (platform, io-uring through liburing).
 //
 // What you will see: from the page cache, no read waits, so virtual threads save nothing; cold, every

@@ -89,7 +89,7 @@ check_tools() {
   for tool in strace fio chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
   command -v bwrap >/dev/null || missing+=(bubblewrap)  # make autograde's sandbox
   command -v mpicc >/dev/null || missing+=(openmpi-bin libopenmpi-dev)  # lab 08: mpirun, and mpicc for its native parts
-  [ -e /usr/include/liburing.h ] || missing+=(liburing-dev)  # lab 09's io_uring reads (the kit links it where present)
+  [ -e /usr/include/liburing.h ] || missing+=(liburing-dev)  # lab 10's io_uring reads (the kit links it where present)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   local line="" tool
   for tool in strace fio mpicc chromium bwrap; do
@@ -97,7 +97,7 @@ check_tools() {
   done
   if [ -e /usr/include/liburing.h ]; then line+=" liburing:found"; else line+=" liburing:missing"; fi
   say "optional tools:$line"
-  [ -e /usr/include/liburing.h ] || say "  liburing (io_uring reads, lab 09): sudo apt-get install liburing-dev"
+  [ -e /usr/include/liburing.h ] || say "  liburing (io_uring reads, lab 10): sudo apt-get install liburing-dev"
   for tool in strace fio mpicc chromium bwrap; do
     command -v "$tool" >/dev/null && continue
     case $tool in
@@ -221,6 +221,9 @@ build_kit() {
   "${MVN[@]}" install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
       -DartifactId=jjava -Dversion=1.0a8 -Dpackaging=jar
   "${MVN[@]}" -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
+  # a new file renamed over the old: a kernel still running on the old jar keeps its file (rewritten in place, its
+  # next class load would fail)
+  mv -f "$COURSE_HOME/kit/target/course-kit-new.jar" "$COURSE_HOME/kit/target/course-kit.jar"
   stamp kit "$key"
 }
 

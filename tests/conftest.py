@@ -77,7 +77,7 @@ needs_bwrap = pytest.mark.skipif(not shutil.which("bwrap") and os.environ.get("C
                                  reason="bubblewrap is not installed (apt-get install bubblewrap)")
 
 
-# lab 09's io_uring reads link liburing where its header is (the kit's Build); CI installs it
+# lab 10's io_uring reads link liburing where its header is (the kit's Build); CI installs it
 needs_liburing = pytest.mark.skipif(not Path("/usr/include/liburing.h").exists() and os.environ.get("CI") != "true",
                                     reason="liburing is not installed (apt-get install liburing-dev)")
 

@@ -192,7 +192,7 @@ def test_read_only_scratch_folder(commands, language):
         shutil.rmtree(programs)
 
 
-SNIPPET_RULES = [  # (snippet, flags, error): each lab 09 snippet's own rules on its flags
+SNIPPET_RULES = [  # (snippet, flags, error): each lab 10 snippet's own rules on its flags
     ("file_copy", [], "--op read: file_copy writes a copy (allowed: write)"),
     ("file_copy", ["--op", "write", "--pattern", "rand"], "--pattern rand: file_copy copies in order (allowed: seq)"),
     ("mapped_file", ["--op", "write"], "--op write: mapped_file reads (allowed: read; lab 07 measures mapped writes)"),

@@ -58,7 +58,7 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10).read().decode()
         assert '"disabledExtensions": ["@jupyter/nbgrader"]' in page, "nbgrader's menus and panels are not loaded"
         served = get_json(f"http://127.0.0.1:{port}/api/contents?token={token}")
-        assert {item["name"] for item in served["content"]} >= {"00-start-here.ipynb", "09-twenty-five-years-later.ipynb"}
+        assert {item["name"] for item in served["content"]} >= {"00-start-here.ipynb", "09-jdk-against-jdk.ipynb", "10-past-the-page-cache.ipynb"}
     finally:
         stop(lab)
     assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"

@@ -382,7 +382,7 @@ public final class Charts {
 
     /**
      * Throughput per operation (or per way, where the results hold several), warm and cold page cache side by
-     * side: the disk's ceiling; runs that bypass the page cache (raw_io's o-direct strategy, lab 09) stand
+     * side: the disk's ceiling; runs that bypass the page cache (raw_io's o-direct strategy, lab 10) stand
      * beside them as a third bar.
      */
     public static Map<String, Object> throughputBars(Results results, String title) {

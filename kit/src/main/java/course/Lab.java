@@ -35,6 +35,8 @@ public final class Lab {
     private final String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     private Path scratch;
     private Map<String, String> machine;
+    /** Made from saved results (replay): its machine is the saved one. */
+    private boolean replayed;
     private NoiseFloor noiseFloor;
     private String coldReading;
     /** The last sweep that ran to its end (lab.again() repeats it). */
@@ -134,9 +136,34 @@ public final class Lab {
         return counts.stream().filter(c -> c <= cores()).max(Integer::compare).orElse(0);
     }
 
-    /** This machine's cores (as the JVM sees them: a container's limit, not the host's). */
+    /** This machine's cores (as the JVM sees them: a container's limit, not the host's); a replayed lab's, its machine's. */
     public int cores() {
-        return Runtime.getRuntime().availableProcessors();
+        return replayed ? Integer.parseInt(machine.get("cores")) : Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * A lab as a saved results file has it (its id, preset, machine and runs), to judge again: how the claims'
+     * judging (course.claims) is tested against real runs. Nothing is shown, run or saved.
+     */
+    static Lab replay(Path saved) throws IOException {
+        JsonObject doc = com.google.gson.JsonParser.parseString(Files.readString(saved)).getAsJsonObject();
+        Lab lab = new Lab(doc.get("lab").getAsString(), doc.get("preset").getAsString());
+        lab.machine = new java.util.TreeMap<>();
+        doc.getAsJsonObject("machine").entrySet().forEach(e -> lab.machine.put(e.getKey(), e.getValue().getAsString()));
+        lab.replayed = true;
+        List<JsonObject> runs = new ArrayList<>();
+        doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
+        int from = 0;
+        for (var count : doc.has("sweeps") ? doc.getAsJsonArray("sweeps") : new JsonArray()) {
+            lab.recorded.add(new Results(runs.subList(from, from += count.getAsInt())));
+        }
+        if (from < runs.size()) lab.recorded.add(new Results(runs.subList(from, runs.size())));  // saved before sweeps were
+        return lab;
+    }
+
+    /** The results of the lab's i-th sweep (from 0), in the order it ran them. */
+    Results sweep(int i) {
+        return recorded.get(i);
     }
 
     /** Runs the last sweep of this lab once more (after closing other programs, say) and returns the new results. */
@@ -387,6 +414,25 @@ public final class Lab {
         Notebook.chart(spec, String.valueOf(spec.get("description")));
     }
 
+    /**
+     * The verdict table of a lab's claims as a judging class of course.claims has them, with that class's source
+     * folded under it: what each row compares, for a reader who wants the detail.
+     */
+    public void verdicts(Class<?> judging, List<Verdict> list) {
+        verdicts(list.toArray(Verdict[]::new));
+        String file = "kit/src/main/java/" + judging.getName().replace('.', '/') + ".java";
+        Path source = Course.home().resolve(file);
+        if (!Files.isReadable(source)) return;  // a course without its sources (grading reads the built kit only)
+        try {
+            String code = Files.readString(source);
+            code = code.substring(code.indexOf("/**"));  // from the class's own comment: no package line, no imports
+            Notebook.html("<details><summary>How each row is judged: " + Notebook.escape(file) + "</summary>"
+                    + "<pre style='font-size:85%;white-space:pre;overflow-x:auto'>" + Notebook.escape(code) + "</pre></details>", "");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Shows the verdict table and keeps the verdicts with this lab's saved results. */
     public void verdicts(Verdict... list) {
         verdicts.addAll(List.of(list));
@@ -456,9 +502,11 @@ public final class Lab {
         JsonObject env = new JsonObject();
         machine().forEach(env::addProperty);
         doc.add("machine", env);
-        JsonArray runs = new JsonArray();
+        JsonArray runs = new JsonArray(), sweeps = new JsonArray();
         recorded.forEach(r -> r.runs().forEach(runs::add));
+        recorded.forEach(r -> sweeps.add(r.runs().size()));
         doc.add("runs", runs);
+        doc.add("sweeps", sweeps);
         JsonArray checked = new JsonArray();
         for (Verdict v : verdicts) {
             JsonObject o = new JsonObject();

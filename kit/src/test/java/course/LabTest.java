@@ -120,7 +120,7 @@ class LabTest {
     @Test
     void aPartForANewerJdkSaysItIsSkipped() {
         int here = Runtime.version().feature();
-        Lab lab = Lab.open("09-twenty-five-years-later", "smoke");
+        Lab lab = Lab.open("10-past-the-page-cache", "smoke");
         assertEquals("", printed(() -> assertTrue(lab.javaAtLeast(here, "This part"))));
         String said = printed(() -> assertFalse(lab.javaAtLeast(here + 1, "Mapped segments")));
         assertTrue(said.startsWith("Mapped segments needs Java " + (here + 1) + " or later; this kernel runs Java " + here + ", so this part is skipped."), said);

@@ -1,0 +1,49 @@
+package course.claims;
+
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 01's claims (Xu and Guo: raw 1-byte I/O), judged on its sequential and random 1-byte sweeps: Java over C in
+ * time and in CPU time per call, how steady the rate is across file sizes, and the kernel's share of the CPU.
+ */
+public final class Lab01 {
+    private Lab01() {
+    }
+
+    public static void judge(Lab lab, Results seq, Results rand) {
+        lab.verdicts(Lab01.class, verdicts(lab, seq, rand));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results seq, Results rand) {
+        String sameMeasureDiffers = "The measure differs: the study profiled functions, this is the kernel share of the thread's CPU time.";
+        return List.of(
+            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-over-c-time-seq"), Estimate.of(d -> d.from(seq).ratio("java", "c")),
+                Why.ifLower("Today's JIT compiles the byte loop to machine code and the JDK's read()/write(int) go almost straight to the system call: both languages now pay mostly for the kernel.")
+                   .orIfHigher("Java's path to the system call (a JNI transition, the JDK's checks) costs more next to today's cheaper system calls.")),
+            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-over-c-time-rand"), Estimate.of(d -> d.from(rand).ratio("java", "c")),
+                Why.ifLower("RandomAccessFile.seek and read are thin native calls in today's JDK; a system call costs the same from Java as from C.")),
+            Verdict.above(lab.claim("xu-guo.raw-1byte.rand-syscalls-costlier-java"), Estimate.of(d -> d.from(rand).ratio("java", "c", "cpu_ns_per_op")),
+                "Java's random operations took %s C's CPU time each (read or write with its seek)",
+                Why.ifLower("A system call costs the same from Java as from C today: RandomAccessFile's seek and read are thin native calls.")),
+            Verdict.atMost(lab.claim("xu-guo.raw-1byte.seq-rate-flat-vs-file-size"),
+                Estimate.of(d -> d.from(seq).worstSpread("ops_per_s", "language", "op")), 1.5,
+                "steady: the fastest size's rate within 1.5× of the slowest's, for each language and operation",
+                "the largest over the smallest rate across sizes (the worst language and operation): %s",
+                Why.ifHigher("Small files finish in milliseconds, where timer noise and the page cache's first touches weigh more; try the paper preset.")),
+            Verdict.share(lab.claim("xu-guo.raw-1byte.syscall-cpu-share-c.100mb"),
+                Estimate.of(d -> d.from(seq).where("language", "c").median("sys_share_pct", r -> true)), Why.either(sameMeasureDiffers)),
+            Verdict.share(lab.claim("xu-guo.raw-1byte.syscall-cpu-share-java.100mb"),
+                Estimate.of(d -> d.from(seq).where("language", "java").median("sys_share_pct", r -> true)), Why.either(sameMeasureDiffers)),
+            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-vs-c-read-syscall-cost.100mb"),
+                Estimate.of(d -> d.from(seq).where("op", "read").ratio("java", "c", "cpu_ns_per_op")),
+                Why.ifLower("A 1-byte read from Java today costs less over C's than it did: the call path through the JDK's native code is short.")),
+            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-vs-c-write-syscall-cost.100mb"),
+                Estimate.of(d -> d.from(seq).where("op", "write").ratio("java", "c", "cpu_ns_per_op")),
+                Why.ifLower("A 1-byte write from Java today costs less over C's than it did: the call path through the JDK's native code is short.")));
+    }
+}

@@ -1,0 +1,89 @@
+package course.claims;
+
+import course.Course;
+import course.CpuProfile;
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 02's claims (Xu and Guo: buffering and buffer size), judged on its runs: no buffer, the library's buffered
+ * streams and a hand-kept buffer (sequential, 1 KB); the sequential and random sweeps of buffer sizes; and the CPU
+ * profiles of the 1 KB stream and direct reads (the kernel's share, the share copying memory).
+ */
+public final class Lab02 {
+    private Lab02() {
+    }
+
+    public static void judge(Lab lab, Results none, Results streams, Results direct, Results seqSweep, Results randSweep,
+                             List<CpuProfile> profiles) {
+        lab.verdicts(Lab02.class, verdicts(lab, none, streams, direct, seqSweep, randSweep, profiles));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results none, Results streams, Results direct, Results seqSweep, Results randSweep,
+                                  List<CpuProfile> profiles) {
+        long randSize = lab.preset().size("rand_size");
+        long largestPartial = lab.preset().largestBelow("rand_buffers", randSize);  // the largest buffer smaller than the file
+        long smallestBuffer = lab.preset().smallest("rand_buffers");
+        long upBuffer = lab.preset().largestUpTo("seq_buffers", Course.parseSize("1m"));  // the study's 1 MB, or the nearest the preset runs
+        long belowUp = lab.preset().largestBelow("seq_buffers", upBuffer);
+        long seqSize = lab.preset().size("seq_size");
+        Results stream1k = streams.where("buffer_size", "1024");
+        return List.of(
+            Verdict.cut(lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw"),
+                Estimate.of(d -> d.from(stream1k).where("language", "java").cut(d.from(none))),
+                Why.ifHigher("A one-byte system call now costs hundreds of nanoseconds while the CPU copies a byte in well under one: removing 1023 of every 1024 calls saves nearly all the time.")),
+            Verdict.cut(lab.claim("xu-guo.buffering.direct-extra-time-cut"),
+                Estimate.of(d -> d.from(direct).where("language", "java").cut(d.from(stream1k))),
+                Why.ifHigher("BufferedInputStream.read() takes a lock and checks its state on every byte; a hand-kept array is one bounds-checked load the JIT keeps in a register.")
+                   .orIfLower("The JIT inlines BufferedInputStream.read() and its uncontended lock: the stream's bookkeeping costs less than it did.")),
+            Verdict.below(lab.claim("xu-guo.buffering.direct-beats-bufferedstream-why"),
+                Estimate.of(d -> d.from(direct).where("language", "java").ratioTo(d.from(stream1k).where("language", "java"))),
+                "direct buffering took %s the buffered stream's time in Java",
+                Why.ifHigher("The stream's per-byte bookkeeping no longer costs more than the program's own.")),
+            Verdict.ratio(lab.claim("xu-guo.buffer-size.java-over-c-time-seq-direct"), Estimate.of(d -> d.from(direct).ratio("java", "c")),
+                Why.ifLower("The JIT compiles the byte loop to machine code much like gcc's: the interpreter-era gap has closed.")
+                   .orIfHigher("Java's byte loop pays bounds checks, and the JDK's native read copies through a buffer of its own; C reads into its array.")),
+            Verdict.below(lab.claim("xu-guo.buffer-size.seq-time-falls-with-buffer"),
+                Estimate.of(d -> d.from(seqSweep).where("buffer_size", "1024").ratioTo(d.from(seqSweep).where("buffer_size", "1"))),
+                "a 1 KB buffer took %s the time of a 1-byte buffer", Why.ifHigher("See the sequential chart: on this machine the times did not fall.")),
+            Verdict.inPaper(lab.preset(), Verdict.cut(lab.claim("xu-guo.buffer-size.seq-gain-beyond-knee-high"),
+                Estimate.of(d -> d.from(seqSweep).where("language", "java").above("buffer_size", 1024).fastest()
+                    .cut(d.from(seqSweep).where("language", "java").where("buffer_size", "1024"))),
+                Why.ifHigher("At 1 KB a system call still costs about as much as copying the kilobyte one byte at a time, so larger buffers keep paying until the calls are rare: the knee has moved to tens of KB.")),
+                "a 5% step between runs of well under a millisecond (this preset's " + Course.formatBytes(seqSize) + " file) is far inside how much one process's runs differ from the next's."),
+            // an uptick is a cost per buffer refill, so the file must hold many buffers (the study's held 100)
+            Verdict.when(seqSize >= 10 * upBuffer, lab.claim("xu-guo.buffer-size.seq-java-elapsed-uptick.1mb"),
+                "This preset's " + Course.formatBytes(seqSize) + " file holds fewer than 10 of its " + Course.formatBytes(upBuffer)
+                    + " buffers, so each run is a handful of refills lasting under a millisecond; the paper preset runs the study's 100 MB file.",
+                () -> Verdict.above(lab.claim("xu-guo.buffer-size.seq-java-elapsed-uptick.1mb"),
+                    Estimate.of(d -> d.from(seqSweep).where("language", "java").where("buffer_size", upBuffer)
+                        .ratioTo(d.from(seqSweep).where("language", "java").where("buffer_size", belowUp))),
+                    "Java with a " + Course.formatBytes(upBuffer) + " buffer took %s the time with " + Course.formatBytes(belowUp),
+                    Why.ifLower("Read-ahead and write-behind keep up with any buffer here: the file sits in a page cache far larger than the buffer, so a large buffer costs only its first touch."))
+                .at(Course.formatBytes(upBuffer) + " buffer, " + Course.formatBytes(seqSize) + " file; study: 1 MB buffer, 100 MB file")),
+            Verdict.above(lab.claim("xu-guo.buffer-size.rand-time-rises-with-buffer"),
+                Estimate.of(d -> d.from(randSweep).where("buffer_size", largestPartial).ratioTo(d.from(randSweep).where("buffer_size", smallestBuffer))),
+                "a " + Course.formatBytes(largestPartial) + " buffer took %s the time of a " + Course.formatBytes(smallestBuffer) + " one",
+                Why.ifLower("Copying a few KB costs little next to the system calls a miss makes, so the buffer's size hardly shows.")),
+            Verdict.share(lab.claim("xu-guo.buffer-size.rand-buffer-hit-ratio"),
+                Estimate.of(d -> d.from(randSweep).where("buffer_size", largestPartial).median("hit_ratio_pct", r -> true)),
+                Why.ifHigher("The file here is smaller than the study's, so one window covers more of it: the hit ratio is the buffer size over the file size."))
+                .at(Course.formatBytes(largestPartial) + " buffer, " + Course.formatBytes(randSize) + " file; study: 10 MB file"),
+            Verdict.below(lab.claim("xu-guo.buffer-size.rand-whole-file-buffer.10mb"),
+                Estimate.of(d -> d.from(randSweep).where("buffer_size", randSize).ratioTo(d.from(randSweep).where("buffer_size", smallestBuffer))),
+                "the whole-file buffer took %s the time of the " + Course.formatBytes(smallestBuffer) + " buffer", Why.ifHigher("See the random chart."))
+                .at(Course.formatBytes(randSize) + " file; study: 10 MB"),
+            Verdict.share(lab.claim("xu-guo.buffering.read-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k read seq"),
+                Why.ifHigher("The study profiled functions on a 667 MHz CPU; here one call per KB is still a visible share of a loop that now handles a byte in a nanosecond or two.")),
+            Verdict.share(lab.claim("xu-guo.buffering.write-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k write seq"),
+                Why.ifHigher("As for reads: the byte loop got faster, the system call much less so.")),
+            Verdict.share(lab.claim("xu-guo.buffering.memcpy-cpu-share-bufferedstream"), CpuProfile.copyShare(profiles, "java stream 1k read seq"),
+                Why.ifLower("The copy between the kernel and the buffer is now a small block copy; most samples sit in the per-byte loop and the kernel's call overhead.")),
+            Verdict.share(lab.claim("xu-guo.buffering.memcpy-cpu-share-direct"), CpuProfile.copyShare(profiles, "java direct 1k read seq"),
+                Why.ifLower("The copy between the kernel and the buffer is now a small block copy; most samples sit in the per-byte loop and the kernel's call overhead.")));
+    }
+}

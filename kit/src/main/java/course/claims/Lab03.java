@@ -1,0 +1,43 @@
+package course.claims;
+
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 03's claims (Xu and Guo §4.5: operation size), judged on its sequential and random sweeps of operation sizes:
+ * what 4 KB operations save over 1-byte ones, where the knee lies, and Java beside C at large operations.
+ */
+public final class Lab03 {
+    private Lab03() {
+    }
+
+    public static void judge(Lab lab, Results seq, Results rand) {
+        lab.verdicts(Lab03.class, verdicts(lab, seq, rand));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results seq, Results rand) {
+        return List.of(
+            Verdict.cut(lab.claim("xu-guo.operation-size.seq-java-gain-large-vs-1b"),
+                Estimate.of(d -> d.from(seq).where("language", "java").where("op_size", "4096").cut(d.from(seq).where("language", "java").where("op_size", "1"), "op_size")),
+                Why.ifHigher("A one-byte call today costs a few hundred nanoseconds, nearly all of it the trip into the kernel: 4096 times fewer trips save nearly all the time.")),
+            Verdict.below(lab.claim("xu-guo.operation-size.seq-time-falls-with-opsize"),
+                Estimate.of(d -> d.from(seq).where("op_size", "1").ratioTo(d.from(seq).where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),
+                "4 KB operations took %s the time per byte of 1-byte ones", Why.ifHigher("See the sequential chart.")),
+            Verdict.near(lab.claim("xu-guo.operation-size.seq-java-near-c-large-ops"), Estimate.of(d -> d.from(seq).where("op_size", "4096").ratio("java", "c")),
+                "Java took %s C's time with 4 KB operations",
+                Why.ifHigher("With a 4 KB array per call Java still copies through a native buffer of its own (FileInputStream reads into a C buffer, then into the array); larger operations hide it.")),
+            Verdict.near(lab.claim("xu-guo.operation-size.seq-knee-high"),
+                Estimate.of(d -> d.from(seq).where("language", "java").where("op_size", "1024").ratioTo(d.from(seq).where("language", "java").where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),
+                "Java's 4 KB operations took %s the time per byte of 1 KB ones",
+                Why.ifLower("A system call still costs about as much as copying a kilobyte, so larger operations keep paying until the calls are rare: the knee has moved to tens of KB.")),
+            Verdict.near(lab.claim("xu-guo.operation-size.rand-similar-to-seq"),
+                Estimate.of(d -> d.from(rand).where("language", "java").where("op_size", "1").ratioTo(d.from(rand).where("language", "java").where("op_size", "4096"), "mb_per_s", "op_size", "file_size")
+                    / d.from(seq).where("language", "java").where("op_size", "1").ratioTo(d.from(seq).where("language", "java").where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),
+                "Java's speed-up from 1-byte to 4 KB operations: %s the sequential one at random",
+                Why.ifLower("At random each operation also pays a seek, which larger operations do not remove.")));
+    }
+}

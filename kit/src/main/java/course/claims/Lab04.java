@@ -1,0 +1,61 @@
+package course.claims;
+
+import course.Course;
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 04's claims (Bonachea, Dickens and Thakur §2–4: typed arrays), judged on this kernel's JDK's runs of each
+ * Java way (`javaWays`), C's big-endian and native-order twins (`c`) and the buffer-size sweep of the buffered data
+ * stream (`buffers`).
+ */
+public final class Lab04 {
+    private Lab04() {
+    }
+
+    public static void judge(Lab lab, Results javaWays, Results c, Results buffers) {
+        lab.verdicts(Lab04.class, verdicts(lab, javaWays, c, buffers));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results javaWays, Results c, Results buffers) {
+        return List.of(
+            Verdict.above(lab.claim("bonachea.typed-array.datastream-unbuffered-poorest"),
+                Estimate.of(d -> d.from(javaWays).strategies("data-buffered", "data-bytearray", "encode", "bytes", "bytebuffer", "varhandle").lowestStrategyMedian("mb_per_s")
+                    / d.from(javaWays).strategies("data").median("mb_per_s")),
+                "the next slowest approach ran at %s the unbuffered data stream's MB/s", Why.ifLower("Another approach was as slow or slower here; see the chart.")),
+            Verdict.atLeast(lab.claim("bonachea.typed-array.buffering-gain"),
+                Estimate.of(d -> d.from(javaWays).strategies("data-buffered").median("mb_per_s") / d.from(javaWays).strategies("data").median("mb_per_s")),
+                10, "orders of magnitude", "buffering multiplied the data stream's throughput by %s",
+                Why.ifLower("The unbuffered data stream was not as slow here as it was then.")),
+            Verdict.atLeast(lab.claim("bonachea.typed-array.datastream-poor-even-buffered"),
+                Estimate.of(d -> d.from(javaWays).strategies("bytes").median("mb_per_s") / d.from(javaWays).strategies("data-buffered").median("mb_per_s")),
+                2, "poor: at most half raw bytes' throughput", "raw bytes ran at %s the buffered data stream's MB/s",
+                Why.ifLower("Today's JIT inlines writeInt and the buffer's bookkeeping, so a call per element costs little more than the copy.")),
+            Verdict.atLeast(lab.claim("bonachea.typed-array.conclusion-datastreams-poor"),
+                Estimate.of(d -> d.from(javaWays).strategies("bytes").median("mb_per_s") / d.from(buffers).max("mb_per_s")),
+                2, "poor: at most half raw bytes' throughput, even at the best buffer size", "raw bytes ran at %s the buffered data stream's best case in the buffer-size sweep",
+                Why.ifLower("At its best buffer size a buffered data stream keeps within half of raw bytes here: the JIT made the per-element calls cheap.")),
+            Verdict.inPaper(lab.preset(), Verdict.ratio(lab.claim("bonachea.typed-array.buffer-size-best-over-worst"),
+                Estimate.of(d -> d.from(buffers).where("op", "write").max("mb_per_s") / d.from(buffers).where("op", "write").min("mb_per_s")),
+                Why.ifLower("The buffer matters much less once each refill is a cheap page-cache copy: past a few KB the per-element calls dominate.")),
+                "the best over the worst of a sweep grows with the sizes it tries: this preset tries " + lab.preset().sizes("buffer_sizes").size()
+                    + " buffer sizes, the paper preset " + Course.preset(lab.preset().lab(), "paper").sizes("buffer_sizes").size() + " (the study searched until it found the best)."),
+            Verdict.near(lab.claim("bonachea.typed-array.raw-bytes-matches-c"),
+                Estimate.of(d -> d.from(c).strategies("native").median("mb_per_s") / d.from(javaWays).strategies("bytes").median("mb_per_s")),
+                "Java's raw bytes took %s the time of C's native-order writes and reads",
+                Why.ifHigher("Java copies each block between the heap array and a native buffer inside the JDK; C writes from the array itself.")),
+            Verdict.atLeast(lab.claim("bonachea.typed-array.encode-decode-drop"),
+                Estimate.of(d -> d.from(javaWays).strategies("bytes").median("mb_per_s") / d.from(javaWays).strategies("encode").median("mb_per_s")),
+                Verdict.RATIO_TOLERANCE, "much: slower than raw bytes by more than the ratio tolerance", "raw bytes ran at %s encode/decode's MB/s",
+                Why.ifLower("The JIT turns the shift loop into a few instructions per int: the conversion is now cheap next to the I/O.")),
+            Verdict.atLeast(lab.claim("bonachea.typed-array.only-byte-array-methods-reasonable"),
+                Estimate.of(d -> d.from(javaWays).strategies("bytes").median("mb_per_s")
+                    / d.from(javaWays).strategies("bytebuffer", "bytebuffer-direct", "varhandle", "native").highestStrategyMedian("mb_per_s")),
+                2, "reasonable: at least half raw bytes' throughput", "raw bytes ran at %s the best of today's typed ways (ByteBuffer views, VarHandles)",
+                Why.ifLower("ByteBuffer views (Java 1.4) and VarHandles (Java 9) move a whole int[] per call: the bulk operations the study asked for exist now.")));
+    }
+}

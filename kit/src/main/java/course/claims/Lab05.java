@@ -1,0 +1,57 @@
+package course.claims;
+
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 05's claims (Lord and Reddy: reading lines of text), judged at the white paper's 250 KB file on its steps
+ * (`step1`: DataInputStream.readLine unbuffered; `steps`: each later step) and on what the readers made of a UTF-8
+ * file (`kinds`).
+ */
+public final class Lab05 {
+    private Lab05() {
+    }
+
+    public static void judge(Lab lab, Results step1, Results steps, Results kinds) {
+        lab.verdicts(Lab05.class, verdicts(lab, step1, steps, kinds));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results step1, Results steps, Results kinds) {
+        Results at250 = step1.and(steps).where("file_size", String.valueOf(lab.preset().size("verdict_size")));
+        Results utf8 = kinds.where("text", "utf8");
+        boolean mangled = utf8.where("strategy", "datainput-buffered").typed().get(0).checksum() != utf8.where("strategy", "reader").typed().get(0).checksum();
+        String smallStep = "a step this small between reads of about a millisecond is within how far one process's runs can land from the next's (see the noise floor above).";
+        return List.of(
+            Verdict.change(lab.claim("lord-reddy.text-readline.datainputstream-bufferedinputstream-seq-change.250kb"),
+                Estimate.of(d -> d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0"))),
+                Why.ifLower("One system call per byte costs even more next to today's fast line handling: buffering removes nearly all of the time.")),
+            Verdict.inPaper(lab.preset(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedreader-1024-seq-change.250kb"),
+                Estimate.of(d -> d.from(at250).strategies("reader").where("buffer_size", "1024").percentChange(d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048"))),
+                Why.ifHigher("DataInputStream.readLine no longer costs more than BufferedReader, which also decodes bytes into chars: the JIT compiles both to tight loops.")
+                   .orIfLower("DataInputStream.readLine still calls the buffered stream's read() once per byte, each call taking the stream's lock, while BufferedReader scans its char array in one loop: the gap grew.")),
+                "between reads of about a millisecond this step's figure lies close to the band's edge, and a quick pass's interval can reach across it even with five rounds; like the smaller steps at 250 KB."),
+            Verdict.inPaper(lab.preset(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedreader-8192-seq-change.250kb"),
+                Estimate.of(d -> d.from(at250).strategies("reader").where("buffer_size", "8192").percentChange(d.from(at250).strategies("reader").where("buffer_size", "1024"))),
+                Why.ifHigher("A refill of a 1024-character buffer is a page-cache copy costing far less than the lines it holds.")), smallStep),
+            Verdict.inPaper(lab.preset(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedfilereader-seq-change.250kb"),
+                Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").percentChange(d.from(at250).strategies("reader").where("buffer_size", "8192"))),
+                Why.ifHigher("Today's BufferedReader and String constructors are already well tuned: one copy fewer hardly shows.")), smallStep),
+            Verdict.ratio(lab.claim("lord-reddy.text-readline.bufferedfilereader-over-datainputstream"),
+                Estimate.of(d -> d.from(at250).strategies("datainput").where("buffer_size", "0").median("median_ms") / d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms")),
+                Why.ifHigher("Step 1's system call per byte weighs more next to the rest than on a 1998 SPARCstation: line handling got faster than entering the kernel.")
+                   .orIfLower("Step 1's system call per byte weighs less next to the rest than on a 1998 SPARCstation.")),
+            Verdict.ratio(lab.claim("lord-reddy.text-readline.char-arrays-over-bufferedfilereader"),
+                Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms") / d.from(at250).strategies("chars").where("buffer_size", "0").median("median_ms")),
+                Why.ifLower("Allocating a short-lived String is cheap for today's garbage collectors: the char[] loop saves less.")),
+            Verdict.inPaper(lab.preset(), Verdict.cut(lab.claim("lord-reddy.buffer-size.larger-buffer-gain.high"),
+                Estimate.of(d -> d.from(steps).where("strategy", "reader").where("buffer_size", "8192").cut(d.from(steps).where("strategy", "reader").where("buffer_size", "1024"))),
+                Why.ifLower("Refilling a small buffer costs little on a fast page cache.")), smallStep),
+            Verdict.claim(lab.claim("lord-reddy.text-readline.readline-deprecated"), mangled,
+                mangled ? "on the utf8 file, readLine's characters summed differently from BufferedReader's (same line count)" : "no difference seen",
+                "DataInputStream.readLine's characters differ from BufferedReader's on a UTF-8 file", "The file had no non-ASCII characters."));
+    }
+}

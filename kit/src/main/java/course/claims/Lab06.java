@@ -1,0 +1,70 @@
+package course.claims;
+
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 06's claims (Bonachea et al. §5–7: bulk I/O through JNI; Xu and Guo §4.6: a native call per operation), judged
+ * on the Java ways' bulk runs (`javaRuns`), C's big-endian and native-order twins (`c`) and the sweep of operation
+ * sizes through Java's own buffer, a JNI call each and C (`ops`). "Kept": the study's design with its byte[] kept
+ * from call to call (its code made a new one per call).
+ */
+public final class Lab06 {
+    private Lab06() {
+    }
+
+    public static void judge(Lab lab, Results javaRuns, Results c, Results ops) {
+        lab.verdicts(Lab06.class, verdicts(lab, javaRuns, c, ops));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results c, Results ops) {
+        Estimate jniTimeOverC = Estimate.of(d -> d.from(c).where("strategy", "big").ratioTo(d.from(javaRuns).where("strategy", "jni-convert-reuse"), "mb_per_s", "language"));
+        String kept = "study's design with its byte[] kept; study: a new one per call";
+        String smallGap = "the claim is about one extra copy of each megabyte, a small share of a pass; over this preset's small file that gap is about as"
+            + " large as how far one quick pass lands from the next, so more runs than one quick pass makes are needed to settle it.";
+        return List.of(
+            Verdict.near(lab.claim("bonachea.bulk-io.conclusion-match-c"), jniTimeOverC,
+                "JNI bulk I/O took %s the time of C's big-endian twin (geometric mean, int and double, read and write)",
+                Why.ifHigher("Reaching the array and the per-call JNI cost still show at this block size; try a larger --op-size.")).at(kept),
+            Verdict.inPaper(lab.preset(), Verdict.above(lab.claim("bonachea.bulk-io.origin-jni-below-c-titanium"), jniTimeOverC, "JNI took %s C's time",
+                Why.ifLower("The study's design matched C here: both swap every element once, and the JDK's own copy between the byte[] and its native buffer is small beside the kernel's copy into the page cache.")).at(kept),
+                smallGap),
+            Verdict.above(lab.claim("bonachea.bulk-io.jit-bulk-beats-encode-decode"),
+                Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-convert-reuse").ratioTo(d.from(javaRuns).where("strategy", "encode"), "mb_per_s")),
+                "JNI bulk I/O ran at %s encode/decode's MB/s (int and double, read and write), on today's JIT",
+                Why.ifLower("Today's JIT turns encode/decode into a few instructions per element: the margin the study saw has closed.")).at(kept),
+            Verdict.above(lab.claim("bonachea.bulk-io.sp-jni-read-slightly-lower"),
+                Estimate.of(d -> d.from(c).where("strategy", "big").where("op", "read").ratioTo(d.from(javaRuns).where("strategy", "jni-convert-reuse").where("op", "read"), "mb_per_s", "language")),
+                "JNI bulk reads took %s the time of C's big-endian reads (int and double)",
+                Why.ifLower("From the page cache the JDK's extra copy of a megabyte costs little beside the kernel's own copy and the swap both pay.")).at(kept),
+            Verdict.atLeast(lab.claim("bonachea.bulk-io.sp-bulk-read-beats-encode-decode"),
+                Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-convert-reuse").where("op", "read").ratioTo(d.from(javaRuns).where("strategy", "encode").where("op", "read"), "mb_per_s")),
+                2, "vastly: at least twice the throughput", "JNI bulk reads ran at %s encode/decode's MB/s",
+                Why.ifLower("Today's JIT turns encode/decode into a few instructions per element: the gap the study saw has closed.")).at(kept),
+            Verdict.when(java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN, lab.claim("bonachea.bulk-io.big-endian-swap"),
+                "This machine is big-endian: its native order is Java's, so there is no swap to measure.",
+                () -> Verdict.above(lab.claim("bonachea.bulk-io.big-endian-swap"),
+                    Estimate.of(d -> d.from(c).where("strategy", "native").ratioTo(d.from(c).where("strategy", "big"), "mb_per_s")),
+                    "on this little-endian machine C's big-endian writes and reads took %s the time of its native-order ones",
+                    Why.ifLower("The swap hides behind the copy and the I/O here: a vector byte-swap costs less than moving the bytes."))),
+            Verdict.near(lab.claim("xu-guo.jni.jni-like-java-direct-below"),
+                Estimate.of(d -> d.from(ops).where("language", "java").where("strategy", "jni").below("op_size", 4)
+                    .ratioTo(d.from(ops).where("language", "java").where("strategy", "direct").below("op_size", 4), "median_ms")),
+                "below 4 B per operation, a JNI call per operation took %s the time of Java's own buffer",
+                Why.ifHigher("The JIT makes Java's own buffer nearly free per operation, while crossing into native code still costs tens of nanoseconds.")),
+            Verdict.near(lab.claim("xu-guo.jni.jni-like-c-above"),
+                Estimate.of(d -> d.from(ops).where("language", "java").where("strategy", "jni").atLeast("op_size", 64)
+                    .ratioTo(d.from(ops).where("language", "c").atLeast("op_size", 64), "median_ms", "language")),
+                "from 64 B per operation, JNI took %s C's time",
+                Why.either("See the chart: where the lines meet on this machine.")),
+            Verdict.below(lab.claim("xu-guo.jni.all-faster-with-opsize"),
+                Estimate.of(d -> d.from(ops).where("op_size", lab.preset().largest("ops_sizes"))
+                    .ratioTo(d.from(ops).where("op_size", "1"), "ms_per_mb", "op_size")),
+                "the largest operations took %s the time per MB of 1-byte ones (geometric mean of Java's own buffer, JNI and C)",
+                Why.ifHigher("See the chart: larger operations did not pay here.")));
+    }
+}

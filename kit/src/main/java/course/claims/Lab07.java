@@ -1,0 +1,85 @@
+package course.claims;
+
+import course.Context;
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 07's figures and claims (Awan et al. §III–V: NIO and threads on one shared file): the study's bandwidths beside
+ * this machine's (no verdict: hardware moved on), then its claims, judged on the Java ways' runs over thread counts
+ * (`javaRuns`), the one-block reads of growing files (`mapSizes`), RandomAccessFile's one-int calls (`raf`) and the
+ * overlapping-lock experiment (`overlapThrows`).
+ */
+public final class Lab07 {
+    private Lab07() {
+    }
+
+    public static void judge(Lab lab, Results javaRuns, Results mapSizes, Results raf, boolean overlapThrows) {
+        lab.thenAndHere(thenAndHere(lab, javaRuns).toArray(Context[]::new));
+        lab.verdicts(Lab07.class, verdicts(lab, javaRuns, mapSizes, raf, overlapThrows));
+    }
+
+    public static List<Context> thenAndHere(Lab lab, Results javaRuns) {
+        String noNfs = "This machine has no SAN or NFS mount to test; point COURSE_SCRATCH at one and rerun this lab.";
+        return List.of(
+            Context.rate(lab.claim("awan.nio-threads.view-buffer-read-local-max"), javaRuns.where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s"),
+                "Memory bandwidth and core count set this ceiling; the study's node had 8 cores (16 hardware threads)."),
+            Context.rate(lab.claim("awan.nio-threads.mapped-read-max"), javaRuns.where("op", "read").strategies("mapped").max("study_mb_per_s"),
+                "Reads from the page cache run at memory speed; the study's figure is one 2012 node's, most likely reading over NFS (see the retelling)."),
+            Context.rate(lab.claim("awan.nio-threads.view-buffer-write-local-max"), javaRuns.where("op", "write").strategies("view-heap", "view-direct").max("study_mb_per_s"),
+                "Today's disks (and a virtual machine's caches below fsync) are far faster than a 2012 local disk."),
+            Context.rate(lab.claim("awan.nio-threads.mapped-write-local-max"), javaRuns.where("op", "write").strategies("mapped").max("study_mb_per_s"),
+                "Mapped writes pay a page fault per page and msync; see the writes chart."),
+            Context.rate(lab.claim("awan.nio-threads.braf-write-local-max"), javaRuns.where("op", "write").strategies("bulk").max("study_mb_per_s"),
+                "Today's disks are far faster than a 2012 local disk."),
+            Context.rate(lab.claim("awan.nio-threads.view-buffer-write-nfs-max"), Double.NaN, noNfs));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results mapSizes, Results raf, boolean overlapThrows) {
+        Results smallest = mapSizes.where("file_size", lab.preset().smallest("map_sizes"));
+        Results largest = mapSizes.where("file_size", lab.preset().largest("map_sizes"));
+        return List.of(
+            Verdict.inPaper(lab.preset(), Verdict.above(lab.claim("awan.approaches.view-buffer-most-stable"),
+                Estimate.of(d -> d.from(javaRuns).strategies("mapped", "bulk").lowestStrategyMedian("spread_pct") / d.from(javaRuns).strategies("view-heap", "view-direct").lowestStrategyMedian("spread_pct")),
+                "the steadiest other way's median run-to-run spread was %s the steadier view buffer's",
+                Why.ifLower("Another way was as steady or steadier here: a spread measured on a few runs is itself noisy.")),
+                "ranking four ways by how much their runs spread needs many runs of each: with " + lab.preset().count("repeat") + " runs in "
+                    + lab.preset().count("rounds") + " processes the ranking changes from one run of the lab to the next."),
+            Verdict.near(lab.claim("awan.approaches.braf-comparable"),
+                Estimate.of(d -> d.from(javaRuns).where("strategy", "bulk").ratioTo(d.from(javaRuns).where("strategy", "view-direct"))),
+                "BulkRandomAccessFile took %s the direct view buffer's time",
+                Why.ifHigher("The native half copies the array and swaps each int: a cost the view buffer shares, but not equally on reads from memory.")),
+            Verdict.near(lab.claim("awan.nio-threads.braf-mapped-read-comparable"),
+                Estimate.of(d -> d.from(javaRuns).where("strategy", "bulk").where("op", "read").ratioTo(d.from(javaRuns).where("strategy", "mapped").where("op", "read"))),
+                "bulk reads took %s the time of mapped reads",
+                Why.ifHigher("From the page cache, a mapping copies once, while the bulk read copies into the kernel's buffer and again into the array.")),
+            Verdict.above(lab.claim("awan.approaches.mapped-mixed"),
+                Estimate.of(d -> d.from(javaRuns).mixedStanding("mapped")),  // over each operation × threads the Java ways shared
+                "mapped's lead where it was fastest and its lag where it was slowest, the smaller of the two: %s (above 1: both happened)",
+                Why.ifLower("Mapped mode was never both the fastest and the slowest Java way here: it ranked the same way everywhere.")),
+            Verdict.above(lab.claim("awan.approaches.mmap-large-files-only"),
+                Estimate.of(d -> d.from(smallest).strategies("mapped").ratioTo(d.from(smallest).strategies("view-direct"))
+                    / d.from(largest).strategies("mapped").ratioTo(d.from(largest).strategies("view-direct"))),
+                "mapped over view-buffer time on the smallest file, over the same on the largest: %s",
+                Why.ifLower("Setting up a mapping did not cost more, relatively, on small files here.")),
+            Verdict.atLeast(lab.claim("awan.approaches.randomaccessfile-inefficient"),
+                Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "view-direct"))),
+                10, "extremely inefficient: at least 10× the view buffer's time", "RandomAccessFile.writeInt/readInt took %s the view buffer's time",
+                Why.ifLower("One call per int was not much slower here.")),
+            Verdict.atLeast(lab.claim("awan.approaches.braf-faster-than-raf"),
+                Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "bulk"))),
+                Verdict.RATIO_TOLERANCE, "substantially: slower by more than the ratio tolerance", "RandomAccessFile took %s the time of BulkRandomAccessFile",
+                Why.ifLower("One call per int costs little more than the bulk call here.")),
+            Verdict.below(lab.claim("awan.approaches.nio-recommended"),
+                Estimate.of(d -> d.from(javaRuns).strategies("view-heap", "view-direct").bestStrategyRatioTo(d.from(javaRuns).strategies("bulk"))),
+                "the better view buffer took %s the bulk extension's time (RandomAccessFile's slowness is the row above)",
+                Why.ifHigher("The bulk extension kept up with NIO here: from the page cache, its conversion and the JDK's copy cost about what a view buffer's copies do.")),
+            Verdict.claim(lab.claim("awan.approaches.filelock-jvm-wide"), overlapThrows,
+                overlapThrows ? "an overlapping lock in the same JVM threw OverlappingFileLockException instead of waiting" : "the overlapping lock did not throw",
+                "a second, overlapping lock in the same JVM throws instead of waiting", "This JDK let two locks of one JVM overlap."));
+    }
+}

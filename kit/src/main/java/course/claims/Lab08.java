@@ -1,0 +1,71 @@
+package course.claims;
+
+import course.Context;
+import course.Course;
+import course.Estimate;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 08's figures and claims (Bonachea et al. §4, §7; Awan et al. Fig 7: MPI processes on one shared file): the
+ * studies' bandwidths beside this machine's (no verdict), then their claims, judged on the Java and C runs over
+ * process counts (`javaRuns`, `cRuns`, counts `procs`) and the cold reads (`cold`). A claim about scaling needs as
+ * many processes as it names, each with a core: on a smaller machine its row says so.
+ */
+public final class Lab08 {
+    private Lab08() {
+    }
+
+    public static void judge(Lab lab, Results javaRuns, Results cRuns, Results cold, List<Integer> procs) {
+        lab.thenAndHere(thenAndHere(lab, javaRuns, cRuns).toArray(Context[]::new));
+        lab.verdicts(Lab08.class, verdicts(lab, javaRuns, cold, procs));
+    }
+
+    public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
+        String fewCores = "This machine has " + lab.cores() + " cores: the studies' 16 to 64 processes each had a processor of their own.";
+        Results viewDirect = javaRuns.strategies("view-direct");
+        String jitted = "A JIT compiles readInt and writeInt to a few instructions; in 1999 each call was interpreted and took a lock.";
+        return List.of(
+            Context.rate(lab.claim("bonachea.typed-array.sp-raw-bytes-read.16"), viewDirect.where("op", "read").max("study_mb_per_s"),
+                "A 1999 striped file system with 4 I/O nodes against one machine's page cache. " + fewCores),
+            Context.rate(lab.claim("bonachea.typed-array.origin-raw-bytes-read.16"), viewDirect.where("op", "read").max("study_mb_per_s"),
+                "The Origin2000's 110 disks against one machine's page cache."),
+            Context.rate(lab.claim("bonachea.typed-array.sp-raw-bytes-write.32"), viewDirect.where("op", "write").max("study_mb_per_s"),
+                "One modern disk, forced per process, against the SP's 16 disks behind 4 I/O nodes."),
+            Context.rate(lab.claim("bonachea.bulk-io.sp-jni-write.32"), javaRuns.where("op", "write").strategies("bulk").max("study_mb_per_s"),
+                "The disk, not the call, sets write speed here."),
+            Context.rate(lab.claim("bonachea.bulk-io.sp-c-write.32"), cRuns.where("op", "write").strategies("posix").max("study_mb_per_s"),
+                "The disk, not the call, sets write speed here."),
+            Context.rate(lab.claim("bonachea.typed-array.origin-buffered-stream-read"), javaRuns.where("op", "read").strategies("streams").max("study_mb_per_s"), jitted),
+            Context.rate(lab.claim("bonachea.typed-array.origin-buffered-stream-write"), javaRuns.where("op", "write").strategies("streams").max("study_mb_per_s"), jitted),
+            Context.rate(lab.claim("awan.mpi-processes.mapped-read-max"), javaRuns.strategies("mapped").where("op", "read").where("procs", "4").max("study_mb_per_s"),
+                "4 processes reading one machine's page cache, against NFS over InfiniBand."));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results cold, List<Integer> procs) {
+        int withCores = lab.mostWithACoreEach(procs);
+        return List.of(
+            Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
+                    Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
+                        / d.from(javaRuns).where("op", "write").where("procs", "2").max("wall_mb_per_s")),
+                    "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 2",
+                    Why.ifLower("One disk behind one machine: more writers add no bandwidth."))),
+            Verdict.withCores(lab.claim("awan.mpi-processes.write-drop-beyond-8"), withCores, 9, () -> Verdict.below(lab.claim("awan.mpi-processes.write-drop-beyond-8"),
+                    Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
+                        / d.from(javaRuns).where("op", "write").where("procs", "8").max("wall_mb_per_s")),
+                    "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 8",
+                    Why.ifHigher("More writers kept adding bandwidth here: the device, not contention, sets the pace."))),
+            Verdict.inPaper(lab.preset(), Verdict.below(lab.claim("awan.mpi-processes.read-above-write"),
+                Estimate.of(d -> d.from(cold).where("language", "java").strategies("view-direct")
+                    .ratioTo(d.from(javaRuns).where("op", "write").strategies("view-direct"), "median_ms", "op", "cache")),
+                "cold reads took %s the time of forced writes (Java's direct view buffer, geometric mean over process counts)",
+                Why.ifHigher("Reading this device is no faster than writing it, once both reach it: its write cache absorbs the forced writes."))
+                .at("cold reads and forced writes on one machine; study: NFS"),
+                "a " + Course.formatBytes(lab.preset().size("size")) + " file read cold and written with fsync takes a few milliseconds: at that size"
+                    + " the device's own state (a virtual disk's caches, what else writes to it) moves the figure more than this run's noise does,"
+                    + " so one quick pass cannot settle it."));
+    }
+}

@@ -1,0 +1,40 @@
+package course.claims;
+
+import course.Course;
+import course.Lab;
+import course.Results;
+import course.Verdict;
+import course.Why;
+import java.util.List;
+
+/**
+ * Lab 09's claims (two changes to the JDK: JDK-8298639 for RandomAccessFile, JDK-8292698 for DataInputStream), each
+ * judged between the oldest JDK before its change and the newest after it, on RandomAccessFile's readInt and writeInt
+ * (`rafRead`, `rafWrite`) and on DataInputStream.readInt over a ByteArrayInputStream per 64 KB block (`inMemory`) of a
+ * file of `streamSize` bytes.
+ */
+public final class Lab09 {
+    private Lab09() {
+    }
+
+    public static void judge(Lab lab, Results rafRead, Results rafWrite, Results inMemory, long streamSize) {
+        lab.verdicts(Lab09.class, verdicts(lab, rafRead, rafWrite, inMemory, streamSize));
+    }
+
+    public static List<Verdict> verdicts(Lab lab, Results rafRead, Results rafWrite, Results inMemory, long streamSize) {
+        return List.of(
+            Verdict.acrossJdks(lab.claim("openjdk.jdk-8298639.raf-read-faster"), rafRead, 21, pair ->
+                Verdict.above(lab.claim("openjdk.jdk-8298639.raf-read-faster"), pair.speedup(rafRead),
+                    "RandomAccessFile.readInt took %s as long on " + pair.before() + " as on " + pair.after(),
+                    Why.ifLower("The newer JDK was not faster here; the system-call counts above show whether its readInt makes one call per int."))),
+            Verdict.acrossJdks(lab.claim("openjdk.jdk-8298639.raf-write-faster"), rafWrite, 21, pair ->
+                Verdict.above(lab.claim("openjdk.jdk-8298639.raf-write-faster"), pair.speedup(rafWrite),
+                    "RandomAccessFile.writeInt took %s as long on " + pair.before() + " as on " + pair.after(),
+                    Why.ifLower("The newer JDK was not faster here: one write call per int still costs a system call each."))),
+            Verdict.acrossJdks(lab.claim("openjdk.jdk-8292698.datainputstream-readint"), inMemory, 20, pair ->
+                Verdict.ratio(lab.claim("openjdk.jdk-8292698.datainputstream-readint"), pair.speedup(inMemory),
+                    Why.ifLower("Less than the benchmark's gain. The benchmark spent 80 ns an int before the change; divide this run's median time on the older JDK (the table above) by the file's ints, a quarter of its bytes: where the four calls were already cheap, removing them buys little. The pair of JDKs also differs in more than this change, and may not straddle it at all (javap tells).")
+                       .orIfHigher("More than the benchmark's gain: the pair of JDKs differs in more than this change (the JIT, the stream's locking, the later readFully form)."))
+                .at(pair.before() + " over " + pair.after() + ", 64 KB blocks of a " + Course.formatBytes(streamSize) + " file; change's benchmark: one 1 KB block in memory")));
+    }
+}

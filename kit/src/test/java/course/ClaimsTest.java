@@ -1,0 +1,80 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import course.claims.Lab01;
+import course.claims.Lab02;
+import course.claims.Lab03;
+import course.claims.Lab04;
+import course.claims.Lab05;
+import course.claims.Lab06;
+import course.claims.Lab07;
+import course.claims.Lab08;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Each lab's judging (course.claims) on a real run of that lab in quick, saved as the lab saved it
+ * (src/test/resources/runs/LAB.json.gz, made by `make report` and copied from data/results): its sweeps taken apart as
+ * the notebook made them, every claim must be judged to the same outcome and the same measured figure as the lab's own
+ * verdict table did. A change to a rule, an estimate or a sweep shows here first; after a deliberate one, run the lab
+ * again and save its results here.
+ */
+class ClaimsTest {
+    /** Rows judged from what no run record holds (CPU profiles), which a replay cannot judge. */
+    static final List<String> FROM_PROFILES = List.of("xu-guo.buffering.read-syscall-cpu-share", "xu-guo.buffering.write-syscall-cpu-share",
+            "xu-guo.buffering.memcpy-cpu-share-bufferedstream", "xu-guo.buffering.memcpy-cpu-share-direct");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"01-raw-io", "02-buffering", "03-operation-size", "04-typed-arrays", "05-text-lines", "06-bulk-jni",
+            "07-nio-threads", "08-mpi-processes"})
+    void judgesASavedRunAsTheLabDid(String id, @TempDir Path dir) throws IOException {
+        Path saved = dir.resolve(id + ".json");
+        try (InputStream in = new GZIPInputStream(ClaimsTest.class.getResourceAsStream("/runs/" + id + ".json.gz"))) {
+            Files.copy(in, saved);
+        }
+        Lab lab = Lab.replay(saved);
+        List<Verdict> judged = switch (id) {
+            case "01-raw-io" -> Lab01.verdicts(lab, lab.sweep(0), lab.sweep(1));
+            case "02-buffering" -> Lab02.verdicts(lab, lab.sweep(0), lab.sweep(1), lab.sweep(2), lab.sweep(3), lab.sweep(4), List.of());
+            case "03-operation-size" -> Lab03.verdicts(lab, lab.sweep(0), lab.sweep(1));
+            case "04-typed-arrays" -> {
+                Results all = lab.sweep(0).and(lab.sweep(1)).and(lab.sweep(2)).and(lab.sweep(3));
+                String kernelJdk = lab.sweep(2).runs().get(0).get("runtime").getAsString();  // "modern" runs on this kernel's JDK alone
+                yield Lab04.verdicts(lab, all.where("runtime", kernelJdk), lab.sweep(3), lab.sweep(4));
+            }
+            case "05-text-lines" -> Lab05.verdicts(lab, lab.sweep(0), lab.sweep(1).and(lab.sweep(2)).and(lab.sweep(3)),
+                    lab.sweep(8).and(lab.sweep(9)).and(lab.sweep(10)));
+            case "06-bulk-jni" -> Lab06.verdicts(lab, lab.sweep(0), lab.sweep(1), lab.sweep(3).and(lab.sweep(4)));
+            case "07-nio-threads" -> Lab07.verdicts(lab, lab.sweep(0), lab.sweep(5), lab.sweep(4), true);
+            case "08-mpi-processes" -> {
+                List<Integer> procs = lab.sweep(0).typed().stream().map(r -> (int) r.procs()).distinct().sorted().toList();
+                yield Lab08.verdicts(lab, lab.sweep(0), lab.sweep(4).and(lab.sweep(5)), procs);
+            }
+            default -> throw new IllegalArgumentException(id);
+        };
+        JsonObject doc = JsonParser.parseString(Files.readString(saved)).getAsJsonObject();
+        List<String> expected = new ArrayList<>(), got = new ArrayList<>();
+        doc.getAsJsonArray("verdicts").forEach(v -> {
+            JsonObject o = v.getAsJsonObject();
+            if (!FROM_PROFILES.contains(o.get("claim").getAsString())) {
+                expected.add(o.get("claim").getAsString() + ": " + o.get("verdict").getAsString() + ", " + o.get("measured").getAsString());
+            }
+        });
+        judged.stream().filter(v -> !FROM_PROFILES.contains(v.claim().id()))
+                .forEach(v -> got.add(v.claim().id() + ": " + v.outcome() + ", " + v.measured()));
+        assertFalse(expected.isEmpty(), "the saved run holds the lab's verdicts");
+        assertEquals(String.join("\n", expected), String.join("\n", got));
+    }
+}
