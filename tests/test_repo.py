@@ -27,7 +27,7 @@ def test_notebooks_start_with_a_short_setup_cell():
     for path in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"):
         nb = json.loads(path.read_text())
         first = next(c for c in nb["cells"] if c["cell_type"] == "code")
-        assert len("".join(first["source"]).strip().splitlines()) <= 3
+        assert len("".join(first["source"]).strip().splitlines()) <= 4
         assert nb["metadata"]["kernelspec"]["name"] == "java-course"
 
 
@@ -109,3 +109,27 @@ def test_no_registry_host_names_committed():
         path = HOME / name
         if path.is_file() and path.suffix not in {".png"}:
             assert not pattern.search(path.read_text(errors="ignore")), name
+
+
+# A page to read, not a program to scroll (what a learner's copy shows: model answers are the teacher's)
+MOST_MARKDOWN_CHARS, MOST_CODE_LINES, MOST_WORDS = 2000, 25, 2600
+
+
+def test_each_lab_reads_as_a_page():
+    """No markdown cell over 2,000 characters, no code cell a learner meets over 25 lines (an exercise and its check
+    aside), and each lab within about 2,500 words of prose."""
+    too_long = []
+    for lab in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
+        cells = json.loads(lab.read_text())["cells"]
+        words = 0
+        for i, cell in enumerate(cells):
+            text, grading = "".join(cell["source"]), cell["metadata"].get("nbgrader", {})
+            if cell["cell_type"] == "markdown" and not grading.get("solution"):
+                words += len(text.split())
+                if len(text) > MOST_MARKDOWN_CHARS:
+                    too_long.append(f"{lab.stem} cell {i}: {len(text)} characters")
+            elif cell["cell_type"] == "code" and not grading and text.count("\n") + 1 > MOST_CODE_LINES:
+                too_long.append(f"{lab.stem} cell {i}: {text.count(chr(10)) + 1} lines")
+        if words > MOST_WORDS:
+            too_long.append(f"{lab.stem}: {words} words")
+    assert too_long == []

@@ -13,6 +13,8 @@ import course.claims.Lab05;
 import course.claims.Lab06;
 import course.claims.Lab07;
 import course.claims.Lab08;
+import course.claims.Lab09;
+import course.claims.Lab10;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -38,7 +40,7 @@ class ClaimsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"01-raw-io", "02-buffering", "03-operation-size", "04-typed-arrays", "05-text-lines", "06-bulk-jni",
-            "07-nio-threads", "08-mpi-processes"})
+            "07-nio-threads", "08-mpi-processes", "09-jdk-against-jdk", "10-past-the-page-cache"})
     void judgesASavedRunAsTheLabDid(String id, @TempDir Path dir) throws IOException {
         Path saved = dir.resolve(id + ".json");
         try (InputStream in = new GZIPInputStream(ClaimsTest.class.getResourceAsStream("/runs/" + id + ".json.gz"))) {
@@ -62,6 +64,13 @@ class ClaimsTest {
                 List<Integer> procs = lab.sweep(0).typed().stream().map(r -> (int) r.procs()).distinct().sorted().toList();
                 yield Lab08.verdicts(lab, lab.sweep(0), lab.sweep(4).and(lab.sweep(5)), procs);
             }
+            case "09-jdk-against-jdk" -> {
+                Results perInt = lab.sweep(0).and(lab.sweep(1));
+                yield Lab09.verdicts(lab, perInt.where("strategy", "data").where("op", "read"), perInt.where("strategy", "data").where("op", "write"),
+                        perInt.where("strategy", "data-bytearray").where("op", "read"), lab.preset().size("stream_size"));
+            }
+            // sweeps: cached, cold, direct; mappings warm (Java, C) and cold; copies (Java, C); readers warm (Java, C, io_uring), cold
+            case "10-past-the-page-cache" -> Lab10.verdicts(lab, lab.sweep(12).and(lab.sweep(13)).and(lab.sweep(14)));
             default -> throw new IllegalArgumentException(id);
         };
         JsonObject doc = JsonParser.parseString(Files.readString(saved)).getAsJsonObject();
