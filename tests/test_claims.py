@@ -19,18 +19,20 @@ def published():
 
 
 def used_by_labs():
-    """Which claim ids each lab's verdict and then-and-here calls name, read from the notebooks' code."""
+    """Which claim ids each lab's verdict and then-and-here calls name: in its judging class (kit course.claims, LabNN),
+    and in any verdict or then-and-here call left in its notebook's code."""
     judged, context = defaultdict(list), defaultdict(list)
-    for path in sorted((HOME / "labs").glob("*.ipynb")):
-        lab = path.name[:2]
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            source = "".join(cell["source"])
-            # each call's claims run from its name to the next call's (a cell may hold both)
-            calls = sorted((m.start(), m.group(1)) for m in re.finditer(r"lab\.(verdicts|thenAndHere)\(", source))
-            for i, (start, call) in enumerate(calls):
-                end = calls[i + 1][0] if i + 1 < len(calls) else len(source)
-                for claim in set(CLAIM.findall(source[start:end])):  # a claim named in both arms of a condition counts once
-                    (judged if call == "verdicts" else context)[claim].append(lab)
+    sources = [(path.name[:2], "".join(cell["source"])) for path in sorted((HOME / "labs").glob("*.ipynb"))
+               for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]]
+    sources += [(path.stem[3:], path.read_text(encoding="utf-8")) for path in sorted((HOME / "kit/src/main/java/course/claims").glob("Lab*.java"))]
+    for lab, source in sources:
+        # each call's (or judging method's) claims run from its name to the next one's (a cell may hold both)
+        calls = sorted((m.start(), m.group(1) or m.group(2)) for m in
+                       re.finditer(r"lab\.(verdicts|thenAndHere)\(|static List<\w+> (verdicts|thenAndHere)\(", source))
+        for i, (start, call) in enumerate(calls):
+            end = calls[i + 1][0] if i + 1 < len(calls) else len(source)
+            for claim in set(CLAIM.findall(source[start:end])):  # a claim named in both arms of a condition counts once
+                (judged if call == "verdicts" else context)[claim].append(lab)
     return judged, context
 
 
@@ -70,5 +72,5 @@ def test_each_reason_names_a_lab_and_says_why():
 
 def test_no_lab_judges_a_figure_without_its_interval():
     """Estimate.exact carries no uncertainty: fine for a chart's fixed mark or a unit test, never for a measured figure."""
-    for lab in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
+    for lab in [*sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")), *sorted((HOME / "kit/src/main/java/course/claims").glob("*.java"))]:
         assert "Estimate.exact(" not in lab.read_text(), lab.name

@@ -7,6 +7,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import ENV, HOME
@@ -26,22 +27,36 @@ def get_json(url):
     return json.load(urllib.request.urlopen(url, timeout=10))
 
 
-def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
+def page(url):
+    return urllib.request.urlopen(url, timeout=10).read().decode()
+
+
+@contextmanager
+def served(target, tmp_path, **env):
+    """`make TARGET` on a free port with a known token, until it answers; stopped after the block. Yields the server's
+    address, its token and the make process (whose output is read after the block)."""
     port, token = free_port(), secrets.token_hex(16)
+    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), **env)
+    make = subprocess.Popen(["make", "-s", target], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 120
+        while status(f"{base}/api/status?token={token}") != 200:
+            assert make.poll() is None and time.time() < deadline, f"make {target} did not serve"
+            time.sleep(0.5)
+        yield base, token, make
+    finally:
+        stop(make)
+
+
+def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
     mine = tmp_path / "my labs"  # a space: the folder is quoted wherever it goes
     mine.mkdir()
     (mine / "00-start-here.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')  # an edited copy
-    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), COURSE_MY_LABS=str(mine))
-    lab = subprocess.Popen(["make", "-s", "lab"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, start_new_session=True)
-    try:
-        base = f"http://127.0.0.1:{port}/api/status"
-        deadline = time.time() + 120
-        while status(f"{base}?token={token}") != 200:
-            assert lab.poll() is None and time.time() < deadline, "make lab did not serve the course"
-            time.sleep(0.5)
-        assert status(f"{base}?token=wrong") == 403
+    with served("lab", tmp_path, COURSE_MY_LABS=str(mine)) as (base, token, make):
+        assert status(f"{base}/api/status?token=wrong") == 403
         lines = []
         for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
             try:
@@ -49,19 +64,15 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
             except OSError:
                 pass  # a process that ended meanwhile
         assert not [line for line in lines if token in line], "the token is on a command line"
-        settings = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/lab/api/settings/"
-                                                    f"@jupyterlab/apputils-extension:notification?token={token}", timeout=10))
+        settings = get_json(f"{base}/lab/api/settings/@jupyterlab/apputils-extension:notification?token={token}")
         defaults = {name: p["default"] for name, p in settings["schema"]["properties"].items()}  # the course's overrides
         assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False, "JupyterLab asks no server for news or updates"
-        assert set(get_json(f"http://127.0.0.1:{port}/api/kernelspecs?token={token}")["kernelspecs"]) == {"java-course"}
-        assert status(f"http://127.0.0.1:{port}/formgrader?token={token}") == 404, "no Formgrader for a learner"
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10).read().decode()
-        assert '"disabledExtensions": ["@jupyter/nbgrader"]' in page, "nbgrader's menus and panels are not loaded"
-        served = get_json(f"http://127.0.0.1:{port}/api/contents?token={token}")
-        assert {item["name"] for item in served["content"]} >= {"00-start-here.ipynb", "09-jdk-against-jdk.ipynb", "10-past-the-page-cache.ipynb"}
-    finally:
-        stop(lab)
-    assert f"token={token}" in lab.stdout.read(), "make lab prints the URL with its token"
+        assert set(get_json(f"{base}/api/kernelspecs?token={token}")["kernelspecs"]) == {"java-course"}
+        assert status(f"{base}/formgrader?token={token}") == 404, "no Formgrader for a learner"
+        assert '"disabledExtensions": ["@jupyter/nbgrader"]' in page(f"{base}/lab?token={token}"), "nbgrader's menus and panels are not loaded"
+        names = {item["name"] for item in get_json(f"{base}/api/contents?token={token}")["content"]}
+        assert names >= {"00-start-here.ipynb", "09-jdk-against-jdk.ipynb", "10-past-the-page-cache.ipynb"}
+    assert f"token={token}" in make.stdout.read(), "make lab prints the URL with its token"
     assert json.loads((mine / "00-start-here.ipynb").read_text())["cells"] == [], "the learner's edited copy is kept"
     for notebook in mine.glob("*.ipynb"):
         assert "BEGIN SOLUTION" not in notebook.read_text(), f"{notebook.name} holds a solution"
@@ -69,25 +80,14 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
 
 def test_make_teach_serves_the_sources_with_nbgrader(tmp_path):
     classroom = tmp_path / "classroom"
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, COURSE_CLASSROOM=str(classroom),
-               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
-    teach = subprocess.Popen(["make", "-s", "teach"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, start_new_session=True)
-    try:
-        deadline = time.time() + 120
-        while status(f"http://127.0.0.1:{port}/api/status?token={token}") != 200:
-            assert teach.poll() is None and time.time() < deadline, "make teach did not serve"
-            time.sleep(0.5)
-        assert status(f"http://127.0.0.1:{port}/formgrader?token={token}") == 200
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token={token}", timeout=10).read().decode()
-        assert "@jupyter/nbgrader" not in page.split('"disabledExtensions"')[1][:200], "nbgrader's teacher tools load"
-        source = get_json(f"http://127.0.0.1:{port}/api/contents/labs/00-start-here.ipynb?token={token}")
+    with served("teach", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, make):
+        assert status(f"{base}/formgrader?token={token}") == 200
+        disabled = page(f"{base}/lab?token={token}").split('"disabledExtensions"')[1][:200]
+        assert "@jupyter/nbgrader" not in disabled, "nbgrader's teacher tools load"
+        source = get_json(f"{base}/api/contents/labs/00-start-here.ipynb?token={token}")
         assert "BEGIN SOLUTION" in json.dumps(source["content"]), "the teacher sees the sources, solutions and all"
-    finally:
-        stop(teach)
     assert (classroom / "nbgrader_config.py").is_file(), "the classroom folder is made, with the course's nbgrader configuration"
-    assert f"http://127.0.0.1:{port}/lab/tree/labs/00-start-here.ipynb?token={token}" in teach.stdout.read()
+    assert f"{base}/lab/tree/labs/00-start-here.ipynb?token={token}" in make.stdout.read()
 
 
 def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
@@ -98,17 +98,6 @@ def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
     assert refused.returncode != 0 and f"formgrade: no classroom in {classroom} yet: make assignments first" in refused.stderr
     classroom.mkdir()
     (classroom / "nbgrader_config.py").write_text((HOME / "classroom/nbgrader_config.py").read_text())
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, COURSE_CLASSROOM=str(classroom),
-               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
-    teach = subprocess.Popen(["make", "-s", "formgrade"], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, start_new_session=True)
-    try:
-        deadline = time.time() + 120
-        while status(f"http://127.0.0.1:{port}/api/status?token={token}") != 200:
-            assert teach.poll() is None and time.time() < deadline, "make formgrade did not serve"
-            time.sleep(0.5)
-        assert status(f"http://127.0.0.1:{port}/formgrader?token={token}") == 200
-    finally:
-        stop(teach)
-    assert f"http://127.0.0.1:{port}/formgrader?token={token}" in teach.stdout.read()
+    with served("formgrade", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, make):
+        assert status(f"{base}/formgrader?token={token}") == 200
+    assert f"{base}/formgrader?token={token}" in make.stdout.read()

@@ -133,3 +133,14 @@ def test_each_lab_reads_as_a_page():
         if words > MOST_WORDS:
             too_long.append(f"{lab.stem}: {words} words")
     assert too_long == []
+
+
+def test_glossary_links_reach_a_term():
+    """Each link a lab makes into the glossary names one of its terms (JupyterLab's heading ids: spaces become -)."""
+    glossary = (HOME / "labs/glossary.md").read_text()
+    terms = {line[4:].strip().replace(" ", "-") for line in glossary.splitlines() if line.startswith("### ")}
+    links = set()
+    for lab in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"):
+        for cell in json.loads(lab.read_text())["cells"]:
+            links |= set(re.findall(r"\(glossary\.md#([^)]+)\)", "".join(cell["source"])))
+    assert links and links <= terms, sorted(links - terms)

@@ -36,9 +36,13 @@ def student_versions(labs):
         shutil.rmtree(scratch)
 
 
+GLOSSARY = HOME / "labs/glossary.md"  # the course's, beside the copies so their links reach it; refreshed each time
+
+
 def copies(folder):
     """Makes the copies the folder lacks; says which kept copies were made from an older version of their lab."""
     folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(GLOSSARY, folder / GLOSSARY.name)
     missing = [lab for lab in lab_paths() if not (folder / lab.name).exists()]
     if missing:
         print(f"learner: making your copies of {len(missing)} lab(s) in {folder} (no answers in them; yours to edit)")
