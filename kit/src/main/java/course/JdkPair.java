@@ -18,6 +18,32 @@ public record JdkPair(String before, String after) {
                 ? Optional.of(new JdkPair(oldest, newest)) : Optional.empty();
     }
 
+    /**
+     * The pair around a change told by what each runtime holds (hasChange: true, false, or null when it cannot say):
+     * the oldest runtime without it and the newest with it, the older first; empty when the runs have no such pair.
+     */
+    public static Optional<JdkPair> around(Results runs, java.util.function.Function<String, Boolean> hasChange) {
+        List<String> jdks = runs.javaRuntimes();
+        Optional<String> before = jdks.stream().filter(j -> Boolean.FALSE.equals(hasChange.apply(j))).findFirst();
+        Optional<String> after = jdks.stream().filter(j -> Boolean.TRUE.equals(hasChange.apply(j))).reduce((older, newer) -> newer);
+        return before.isPresent() && after.isPresent() && jdks.indexOf(before.get()) < jdks.indexOf(after.get())
+                ? Optional.of(new JdkPair(before.get(), after.get())) : Optional.empty();
+    }
+
+    /** Why a change told by the class file cannot be judged on these runs: which runtimes have it, which do not. */
+    public static String missing(Results runs, java.util.function.Function<String, Boolean> hasChange, String change) {
+        List<String> with = new java.util.ArrayList<>(), without = new java.util.ArrayList<>(), unknown = new java.util.ArrayList<>();
+        for (String jdk : runs.javaRuntimes()) {
+            Boolean has = hasChange.apply(jdk);
+            (has == null ? unknown : has ? with : without).add(jdk);
+        }
+        return "Judging " + change + " needs an older JDK without it and a newer one with it, told by the class file (javap): these runs had "
+                + (with.isEmpty() ? "" : String.join(" and ", with) + " with it") + (with.isEmpty() || without.isEmpty() ? "" : ", ")
+                + (without.isEmpty() ? "" : String.join(" and ", without) + " without it")
+                + (unknown.isEmpty() ? "" : (with.isEmpty() && without.isEmpty() ? "" : ", ") + String.join(" and ", unknown) + " that javap could not read")
+                + ". A JDK without it: an older release (a JDK 17 update from before its backport), listed in JAVA_HOMES.";
+    }
+
     /** Why a change shipped in JDK changedIn cannot be judged on these runs: the runtimes they had, and how to add one. */
     public static String missing(Results runs, int changedIn) {
         return "Judging a change shipped in JDK " + changedIn + " needs a JDK before it and one from it on; these runs had "

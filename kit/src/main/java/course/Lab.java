@@ -32,6 +32,8 @@ public final class Lab {
     private final List<Results> recorded = new ArrayList<>();
     private final List<Verdict> verdicts = new ArrayList<>();
     private final List<Context> contexts = new ArrayList<>();
+    /** javap's bytecode of JDK methods this lab asked for ("java 17.0.15 java.io.DataInputStream.readInt"), saved with it. */
+    private final Map<String, List<String>> bytecode = new java.util.TreeMap<>();
     private final String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     private Path scratch;
     private Map<String, String> machine;
@@ -151,6 +153,13 @@ public final class Lab {
         lab.machine = new java.util.TreeMap<>();
         doc.getAsJsonObject("machine").entrySet().forEach(e -> lab.machine.put(e.getKey(), e.getValue().getAsString()));
         lab.replayed = true;
+        if (doc.has("bytecode")) {
+            doc.getAsJsonObject("bytecode").entrySet().forEach(e -> {
+                List<String> lines = new ArrayList<>();
+                e.getValue().getAsJsonArray().forEach(l -> lines.add(l.getAsString()));
+                lab.bytecode.put(e.getKey(), List.copyOf(lines));
+            });
+        }
         List<JsonObject> runs = new ArrayList<>();
         doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
         int from = 0;
@@ -197,6 +206,41 @@ public final class Lab {
      * each once, without the course's own: for running the same Java cases on another JDK.
      */
     public List<String> otherJdks() {
+        List<String> found = jdkHomes().stream().skip(1).map(Path::toString).toList();
+        String line = found.isEmpty() ? "No other JDK found (install one, or list homes in JAVA_HOMES)."
+                : "Other JDKs: " + String.join(", ", found);
+        Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+        return found;
+    }
+
+    /**
+     * The bytecode of a method of a JDK class, as `javap -c -p` prints it, on the JDK whose runs say `runtime` ("java
+     * 17.0.15"): what tells whether a JDK has a change, where its version number cannot (an update may carry a
+     * backport). Empty when no JDK here is that runtime or javap cannot say. Kept with the lab's results, so that a
+     * replay reads the same answer.
+     */
+    public List<String> bytecode(String runtime, String className, String method) {
+        return bytecode.computeIfAbsent(runtime + " " + className + "." + method, k -> javap(runtime, className, method));
+    }
+
+    private List<String> javap(String runtime, String className, String method) {
+        for (Path home : replayed ? List.<Path>of() : jdkHomes()) {
+            if (!runtime.equals("java " + Machine.releaseVersion(home)) || !Files.isExecutable(home.resolve("bin/javap"))) continue;
+            List<String> lines = Runner.exec(List.of(home.resolve("bin/javap").toString(), "-c", "-p", className), "javap " + className).lines().toList();
+            List<String> body = new ArrayList<>();
+            boolean in = false;
+            for (String line : lines) {
+                if (!in && line.contains(" " + method + "(")) in = true;
+                else if (in && line.isBlank()) break;
+                if (in) body.add(line.strip());
+            }
+            return List.copyOf(body);
+        }
+        return List.of();
+    }
+
+    /** This kernel's JDK first, then every other JDK found (JAVA_HOMES, else /usr/lib/jvm), each once, by its real path. */
+    private static List<Path> jdkHomes() {
         List<Path> candidates = new ArrayList<>();
         String listed = System.getenv("JAVA_HOMES");
         try {
@@ -207,19 +251,12 @@ public final class Lab {
                     dirs.sorted().forEach(candidates::add);
                 }
             }
-            Path own = Build.javaHome().toRealPath();
             java.util.Set<Path> seen = new java.util.LinkedHashSet<>();
+            seen.add(Build.javaHome().toRealPath());
             for (Path home : candidates) {
-                if (Files.isExecutable(home.resolve("bin/java"))) {
-                    Path real = home.toRealPath();
-                    if (!real.equals(own)) seen.add(real);
-                }
+                if (Files.isExecutable(home.resolve("bin/java"))) seen.add(home.toRealPath());
             }
-            List<String> found = seen.stream().map(Path::toString).toList();
-            String line = found.isEmpty() ? "No other JDK found (install one, or list homes in JAVA_HOMES)."
-                    : "Other JDKs: " + String.join(", ", found);
-            Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
-            return found;
+            return List.copyOf(seen);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -527,6 +564,15 @@ public final class Lab {
             context.add(o);
         }
         if (!contexts.isEmpty()) doc.add("then_and_here", context);
+        if (!bytecode.isEmpty()) {
+            JsonObject code = new JsonObject();
+            bytecode.forEach((k, lines) -> {
+                JsonArray a = new JsonArray();
+                lines.forEach(a::add);
+                code.add(k, a);
+            });
+            doc.add("bytecode", code);
+        }
         if (coldReading != null) doc.addProperty("cold_reading", coldReading);
         if (noiseFloor != null) {
             JsonObject floor = new JsonObject();

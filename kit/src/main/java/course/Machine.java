@@ -172,6 +172,16 @@ public final class Machine {
     }
 
     /** Whether a tool runs here: found on PATH, or, given as a path, executable there. */
+    /** A JDK's version as its release file says it (JAVA_VERSION="17.0.15"), as java.version gives it; "" when unreadable. */
+    static String releaseVersion(Path jdkHome) {
+        try {
+            return Files.readAllLines(jdkHome.resolve("release")).stream().filter(l -> l.startsWith("JAVA_VERSION="))
+                    .map(l -> l.substring("JAVA_VERSION=".length()).replace("\"", "")).findFirst().orElse("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     static boolean onPath(String tool) {
         if (tool.contains("/")) return Files.isExecutable(Path.of(tool));
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {

@@ -269,6 +269,15 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     }
 
     /**
+     * A change to the JDK judged between the oldest runtime without it and the newest with it, each told by what its
+     * class files hold (hasChange: true, false, or null where it cannot say); otherwise not measured, saying which had it.
+     */
+    public static Verdict acrossJdks(Published.Claim claim, Results runs, java.util.function.Function<String, Boolean> hasChange, String change,
+                                     java.util.function.Function<JdkPair, Verdict> judge) {
+        return JdkPair.around(runs, hasChange).map(judge).orElseGet(() -> unmeasured(claim, JdkPair.missing(runs, hasChange, change)));
+    }
+
+    /**
      * A change to the JDK, first shipped in JDK changedIn, about what the JDK does from then on: judged on the
      * runs made on the newest such JDK, otherwise not measured, naming the JDKs the runs had.
      */

@@ -230,6 +230,26 @@ class VerdictTest {
     }
 
     @Test
+    void aJdkChangeToldByTheClassFileIsJudgedBetweenAJdkWithoutItAndOneWithIt() {
+        Published.Claim c = claim(2, "x", "ratio");
+        com.google.gson.JsonObject early = Runs.run("java", "read", 1 << 20, 0, 8_000_000), backported = Runs.run("java", "read", 1 << 20, 0, 6_000_000);
+        early.addProperty("runtime", "java 17.0.7");
+        backported.addProperty("runtime", "java 17.0.15");
+        Results runs = new Results(java.util.List.of(early, backported, Runs.run("java", "read", 1 << 20, 0, 4_000_000)));
+        java.util.Map<String, Boolean> has = java.util.Map.of("java 17.0.7", false, "java 17.0.15", true, "java 25.0.3", true);
+        assertEquals(new JdkPair("java 17.0.7", "java 25.0.3"), JdkPair.around(runs, has::get).orElseThrow(), "the oldest without, the newest with");
+        assertEquals("holds", Verdict.acrossJdks(c, runs, has::get, "the change", pair -> Verdict.ratio(c, pair.speedup(runs), WHY)).outcome());
+        Results noneWithout = runs.where(r -> !r.get("runtime").getAsString().equals("java 17.0.7"));
+        Verdict v = Verdict.acrossJdks(c, noneWithout, has::get, "the change", pair -> { throw new AssertionError("no JDK here lacks it"); });
+        assertEquals("not measured", v.outcome());
+        assertTrue(v.why().contains("these runs had java 17.0.15 and java 25.0.3 with it."), v.why());
+        java.util.Map<String, Boolean> unknown = new java.util.HashMap<>(has);
+        unknown.put("java 17.0.7", null);
+        assertTrue(JdkPair.around(runs, unknown::get).isEmpty(), "a JDK javap cannot read is on neither side");
+        assertTrue(JdkPair.missing(runs, unknown::get, "the change").contains("java 17.0.7 that javap could not read"));
+    }
+
+    @Test
     void aClaimNeedingMoreCoresIsJudgedOnlyWhereThereAreEnough() {
         Published.Claim c = claim(2, "x", "ratio");
         Verdict few = Verdict.withCores(c, 2, 3, () -> { throw new AssertionError("judged without the cores"); });
