@@ -28,6 +28,8 @@ public record Estimate(double value, double low, double high) {
     public static final int RESAMPLES = 2000;
     public static final long SEED = 13;
     public static final double LEVEL = 0.95;
+    /** The share of redraws whose statistic must be defined (not NaN) for an interval to be given at all. */
+    static final double LEAST_USABLE = 0.95;
 
     /** Hands a statistic the runs of one replicate: the runs themselves for the figure, redrawn ones for the interval. */
     public static final class Draw {
@@ -72,6 +74,8 @@ public record Estimate(double value, double low, double high) {
             double v = replicate.applyAsDouble(random);
             if (!Double.isNaN(v)) replicates.add(v);
         }
+        // a statistic undefined on too many redraws (a case some redraws leave out) has no interval worth the name
+        if (replicates.size() < LEAST_USABLE * RESAMPLES) return new Estimate(value, Double.NaN, Double.NaN);
         Collections.sort(replicates);
         double tail = (1 - LEVEL) / 2;
         return new Estimate(value, quantile(replicates, tail), quantile(replicates, 1 - tail));

@@ -357,21 +357,31 @@ final class Profile {
         String line = "Still in the page cache when a cold run's clock started (the most of any run): " + each + ".";
         if (cached.isEmpty()) return line + " Every cold run began cold.";
         if (cached.size() == byCase.size()) return line + " Eviction did not work here (tmpfs, say): every \"cold\" figure is a warm one.";
-        return line + " Eviction worked for the others, so the pages of " + String.join(", ", cached) + " were held: the kernel drops no page that "
-                + "a process still maps, so those \"cold\" figures are warm ones.";
+        return line + " Eviction worked for the others, so the pages of " + String.join(", ", cached) + " were held: the course's eviction"
+                + " (posix_fadvise) leaves pages a process still maps, so those \"cold\" figures are warm ones.";
     }
 
     /**
-     * How many times longer cold reads took than the same reads warm (geometric mean of the median times), over
-     * the cases whose file eviction reached; the cases whose pages were held (coldness) are named and left out.
+     * How many times longer cold reads took than the same reads warm: each cold case (language and way) over the same
+     * case warm, then the geometric mean over the cases whose file eviction reached; the cases whose pages were held
+     * (coldness) are named and left out.
      */
     static String coldCost(Results cold, Results warm) {
         List<String> held = held(residentByCase(cold));
         Results evicted = cold.where(r -> !held.contains(caseOf(r.get("language").getAsString(), Results.method(r))));
         String without = held.isEmpty() ? "" : "; without " + String.join(", ", held) + ", whose pages stayed cached";
-        if (evicted.runs().isEmpty()) return "No cold run here found its file evicted, so cold and warm reads cannot be told apart on this machine.";
-        return String.format(Locale.ROOT, "Cold reads took %.1f× the time of the same reads from the page cache (geometric mean%s).",
-                evicted.ratioTo(warm, "median_ms", "cache"), without);
+        double logSum = 0;
+        int cases = 0;
+        for (String c : residentByCase(evicted).keySet()) {  // like with like: a way's cold runs over its own warm ones
+            Results mine = evicted.where(r -> caseOf(r.get("language").getAsString(), Results.method(r)).equals(c));
+            Results same = warm.where(r -> caseOf(r.get("language").getAsString(), Results.method(r)).equals(c));
+            if (same.runs().isEmpty()) continue;
+            logSum += Math.log(mine.ratioTo(same, "median_ms", "cache"));
+            cases++;
+        }
+        if (cases == 0) return "No cold run here found its file evicted and read warm too, so cold and warm reads cannot be told apart on this machine.";
+        return String.format(Locale.ROOT, "Cold reads took %.1f× the time of the same reads from the page cache (geometric mean over %d way%s%s).",
+                Math.exp(logSum / cases), cases, cases == 1 ? "" : "s", without);
     }
 
     /** Each cold case (language and way) and the most of its file any of its runs still found cached, in percent. */

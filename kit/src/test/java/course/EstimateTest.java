@@ -140,4 +140,18 @@ class EstimateTest {
         assertTrue(Estimate.ofShare(100, 10_000).high() - Estimate.ofShare(100, 10_000).low() < one.high() - one.low(), "more samples, a narrower interval");
         assertTrue(Double.isNaN(Estimate.ofShare(0, 0).value()), "no samples at all: nothing measured");
     }
+
+    @Test
+    void aStatisticUndefinedOnTooManyRedrawsGetsNoInterval() {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Estimate never = Estimate.of(d -> calls.getAndIncrement() == 0 ? 2.0 : Double.NaN);  // defined on the runs, never redrawn
+        assertEquals(2.0, never.value());
+        assertTrue(Double.isNaN(never.low()) && Double.isNaN(never.high()), "no interval from no replicate (it once indexed an empty list)");
+        calls.set(0);
+        Estimate often = Estimate.of(d -> calls.getAndIncrement() % 10 == 9 ? Double.NaN : 2.0);  // one redraw in ten undefined
+        assertTrue(Double.isNaN(often.low()), "more than 5% of the redraws unusable: refused");
+        calls.set(0);
+        Estimate seldom = Estimate.of(d -> calls.getAndIncrement() % 50 == 49 ? Double.NaN : 2.0);  // one in fifty
+        assertEquals(2.0, seldom.low());
+    }
 }
