@@ -41,6 +41,8 @@ public final class Lab {
     private boolean replayed;
     private NoiseFloor noiseFloor;
     private String coldReading;
+    /** Where this lab's results are saved: claimed on its first save (claimName). */
+    private Path file;
     /** The last sweep that ran to its end (lab.again() repeats it). */
     private Sweep lastSweep;
 
@@ -582,9 +584,9 @@ public final class Lab {
             doc.add("noise_floor", floor);
         }
         Path dir = Course.results();
-        Path file = dir.resolve(id + "-" + preset.name() + "-" + started + ".json");
         try {
             Files.createDirectories(dir);
+            if (file == null) file = claimName(dir, id + "-" + preset.name() + "-" + started);
             Path tmp = Files.createTempFile(dir, ".saving-", ".json");
             try {
                 Files.writeString(tmp, new GsonBuilder().serializeNulls().setPrettyPrinting().create().toJson(doc));
@@ -593,8 +595,24 @@ public final class Lab {
                 Files.deleteIfExists(tmp);  // a save that failed half-way leaves nothing (after the move there is nothing to delete)
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot save results to " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot save results to " + (file != null ? file : dir) + ": " + e.getMessage(), e);
         }
         return file;
+    }
+
+    /**
+     * This lab's results file, claimed on its first save: NAME.json, or NAME-2.json, NAME-3.json… when another lab
+     * opened in the same second (a second kernel, Lab.open run twice) has the name already. Created empty, at once,
+     * so no two labs can take one name; every save then replaces it whole.
+     */
+    static Path claimName(Path dir, String name) throws IOException {
+        for (int n = 1; ; n++) {
+            Path candidate = dir.resolve(name + (n == 1 ? "" : "-" + n) + ".json");
+            try {
+                return Files.createFile(candidate);
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                // the next number
+            }
+        }
     }
 }

@@ -105,6 +105,23 @@ class LabTest {
     }
 
     @Test
+    void twoLabsOpenedInOneSecondSaveTwoFiles() throws IOException {
+        Lab first = Lab.open("03-operation-size", "smoke"), second = Lab.open("03-operation-size", "smoke");
+        Path a = first.save(), b = second.save();
+        assertFalse(a.equals(b), "each lab its own file (the name has seconds only)");
+        assertEquals(a, first.save(), "a lab keeps its file from save to save");
+        Files.delete(a);
+        Files.delete(b);
+    }
+
+    @Test
+    void aResultsNameTakenIsNotTakenAgain(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        assertEquals(dir.resolve("03-operation-size-smoke-20261125-120000.json"), Lab.claimName(dir, "03-operation-size-smoke-20261125-120000"));
+        assertEquals(dir.resolve("03-operation-size-smoke-20261125-120000-2.json"), Lab.claimName(dir, "03-operation-size-smoke-20261125-120000"));
+        assertEquals(dir.resolve("03-operation-size-smoke-20261125-120000-3.json"), Lab.claimName(dir, "03-operation-size-smoke-20261125-120000"));
+    }
+
+    @Test
     void laterLabsRepeatLabZerosColdReading() throws IOException {
         Results[] device = ProfileTest.ceiling(10, 100, 0.5);
         Lab start = Lab.open("00-start-here", "quick");
