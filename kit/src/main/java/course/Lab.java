@@ -156,11 +156,8 @@ public final class Lab {
         doc.getAsJsonObject("machine").entrySet().forEach(e -> lab.machine.put(e.getKey(), e.getValue().getAsString()));
         lab.replayed = true;
         if (doc.has("bytecode")) {
-            doc.getAsJsonObject("bytecode").entrySet().forEach(e -> {
-                List<String> lines = new ArrayList<>();
-                e.getValue().getAsJsonArray().forEach(l -> lines.add(l.getAsString()));
-                lab.bytecode.put(e.getKey(), List.copyOf(lines));
-            });
+            lab.bytecode.putAll(new com.google.gson.Gson().<Map<String, List<String>>>fromJson(doc.get("bytecode"),
+                    new com.google.gson.reflect.TypeToken<Map<String, List<String>>>() { }.getType()));
         }
         List<JsonObject> runs = new ArrayList<>();
         doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
@@ -566,15 +563,7 @@ public final class Lab {
             context.add(o);
         }
         if (!contexts.isEmpty()) doc.add("then_and_here", context);
-        if (!bytecode.isEmpty()) {
-            JsonObject code = new JsonObject();
-            bytecode.forEach((k, lines) -> {
-                JsonArray a = new JsonArray();
-                lines.forEach(a::add);
-                code.add(k, a);
-            });
-            doc.add("bytecode", code);
-        }
+        if (!bytecode.isEmpty()) doc.add("bytecode", new com.google.gson.Gson().toJsonTree(bytecode));
         if (coldReading != null) doc.addProperty("cold_reading", coldReading);
         if (noiseFloor != null) {
             JsonObject floor = new JsonObject();

@@ -60,6 +60,11 @@ public final class Notebook {
         }
     }
 
+    /** A one-line status under a cell (what a long step is doing), shown or replaced in place under its id. */
+    static void status(String text, String id) {
+        show(data("<small><code>" + escape(text) + "</code></small>", text), id);
+    }
+
     static String escape(Object value) {
         return String.valueOf(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
                 .replace("\"", "&quot;").replace("'", "&#39;");  // safe inside attributes too: hand-ins are untrusted

@@ -34,9 +34,8 @@ final class Profile {
         long bytes = Course.parseSize(sweep.invocations().get(0).flag("--file-size"));
         List<String> traced = java.util.stream.Stream.concat(IO_CALLS.stream(), also.stream()).distinct().toList();
         Progress progress = new Progress("counting system calls with strace", sweep.invocations().size());
-        int step = 0;
         for (Runner.Invocation inv : sweep.invocations()) {
-            progress.at(++step, inv.label());
+            progress.next(inv.label());
             Path out = tempFile(lab, "strace-", ".txt");
             try {
                 lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
@@ -93,11 +92,10 @@ final class Profile {
      */
     static void fileEvents(Lab lab, Sweep sweep) {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
-        List<Runner.Invocation> javaRuns = sweep.invocations().stream().filter(inv -> inv.language().equals("java")).toList();
+        List<Runner.Invocation> javaRuns = javaInvocations(sweep);
         Progress progress = new Progress("recording file events with JDK Flight Recorder", javaRuns.size());
-        int step = 0;
         for (Runner.Invocation inv : javaRuns) {
-            progress.at(++step, inv.label());
+            progress.next(inv.label());
             Path recording = tempFile(lab, "file-events-", ".jfr");
             try {
                 Files.delete(recording);  // the JVM writes it; a name that exists would be taken as a folder's
@@ -153,11 +151,10 @@ final class Profile {
         }
         Path folder = Course.flameGraphs();
         Scratch.createDirectories(folder);
-        List<Runner.Invocation> javaRuns = sweep.invocations().stream().filter(inv -> inv.language().equals("java")).toList();
+        List<Runner.Invocation> javaRuns = javaInvocations(sweep);
         Progress progress = new Progress("profiling with async-profiler (each case twice: a profile, a flame graph)", javaRuns.size());
-        int step = 0;
         for (Runner.Invocation inv : javaRuns) {
-            progress.at(++step, inv.label());
+            progress.next(inv.label());
             String name = lab.id() + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
             Path collapsed = tempFile(lab, "profile-", ".txt");
             Path html = folder.resolve(name + ".html");
@@ -266,12 +263,11 @@ final class Profile {
             StringBuilder t = new StringBuilder();
             Path file = dir.resolve("fio.dat");
             Progress progress = new Progress("fio, " + FIO_RUNS + " runs of each job on a " + Course.formatBytes(size) + " file", FIO_JOBS.size() * FIO_RUNS);
-            int step = 0;
             for (FioJob job : FIO_JOBS) {
                 List<Double> runs = new java.util.ArrayList<>();
                 String refused = null;
                 for (int run = 0; run < FIO_RUNS && refused == null; run++) {  // as the course's runs: a new file for each write, a flushed one for each cold read
-                    progress.at(++step, job.label() + ", run " + (run + 1));
+                    progress.next(job.label() + ", run " + (run + 1));
                     if (job.rw().equals("write")) Files.deleteIfExists(file);
                     if ("cold".equals(job.cache())) Runner.exec(List.of(lab.runner().build().evictHelper().toString(), file.toString()), "evict");
                     List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file, "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
@@ -368,13 +364,13 @@ final class Profile {
      */
     static String coldCost(Results cold, Results warm) {
         List<String> held = held(residentByCase(cold));
-        Results evicted = cold.where(r -> !held.contains(caseOf(r.get("language").getAsString(), Results.method(r))));
+        Results evicted = cold.where(r -> !held.contains(caseOf(r)));
         String without = held.isEmpty() ? "" : "; without " + String.join(", ", held) + ", whose pages stayed cached";
         double logSum = 0;
         int cases = 0;
         for (String c : residentByCase(evicted).keySet()) {  // like with like: a way's cold runs over its own warm ones
-            Results mine = evicted.where(r -> caseOf(r.get("language").getAsString(), Results.method(r)).equals(c));
-            Results same = warm.where(r -> caseOf(r.get("language").getAsString(), Results.method(r)).equals(c));
+            Results mine = evicted.where(r -> caseOf(r).equals(c));
+            Results same = warm.where(r -> caseOf(r).equals(c));
             if (same.runs().isEmpty()) continue;
             logSum += Math.log(mine.ratioTo(same, "median_ms", "cache"));
             cases++;
@@ -400,6 +396,16 @@ final class Profile {
 
     private static String caseOf(Object language, Object method) {
         return language + " " + method;
+    }
+
+    /** A run's case: its language and way. */
+    private static String caseOf(com.google.gson.JsonObject run) {
+        return caseOf(run.get("language").getAsString(), Results.method(run));
+    }
+
+    /** A sweep's Java invocations (JFR and async-profiler see only the JVM). */
+    private static List<Runner.Invocation> javaInvocations(Sweep sweep) {
+        return sweep.invocations().stream().filter(inv -> inv.language().equals("java")).toList();
     }
 
     static void unavailable(String what, String why) {

@@ -11,15 +11,16 @@ final class Progress {
     private final String what;
     private final int steps;
     private final long start = System.nanoTime();
+    private int step;
 
     Progress(String what, int steps) {
         this.what = what;
         this.steps = steps;
     }
 
-    /** Step `step` (from 1) of the whole has begun. */
-    void at(int step, String doing) {
-        show(String.format(Locale.ROOT, "▶ %s · %d of %d: %s · %.0f s elapsed", what, step, steps, doing, seconds()));
+    /** The next step of the whole has begun. */
+    void next(String doing) {
+        show(String.format(Locale.ROOT, "▶ %s · %d of %d: %s · %.0f s elapsed", what, ++step, steps, doing, seconds()));
     }
 
     /** The whole has ended: the line says so and how long it took. */
@@ -31,7 +32,7 @@ final class Progress {
     static <T> T during(String doing, java.util.function.Supplier<T> work) {
         if (Notebook.kernel() == null) return work.get();  // pre-compiling from a terminal says what it built itself
         String id = "during-" + System.nanoTime();
-        Notebook.show(Notebook.data("<small><code>" + Notebook.escape("▶ " + doing) + "</code></small>", "▶ " + doing), id);
+        Notebook.status("▶ " + doing, id);
         try {
             return work.get();
         } finally {
@@ -44,6 +45,6 @@ final class Progress {
     }
 
     private void show(String text) {
-        Notebook.show(Notebook.data("<small><code>" + Notebook.escape(text) + "</code></small>", text), id);
+        Notebook.status(text, id);
     }
 }

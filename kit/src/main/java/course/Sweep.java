@@ -290,7 +290,7 @@ public final class Sweep {
         String round = step.of() > 1 ? String.format(Locale.ROOT, "round %d of %d · ", step.round(), step.of()) : "";
         String text = String.format(Locale.ROOT, "▶ %s%d of %d: %s · run %d of %s · %.0f s elapsed%s", round,
                 order, count, step.invocation().label(), runsDone, step.invocation().flag("--repeat"), elapsed, left);
-        Notebook.show(Notebook.data("<small><code>" + Notebook.escape(text) + "</code></small>", text), id);
+        Notebook.status(text, id);
     }
 
     /** Work an invocation does, roughly: bytes moved times the number of runs. */
