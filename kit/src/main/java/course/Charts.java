@@ -52,11 +52,11 @@ public final class Charts {
     public static Map<String, Object> lines(Results results, boolean byMethod, String sizeField, String column, boolean logY, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
-            Map<String, Object> v = plain(row);
-            Estimate y = Results.interval(row, column);
+            Map<String, Object> v = new LinkedHashMap<>(row);
+            Estimate y = results.interval(row, column);
             v.put("y", y.value());
-            v.put("y_low", y.low());
-            v.put("y_high", y.high());
+            v.put("y_low", end(y.low()));
+            v.put("y_high", end(y.high()));
             v.put("size", row.get(sizeField));
             v.put("who", byMethod ? row.get("language") + " " + row.get("method") : row.get("language"));
             v.put("series", v.get("who") + " " + row.get("op"));
@@ -93,17 +93,16 @@ public final class Charts {
     }
 
     /** What every band and whisker is, said under the chart's title. */
-    static final String BAND = "band or whisker: 95% interval of the median (bootstrap over the runs)";
+    static final String BAND = "band or whisker: 95% interval of the median (t over the rounds, as the verdicts)";
 
     private static Map<String, Object> withBand(String title) {
         return Map.of("text", title, "subtitle", BAND);
     }
 
-    /** A summary row as chart data: its fields without the per-run lists kept for intervals. */
-    private static Map<String, Object> plain(Map<String, Object> row) {
-        Map<String, Object> v = new LinkedHashMap<>(row);
-        v.keySet().removeIf(k -> k.endsWith(Results.RUNS));
-        return v;
+
+    /** An interval's end as chart data: null where there is no interval (one round), which JSON cannot hold as NaN. */
+    private static Double end(double value) {
+        return Double.isNaN(value) ? null : value;
     }
 
     /**
@@ -245,14 +244,14 @@ public final class Charts {
     public static Map<String, Object> methodBars(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
-            Map<String, Object> v = plain(row);
+            Map<String, Object> v = new LinkedHashMap<>(row);
             // one bar per language, or per runtime where one language ran on several (JDK 17 and 25, say)
             boolean several = results.where("language", (String) row.get("language")).summary().stream()
                     .map(r -> r.get("runtime")).distinct().count() > 1;
             v.put("who", several ? row.get("runtime") : row.get("language"));
-            Estimate rate = Results.interval(row, "mb_per_s");
-            v.put("low", rate.low());
-            v.put("high", rate.high());
+            Estimate rate = results.interval(row, "mb_per_s");
+            v.put("low", end(rate.low()));
+            v.put("high", end(rate.high()));
             values.add(v);
         }
         boolean byRuntime = values.stream().map(v -> v.get("who")).distinct().count() > 2;
@@ -391,7 +390,7 @@ public final class Charts {
         // several ways through the cache (mapped_file's): a bar per way, else a bar per operation
         boolean byMethod = summary.stream().map(row -> row.get("strategy")).filter(s -> !"o-direct".equals(s)).distinct().count() > 1;
         for (Map<String, Object> row : summary) {
-            Map<String, Object> v = plain(row);
+            Map<String, Object> v = new LinkedHashMap<>(row);
             v.put("case", row.get("language") + " " + (byMethod ? row.get("method") : row.get("op")));
             v.put("cache", "o-direct".equals(row.get("strategy")) ? BYPASSED : row.get("cache"));
             values.add(v);

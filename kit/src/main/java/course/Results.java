@@ -18,22 +18,11 @@ public final class Results {
     static final List<String> WORKLOAD = Schema.results().runFields("x-workload");
 
     private final List<JsonObject> runs;
-    /**
-     * The runs grouped by case, in the order cases first appear; worked out once, when first asked for.
-     * A bootstrap replicate (resample) is born grouped, and keeps its groups through where(): an Estimate
-     * then never keys its thousands of redrawn runs again.
-     */
+    /** The runs grouped by case, in the order cases first appear; worked out once, when first asked for. */
     private List<List<JsonObject>> cases;
-    private final boolean drawn;
 
     public Results(List<JsonObject> runs) {
-        this(List.copyOf(runs), null, false);
-    }
-
-    private Results(List<JsonObject> runs, List<List<JsonObject>> cases, boolean drawn) {
-        this.runs = runs;
-        this.cases = cases;
-        this.drawn = drawn;
+        this.runs = List.copyOf(runs);
     }
 
     private List<List<JsonObject>> cases() {
@@ -55,10 +44,7 @@ public final class Results {
     }
 
     public Results where(Predicate<JsonObject> keep) {
-        if (!drawn) return new Results(runs.stream().filter(keep).toList());
-        // a replicate's runs lie case by case, so its groups, filtered, are still in first-seen order
-        List<List<JsonObject>> kept = cases.stream().map(group -> group.stream().filter(keep).toList()).filter(g -> !g.isEmpty()).toList();
-        return new Results(kept.stream().flatMap(List::stream).toList(), kept, true);
+        return new Results(runs.stream().filter(keep).toList());
     }
 
     public Results where(String field, String value) {
@@ -113,30 +99,16 @@ public final class Results {
         if (!fields.contains(field)) throw new IllegalArgumentException("a run has no field " + field + "; it has " + String.join(", ", fields));
     }
 
-    /**
-     * One bootstrap replicate (Estimate), redrawn the way the runs were made: for each case, first its
-     * rounds, then the runs within each. A round is one process per case (Sweep), so what a process
-     * brings with it (its JIT's choices, where its memory landed, a slow minute of the machine) is shared
-     * by its runs: redrawing runs alone would count them as independent and make the interval too
-     * narrow. So each case draws as many rounds as it ran, with replacement, and from each drawn round as
-     * many runs as it holds, with replacement. Runs never move between cases; runs without a round
-     * (results saved before rounds were recorded) count as one round.
-     */
-    Results resample(java.util.Random random) {
-        List<List<JsonObject>> groups = new ArrayList<>();
-        List<JsonObject> all = new ArrayList<>(runs.size());
-        for (List<JsonObject> group : cases()) {
-            List<List<JsonObject>> rounds = new ArrayList<>(group.stream().collect(java.util.stream.Collectors.groupingBy(
-                    run -> new Run(run).round(), java.util.TreeMap::new, java.util.stream.Collectors.toList())).values());
-            List<JsonObject> redrawn = new ArrayList<>(group.size());
-            for (int r = 0; r < rounds.size(); r++) {
-                List<JsonObject> round = rounds.get(random.nextInt(rounds.size()));
-                for (int i = 0; i < round.size(); i++) redrawn.add(round.get(random.nextInt(round.size())));
-            }
-            groups.add(redrawn);
-            all.addAll(redrawn);
-        }
-        return new Results(all, groups, true);
+    /** The rounds these runs were made in (Sweep numbers them from 1; runs saved before rounds were recorded are all round 0). */
+    public java.util.SortedSet<Integer> rounds() {
+        java.util.SortedSet<Integer> out = new java.util.TreeSet<>();
+        for (JsonObject r : runs) out.add(new Run(r).round());
+        return out;
+    }
+
+    /** The runs of one round: every case once, each in its own process (Estimate's interval is built from these). */
+    public Results inRound(int round) {
+        return where(r -> new Run(r).round() == round);
     }
 
     /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */
@@ -182,7 +154,6 @@ public final class Results {
             row.put("median_ms", median / 1e6);
             row.put("min_ms", Collections.min(ns) / 1e6);
             row.put("max_ms", Collections.max(ns) / 1e6);
-            row.put("median_ms" + RUNS, ns.stream().map(t -> t / 1e6).toList());
             double mb = first.bytes() / (double) (1 << 20);
             row.put("mb_per_s", mb / (median / 1e9));
             row.put("ms_per_mb", median / 1e6 / mb);
@@ -197,45 +168,29 @@ public final class Results {
             // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
             List<Double> resident = group.stream().map(r -> new Run(r).residentPct()).filter(java.util.Objects::nonNull).toList();
             row.put("resident_pct", resident.isEmpty() ? null : Collections.max(resident));
-            // threads: the most platform threads each run had at once (the harness counted them), their median and interval
+            // threads: the most platform threads each run had at once (the harness counted them), their median
             List<Double> platform = group.stream().map(r -> new Run(r).platformThreads()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
             if (platform.isEmpty()) row.put("platform_threads", null);
-            else putRate(row, "platform_threads", platform);
+            else row.put("platform_threads", median(platform));
             if (first.spanNs() != null) {
                 // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
                 List<Run> typed = group.stream().map(Run::new).toList();
-                putRate(row, "study_mb_per_s", typed.stream().map(r -> mb / (mean(r.threadNs() != null ? r.threadNs() : r.procNs()) / 1e9)).toList());
-                putRate(row, "wall_mb_per_s", typed.stream().map(r -> mb / (r.spanNs() / 1e9)).toList());
+                row.put("study_mb_per_s", median(typed.stream().map(r -> mb / (mean(r.threadNs() != null ? r.threadNs() : r.procNs()) / 1e9)).toList()));
+                row.put("wall_mb_per_s", median(typed.stream().map(r -> mb / (r.spanNs() / 1e9)).toList()));
             }
             rows.add(row);
         }
         return rows;
     }
 
-    /** A rate per run, summarised as its median, with the runs kept for its interval (interval, Charts' bands). */
-    private static void putRate(Map<String, Object> row, String column, List<Double> perRun) {
-        row.put(column, median(perRun));
-        row.put(column + RUNS, perRun);
-    }
-
-    /** Suffix of the summary entry holding a column's per-run values, where its median is not one of the time's. */
-    static final String RUNS = ":runs";
-
     /**
-     * The 95% interval of a summary row's median (one case; Estimate.ofMedian over its runs) for column: the
-     * time, a figure that moves with it (ms_per_mb) or against it (mb_per_s, ops_per_s), or a per-run rate.
+     * The 95% interval of one case's summary column (a summary row's median time, a rate that moves with it,
+     * a per-run rate's median): the interval verdicts use (Estimate, over rounds), so a chart's band and a
+     * table's interval never disagree.
      */
-    @SuppressWarnings("unchecked")
-    public static Estimate interval(Map<String, Object> row, String column) {
-        List<Double> perRun = (List<Double>) row.get(column + RUNS);
-        if (perRun != null) return Estimate.ofMedian(perRun);
-        double value = ((Number) row.get(column)).doubleValue(), median = (Double) row.get("median_ms");
-        Estimate time = Estimate.ofMedian((List<Double>) row.get("median_ms" + RUNS));
-        return switch (column) {
-            case "ms_per_mb" -> time.map(t -> value * t / median);
-            case "mb_per_s", "ops_per_s" -> time.map(t -> value * median / t);
-            default -> throw new IllegalArgumentException(column + " has no interval: use median_ms, ms_per_mb, mb_per_s, ops_per_s or a per-run rate");
-        };
+    public Estimate interval(Map<String, Object> row, String column) {
+        Results one = where(r -> key(r, CASE).equals(key(row, CASE)));
+        return Estimate.of(d -> d.from(one).median(column));
     }
 
     private static double mean(long[] values) {
@@ -526,7 +481,7 @@ public final class Results {
         return median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
-    /** The median of these values (sorted in place: a bootstrap replicate's own array). */
+    /** The median of these values (sorted in place). */
     static double median(double[] values) {
         java.util.Arrays.sort(values);
         int n = values.length;

@@ -31,7 +31,7 @@ public final class Schema {
     private static Schema results;
 
     private final JsonObject root;
-    /** Every field a run record may have, in the schema's order (asked for in every filter of every bootstrap replicate). */
+    /** Every field a run record may have, in the schema's order (asked for in every filter). */
     private final List<String> runFields;
 
     Schema(JsonObject root) {

@@ -131,13 +131,13 @@ public final class Sweep {
         int count = Math.min(rounds, repeat);
         List<Round> out = new ArrayList<>();
         for (int round = 1; round <= count; round++) {
-            for (Runner.Invocation inv : cases(runsInRound(round, count))) out.add(new Round(round, count, inv));
+            for (Runner.Invocation inv : cases(runsInRound(repeat, round, count))) out.add(new Round(round, count, inv));
         }
         return out;
     }
 
-    /** The repeats a round does when count rounds share them: the first rounds take one more where they do not divide. */
-    private int runsInRound(int round, int count) {
+    /** The runs round (from 1) does when count rounds share repeat: the first rounds take one more where they do not divide. */
+    static int runsInRound(int repeat, int round, int count) {
         return repeat / count + (round <= repeat % count ? 1 : 0);
     }
 
@@ -214,7 +214,7 @@ public final class Sweep {
         List<Round> plan = new ArrayList<>();
         int count = Math.min(Math.max(rounds, 2), repeat);
         for (int round = 1; round <= count; round++) {
-            Runner.Invocation inv = cases(runsInRound(round, count)).get(0);
+            Runner.Invocation inv = cases(runsInRound(repeat, round, count)).get(0);
             plan.add(new Round(round, count, inv));
             plan.add(new Round(round, count, inv));
         }

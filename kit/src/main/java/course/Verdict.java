@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * One published claim checked against this run: holds, changed, reversed or too close to call, with the
- * measured figure, its 95% interval (see Estimate: a bootstrap over the runs, fixed seed) and the rule
+ * measured figure, its 95% interval (see Estimate: Student's t over the rounds) and the rule
  * that judged it. The rules are stated here once, so every lab judges the same way, and each row shows
  * its own.
  *
@@ -45,6 +45,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     static final String HOLDS = "holds", CHANGED = "changed", REVERSED = "reversed", TOO_CLOSE = "too close to call",
             IN_PAPER = "judged in paper";
     static final String SETTLE = "The interval straddles an edge of the band where the claim holds: more runs (a larger repeat) or the paper preset would settle it.";
+    static final String NO_INTERVAL = "One round gives no interval (it shows nothing of how the next process would differ): run two rounds or more, as quick and paper do.";
     static final String NOT_MEASURED = "this run could not measure it (see the notes above: a tool that cannot run here)";
 
     /** A "how many times" claim; published values in % (224% of C) are read as ratios (2.24). */
@@ -123,7 +124,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = outcome(1, measuredRatio, RATIO_TOLERANCE);
         return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome,
-                explain(outcome, why, measuredRatio.value() > 1), band(null, 1, RATIO_TOLERANCE, "%.3g×"));
+                explain(outcome, why, measuredRatio.value() > 1, measuredRatio), band(null, 1, RATIO_TOLERANCE, "%.3g×"));
     }
 
     private static Verdict direction(Published.Claim claim, Estimate ratio, boolean claimedUp, String shown, Why why) {
@@ -133,7 +134,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         String outcome = (claimedUp ? up : down) ? HOLDS : reaches ? TOO_CLOSE : (claimedUp ? down : up) ? REVERSED : CHANGED;
         String rule = String.format(Locale.ROOT, "holds %s ×%.3g; reversed %s ×%.3g; changed between (no clear difference)",
                 claimedUp ? "above" : "below", claimedUp ? SAME : 1 / SAME, claimedUp ? "below" : "above", claimedUp ? 1 / SAME : SAME);
-        return new Verdict(claim, String.format(Locale.ROOT, shown, ratio.format("%.3g×")), outcome, explain(outcome, why, !claimedUp), rule);
+        return new Verdict(claim, String.format(Locale.ROOT, shown, ratio.format("%.3g×")), outcome, explain(outcome, why, !claimedUp, ratio), rule);
     }
 
     /**
@@ -144,7 +145,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static Verdict atLeast(Published.Claim claim, Estimate measuredRatio, double threshold, String reading, String shown, Why why) {
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = measuredRatio.low() >= threshold ? HOLDS : measuredRatio.high() < threshold ? CHANGED : TOO_CLOSE;
-        return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, false),
+        return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, false, measuredRatio),
                 String.format(Locale.ROOT, "holds at or above %.3g× (reading: %s)", threshold, reading));
     }
 
@@ -156,7 +157,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static Verdict atMost(Published.Claim claim, Estimate measuredRatio, double threshold, String reading, String shown, Why why) {
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = measuredRatio.high() <= threshold ? HOLDS : measuredRatio.low() > threshold ? CHANGED : TOO_CLOSE;
-        return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, true),
+        return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, true, measuredRatio),
                 String.format(Locale.ROOT, "holds at or below %.3g× (reading: %s)", threshold, reading));
     }
 
@@ -199,13 +200,13 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                                   Why why, String rule) {
         Boolean atLeast = bound(claim);
         String outcome = atLeast == null ? outcome(published, measured, tolerance) : boundOutcome(atLeast, published, measured, tolerance);
-        return new Verdict(claim, shown, outcome, explain(outcome, why, measured.value() > published), rule);
+        return new Verdict(claim, shown, outcome, explain(outcome, why, measured.value() > published, measured), rule);
     }
 
-    private static String explain(String outcome, Why why, boolean higher) {
+    private static String explain(String outcome, Why why, boolean higher, Estimate measured) {
         return switch (outcome) {
             case HOLDS -> "";
-            case TOO_CLOSE -> SETTLE;
+            case TOO_CLOSE -> measured.hasInterval() ? SETTLE : NO_INTERVAL;
             default -> why.text(higher);
         };
     }
@@ -297,12 +298,22 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                 + " (the studies' 16 to 64 processes each had a processor): run the paper preset on a machine with more cores.", withACoreEach, needed), judge);
     }
 
+    /** What a run saw of a claim made in words: what the study said, its opposite, or something else again. */
+    public enum Seen { AS_CLAIMED, OPPOSITE, OTHERWISE }
+
     /**
-     * A claim the study made in words, without a direction to reverse (a lock that throws, a method
-     * that mangles characters): the lab computes whether it holds, shows what it saw and states its check.
+     * A claim the study made in words (a lock that throws, a method that mangles characters, a scheduler that
+     * adds no thread): the lab works out what it saw, and the row holds, is reversed (the run saw the opposite:
+     * the lock waited, the characters came through whole) or has changed (neither: both locks were granted).
+     * rule states every way the lab tells them apart ("holds when …; reversed when …").
      */
-    public static Verdict claim(Published.Claim claim, boolean holds, String measured, String check, String whyIfNot) {
-        return new Verdict(claim, measured, holds ? HOLDS : CHANGED, holds ? "" : whyIfNot, "holds when " + check);
+    public static Verdict claim(Published.Claim claim, Seen seen, String measured, String rule, String whyIfNot) {
+        String outcome = switch (seen) {
+            case AS_CLAIMED -> HOLDS;
+            case OPPOSITE -> REVERSED;
+            case OTHERWISE -> CHANGED;
+        };
+        return new Verdict(claim, measured, outcome, seen == Seen.AS_CLAIMED ? "" : whyIfNot, rule);
     }
 
     /** The same verdict with the setting that differs from the study's, shown beside the figure ("250 KB file; study: 100 MB"). */

@@ -22,9 +22,9 @@ class ChartsTest {
         List<JsonObject> runs = new ArrayList<>();
         for (long size : new long[] {MB, 4 * MB}) {
             for (int i = 0; i < 3; i++) {
-                runs.add(run("java", "write", size, i, (10 + i) * 1_000_000L * (size / MB)));
-                runs.add(run("c", "write", size, i, (5 + i) * 1_000_000L * (size / MB)));
-                runs.add(run("java", "read", size, i, (4 + i) * 1_000_000L * (size / MB)));
+                runs.add(EstimateTest.inRound(run("java", "write", size, 0, (10 + i) * 1_000_000L * (size / MB)), i + 1));
+                runs.add(EstimateTest.inRound(run("c", "write", size, 0, (5 + i) * 1_000_000L * (size / MB)), i + 1));
+                runs.add(EstimateTest.inRound(run("java", "read", size, 0, (4 + i) * 1_000_000L * (size / MB)), i + 1));
             }
         }
         return new Results(runs);
@@ -74,9 +74,10 @@ class ChartsTest {
         assertEquals("java write", first.get("series").getAsString());
         assertEquals(MB, first.get("size").getAsLong());
         assertEquals(1 / 0.011, first.get("y").getAsDouble(), 1e-9);
-        assertEquals(1 / 0.012, first.get("y_low").getAsDouble(), 1e-9, "three runs: the interval of the median reaches the slowest run");
-        assertEquals(1 / 0.010, first.get("y_high").getAsDouble(), 1e-9, "and the fastest");
-        assertFalse(first.has("median_ms" + Results.RUNS), "per-run lists stay out of the chart's data");
+        Estimate band = results().interval(results().summary().get(0), "mb_per_s");
+        assertEquals(band.low(), first.get("y_low").getAsDouble(), 1e-9, "the band is the verdicts' interval (t over the rounds)");
+        assertEquals(band.high(), first.get("y_high").getAsDouble(), 1e-9);
+        assertTrue(band.low() < 1 / 0.012 && band.high() > 1 / 0.010, "three rounds of 10, 11, 12 ms: t's interval reaches past both: " + band);
         assertEquals(4 * MB, values.get(3).getAsJsonObject().get("size").getAsLong());
         assertTrue(spec.toString().contains("\"errorband\""));
     }
@@ -131,15 +132,17 @@ class ChartsTest {
         assertSelfContained(spec, 6);
         JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
         assertEquals(11.0, first.get("y").getAsDouble(), 1e-9);
-        assertEquals(10.0, first.get("y_low").getAsDouble(), 1e-9);
-        assertEquals(12.0, first.get("y_high").getAsDouble(), 1e-9);
+        Estimate band = results().interval(results().summary().get(0), "median_ms");
+        assertEquals(band.low(), first.get("y_low").getAsDouble(), 1e-9);
+        assertEquals(band.high(), first.get("y_high").getAsDouble(), 1e-9);
         assertTrue(spec.toString().contains("\"type\":\"log\""), "log scales");
     }
 
     @Test
     void manyRunsGiveABandNarrowerThanTheirRange() {
         List<JsonObject> runs = new ArrayList<>();
-        for (int i = 0; i < 15; i++) runs.add(run("java", "read", MB, i, (100 + (i == 0 ? 400 : i)) * 1_000_000L));  // one straggler at 500 ms
+        // five rounds of three runs, one straggler at 500 ms in the first
+        for (int i = 0; i < 15; i++) runs.add(EstimateTest.inRound(run("java", "read", MB, i % 3, (100 + (i == 0 ? 400 : i)) * 1_000_000L), i / 3 + 1));
         JsonObject v = json(Charts.lines(new Results(runs), "file_size", "median_ms", false, "T"))
                 .getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
         assertTrue(v.get("y_high").getAsDouble() < 200, "a straggler does not stretch the median's interval: " + v);
@@ -150,8 +153,9 @@ class ChartsTest {
     void methodBarsCarryEachMediansIntervalAsAWhisker() {
         JsonObject spec = json(Charts.methodBars(results(), "T"));
         JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();  // java write 1 MB: 10, 11, 12 ms
-        assertEquals(1 / 0.012, first.get("low").getAsDouble(), 1e-9);
-        assertEquals(1 / 0.010, first.get("high").getAsDouble(), 1e-9);
+        Estimate whisker = results().interval(results().summary().get(0), "mb_per_s");
+        assertEquals(whisker.low(), first.get("low").getAsDouble(), 1e-9, "the whisker is the verdicts' interval");
+        assertEquals(whisker.high(), first.get("high").getAsDouble(), 1e-9);
         assertEquals(2, spec.getAsJsonObject("spec").getAsJsonArray("layer").size(), "bars and whiskers in each panel");
         assertEquals("op", spec.getAsJsonObject("facet").getAsJsonObject("column").get("field").getAsString());
     }
@@ -265,8 +269,8 @@ class ChartsTest {
     @Test
     @SuppressWarnings("unchecked")
     void threadsGoOnALogAxisWithEachRatesOwnBand() {
-        Results r = new Results(List.of(ResultsTest.threaded("mapped", "none", 2, 0, 10, 8, 4, 6),
-                ResultsTest.threaded("mapped", "none", 2, 1, 10, 16, 10, 10)));
+        Results r = new Results(List.of(EstimateTest.inRound(ResultsTest.threaded("mapped", "none", 2, 0, 10, 8, 4, 6), 1),
+                EstimateTest.inRound(ResultsTest.threaded("mapped", "none", 2, 0, 10, 16, 10, 10), 2)));
         Map<String, Object> spec = Charts.lines(r, true, "threads", "wall_mb_per_s", true, "t");
         String json = new Gson().toJson(spec);
         assertTrue(json.contains("\"title\":\"threads (log scale)\""), json);
@@ -274,7 +278,17 @@ class ChartsTest {
         assertTrue(json.contains("\"values\":[2]") && json.contains("\"format\":\"d\""), "ticks at the counts measured, as whole numbers: " + json);
         List<Map<String, Object>> values = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values");
         double low = (double) values.get(0).get("y_low"), high = (double) values.get(0).get("y_high");
-        assertEquals(2.0, high / low, 1e-9, "two runs: the median's interval spans the slowest and fastest run's wall-clock rate (8 and 16 ns)");
+        Estimate band = r.interval(r.summary().get(0), "wall_mb_per_s");
+        assertEquals(band.low(), low, 1e-9, "each rate's own band: the interval over its rounds");
+        assertEquals(band.high(), high, 1e-9);
+        assertTrue(high / low > 2, "two rounds whose rates differ twofold: t with one degree of freedom reaches well past both");
+    }
+
+    @Test
+    void oneRoundDrawsNoBand() {
+        JsonObject v = json(Charts.lines(new Results(List.of(run("java", "read", MB, 0, 1_000_000), run("java", "read", MB, 1, 2_000_000))),
+                "file_size", "median_ms", false, "T")).getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
+        assertTrue(!v.has("y_low") && !v.has("y_high"), "no interval: no band (and JSON holds no NaN): " + v);
     }
 
     @Test

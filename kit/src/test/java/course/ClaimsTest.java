@@ -59,7 +59,7 @@ class ClaimsTest {
             case "05-text-lines" -> Lab05.verdicts(lab, lab.sweep(0), lab.sweep(1).and(lab.sweep(2)).and(lab.sweep(3)),
                     lab.sweep(8).and(lab.sweep(9)).and(lab.sweep(10)));
             case "06-bulk-jni" -> Lab06.verdicts(lab, lab.sweep(0), lab.sweep(1), lab.sweep(3).and(lab.sweep(4)));
-            case "07-nio-threads" -> Lab07.verdicts(lab, lab.sweep(0), lab.sweep(5), lab.sweep(4), true);
+            case "07-nio-threads" -> Lab07.verdicts(lab, lab.sweep(0), lab.sweep(5), lab.sweep(4), Lab07.SecondLock.THREW);
             case "08-mpi-processes" -> {
                 List<Integer> procs = lab.sweep(0).typed().stream().map(r -> (int) r.procs()).distinct().sorted().toList();
                 yield Lab08.verdicts(lab, lab.sweep(0), lab.sweep(4).and(lab.sweep(5)), procs);

@@ -187,14 +187,25 @@ class VerdictTest {
     @Test
     void wordClaimsStateTheirCheck() {
         Published.Claim c = claim(Double.NaN, "", "claim");
-        Verdict yes = Verdict.claim(c, true, "it threw", "an overlapping lock throws", "it waited");
+        String rule = "holds when an overlapping lock throws; reversed when it waits; changed when it is granted";
+        Verdict yes = Verdict.claim(c, Verdict.Seen.AS_CLAIMED, "it threw", rule, "locks are no longer the JVM's");
         assertEquals("holds", yes.outcome());
         assertEquals("it threw", yes.measured());
         assertEquals("", yes.why());
-        assertEquals("holds when an overlapping lock throws", yes.rule());
-        Verdict no = Verdict.claim(c, false, "it waited", "an overlapping lock throws", "it waited");
-        assertEquals("changed", no.outcome());
-        assertEquals("it waited", no.why());
+        assertEquals(rule, yes.rule());
+        Verdict opposite = Verdict.claim(c, Verdict.Seen.OPPOSITE, "it waited", rule, "locks are no longer the JVM's");
+        assertEquals("reversed", opposite.outcome(), "a word claim the run contradicts reads reversed, as a figure's does");
+        assertEquals("locks are no longer the JVM's", opposite.why());
+        assertEquals("changed", Verdict.claim(c, Verdict.Seen.OTHERWISE, "granted", rule, "x").outcome());
+    }
+
+    @Test
+    void oneRoundIsTooCloseToCallAndSaysWhy() {
+        Results oneRound = new Results(java.util.List.of(Runs.run("java", "read", 1 << 20, 0, 8_000_000), Runs.run("c", "read", 1 << 20, 0, 4_000_000)));
+        Verdict v = Verdict.ratio(claim(2, "x", "ratio"), Estimate.of(d -> d.from(oneRound).ratio("java", "c")), WHY);
+        assertEquals("too close to call", v.outcome(), "a figure without an interval is never judged to hold");
+        assertEquals(Verdict.NO_INTERVAL, v.why());
+        assertEquals("2.00×", v.measured());
     }
 
     @Test
@@ -212,12 +223,19 @@ class VerdictTest {
         assertEquals("async-profiler could not run", v.why());
     }
 
+    /** Each run as made in round 1 and again, the same, in round 2: a figure with an interval of one point. */
+    static Results inTwoRounds(com.google.gson.JsonObject... runs) {
+        java.util.List<com.google.gson.JsonObject> all = new java.util.ArrayList<>();
+        for (int round = 1; round <= 2; round++) for (var run : runs) all.add(EstimateTest.inRound(run.deepCopy(), round));
+        return new Results(all);
+    }
+
     @Test
     void aJdkChangeIsJudgedOnlyAcrossIt() {
         Published.Claim c = claim(2, "x", "ratio");
         com.google.gson.JsonObject old = Runs.run("java", "read", 1 << 20, 0, 8_000_000);
         old.addProperty("runtime", "java 17.0.15");
-        Results both = new Results(java.util.List.of(old, Runs.run("java", "read", 1 << 20, 0, 4_000_000)));
+        Results both = inTwoRounds(old, Runs.run("java", "read", 1 << 20, 0, 4_000_000));
         Verdict judged = Verdict.acrossJdks(c, both, 21, pair -> Verdict.ratio(c, pair.speedup(both), WHY));
         assertEquals("holds", judged.outcome(), "8 ms on JDK 17, 4 ms on JDK 25: 2× faster");
         assertEquals(new JdkPair("java 17.0.15", "java 25.0.3"), JdkPair.around(both, 21).orElseThrow());
@@ -235,7 +253,7 @@ class VerdictTest {
         com.google.gson.JsonObject early = Runs.run("java", "read", 1 << 20, 0, 8_000_000), backported = Runs.run("java", "read", 1 << 20, 0, 6_000_000);
         early.addProperty("runtime", "java 17.0.7");
         backported.addProperty("runtime", "java 17.0.15");
-        Results runs = new Results(java.util.List.of(early, backported, Runs.run("java", "read", 1 << 20, 0, 4_000_000)));
+        Results runs = inTwoRounds(early, backported, Runs.run("java", "read", 1 << 20, 0, 4_000_000));
         java.util.Map<String, Boolean> has = java.util.Map.of("java 17.0.7", false, "java 17.0.15", true, "java 25.0.3", true);
         assertEquals(new JdkPair("java 17.0.7", "java 25.0.3"), JdkPair.around(runs, has::get).orElseThrow(), "the oldest without, the newest with");
         assertEquals("holds", Verdict.acrossJdks(c, runs, has::get, "the change", pair -> Verdict.ratio(c, pair.speedup(runs), WHY)).outcome());

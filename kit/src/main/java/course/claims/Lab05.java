@@ -50,8 +50,11 @@ public final class Lab05 {
             Verdict.inPaper(lab.preset(), Verdict.cut(lab.claim("lord-reddy.buffer-size.larger-buffer-gain.high"),
                 Estimate.of(d -> d.from(steps).where("strategy", "reader").where("buffer_size", "8192").cut(d.from(steps).where("strategy", "reader").where("buffer_size", "1024"))),
                 Why.ifLower("Refilling a small buffer costs little on a fast page cache.")), smallStep),
-            Verdict.claim(lab.claim("lord-reddy.text-readline.readline-deprecated"), mangled,
-                mangled ? "on the utf8 file, readLine's characters summed differently from BufferedReader's (same line count)" : "no difference seen",
-                "DataInputStream.readLine's characters differ from BufferedReader's on a UTF-8 file", "The file had no non-ASCII characters."));
+            Verdict.claim(lab.claim("lord-reddy.text-readline.readline-deprecated"), mangled ? Verdict.Seen.AS_CLAIMED : Verdict.Seen.OPPOSITE,
+                mangled ? "on the utf8 file, readLine's characters summed differently from BufferedReader's (same line count)"
+                    : "on the utf8 file, readLine's characters summed as BufferedReader's",
+                "holds when DataInputStream.readLine's characters differ from BufferedReader's on the utf8 file (its lines hold non-ASCII"
+                    + " characters); reversed when they are the same",
+                "readLine decoded the non-ASCII characters as BufferedReader did: this JDK's readLine converts bytes to characters properly."));
     }
 }

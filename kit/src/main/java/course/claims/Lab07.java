@@ -12,15 +12,29 @@ import java.util.List;
  * Lab 07's figures and claims (Awan et al. §III–V: NIO and threads on one shared file): the study's bandwidths beside
  * this machine's (no verdict: hardware moved on), then its claims, judged on the Java ways' runs over thread counts
  * (`javaRuns`), the one-block reads of growing files (`mapSizes`), RandomAccessFile's one-int calls (`raf`) and the
- * overlapping-lock experiment (`overlapThrows`).
+ * overlapping-lock experiment (`secondLock`).
  */
 public final class Lab07 {
     private Lab07() {
     }
 
-    public static void judge(Lab lab, Results javaRuns, Results mapSizes, Results raf, boolean overlapThrows) {
+    /** What a second lock on an overlapping region, asked for in the same JVM with tryLock, got (the lab's lock experiment). */
+    public enum SecondLock {
+        THREW("an overlapping lock in the same JVM threw OverlappingFileLockException instead of waiting"),
+        WOULD_WAIT("tryLock returned null: an overlapping lock in the same JVM would wait, as one of another process does"),
+        GRANTED("an overlapping lock in the same JVM was granted: both held the same bytes at once");
+
+        /** What the run saw, in the words of the verdict table. */
+        public final String seen;
+
+        SecondLock(String seen) {
+            this.seen = seen;
+        }
+    }
+
+    public static void judge(Lab lab, Results javaRuns, Results mapSizes, Results raf, SecondLock secondLock) {
         lab.thenAndHere(thenAndHere(lab, javaRuns).toArray(Context[]::new));
-        lab.verdicts(Lab07.class, verdicts(lab, javaRuns, mapSizes, raf, overlapThrows));
+        lab.verdicts(Lab07.class, verdicts(lab, javaRuns, mapSizes, raf, secondLock));
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns) {
@@ -39,7 +53,7 @@ public final class Lab07 {
             Context.rate(lab.claim("awan.nio-threads.view-buffer-write-nfs-max"), Double.NaN, noNfs));
     }
 
-    public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results mapSizes, Results raf, boolean overlapThrows) {
+    public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results mapSizes, Results raf, SecondLock secondLock) {
         Results smallest = mapSizes.where("file_size", lab.preset().smallest("map_sizes"));
         Results largest = mapSizes.where("file_size", lab.preset().largest("map_sizes"));
         return List.of(
@@ -78,8 +92,13 @@ public final class Lab07 {
                 Estimate.of(d -> d.from(javaRuns).strategies("view-heap", "view-direct").bestStrategyRatioTo(d.from(javaRuns).strategies("bulk"))),
                 "the better view buffer took %s the bulk extension's time (RandomAccessFile's slowness is the row above)",
                 Why.ifHigher("The bulk extension kept up with NIO here: from the page cache, its conversion and the JDK's copy cost about what a view buffer's copies do.")),
-            Verdict.claim(lab.claim("awan.approaches.filelock-jvm-wide"), overlapThrows,
-                overlapThrows ? "an overlapping lock in the same JVM threw OverlappingFileLockException instead of waiting" : "the overlapping lock did not throw",
-                "a second, overlapping lock in the same JVM throws instead of waiting", "This JDK let two locks of one JVM overlap."));
+            Verdict.claim(lab.claim("awan.approaches.filelock-jvm-wide"), switch (secondLock) {
+                    case THREW -> Verdict.Seen.AS_CLAIMED;
+                    case WOULD_WAIT -> Verdict.Seen.OPPOSITE;
+                    case GRANTED -> Verdict.Seen.OTHERWISE;
+                }, secondLock.seen,
+                "holds when a second, overlapping lock in the same JVM throws; reversed when it would wait (locks held per thread);"
+                    + " changed when it is granted",
+                "This JDK's locks no longer belong to the JVM as a whole."));
     }
 }

@@ -22,9 +22,11 @@ public final class Lab10 {
             Verdict.sinceJdk(lab.claim("openjdk.jdk-8329593.no-carrier-for-buffered-reads"), readersCold.where("strategy", "virtual"), 23, jdk -> {
                 Results virtualCold = readersCold.where("strategy", "virtual").where("runtime", jdk);
                 double added = virtualCold.platformThreadsAdded();
-                return Verdict.claim(lab.claim("openjdk.jdk-8329593.no-carrier-for-buffered-reads"), added <= lab.cores() - 1,
+                return Verdict.claim(lab.claim("openjdk.jdk-8329593.no-carrier-for-buffered-reads"),
+                    added <= lab.cores() - 1 ? Verdict.Seen.AS_CLAIMED : Verdict.Seen.OPPOSITE,
                     String.format("%+.0f platform threads from the fewest virtual workers to the most, cold, on %s", added, jdk),
-                    "the most workers add at most cores − 1 platform threads (the pool's own carriers)",
+                    "holds when the most workers add at most cores − 1 platform threads (the pool's own carriers); reversed when they add more"
+                        + " (the scheduler compensated with carriers, as before the change)",
                     "The scheduler added carriers while virtual threads waited in file reads: this JDK still compensates for buffered file I/O.");
             }));
     }
