@@ -39,7 +39,7 @@ public final class MpiRun {
      * What starts an invocation's processes: nothing for most snippets; for a snippet given --procs N,
      * mpirun with N processes (more than the cores allowed, and said so in the lab), the run's
      * environment passed on to every node, `--allow-run-as-root` only for root, and COURSE_MPI_ARGS
-     * (a --hostfile, say) in front. COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
+     * (a --hostfile, say) in front, or, on one machine, Open MPI's shared-memory layer (ob1). COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
      */
     public static List<String> launcher(Runner.Invocation inv) {
         if (!inv.flags().contains("--procs")) return List.of();
@@ -50,6 +50,10 @@ public final class MpiRun {
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
         String extra = System.getenv("COURSE_MPI_ARGS");
         if (extra != null && !extra.isBlank()) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
+        // One machine: Open MPI's ob1 layer (shared memory) starts a job in about half the time its UCX layer spends
+        // probing for networks (0.13 against 0.33 s on the course's test machine), and a sweep starts a hundred jobs. On
+        // a cluster (COURSE_MPI_ARGS given) or with a layer the learner chose (OMPI_MCA_pml), Open MPI decides.
+        else if (System.getenv("OMPI_MCA_pml") == null) cmd.addAll(1, List.of("--mca", "pml", "ob1"));
         return cmd;
     }
 }

@@ -92,6 +92,8 @@ class SweepTest {
         assertEquals("mpirun", launcher.get(0));
         assertEquals("4", launcher.get(launcher.indexOf("-np") + 1));
         assertEquals("root".equals(System.getProperty("user.name")), launcher.contains("--allow-run-as-root"));
+        boolean oneMachine = System.getenv("COURSE_MPI_ARGS") == null && System.getenv("OMPI_MCA_pml") == null;
+        assertEquals(oneMachine, String.join(" ", launcher).contains("--mca pml ob1"), "one machine: the layer that starts fastest");
         assertEquals(List.of(), MpiRun.launcher(LAB.sweep("raw_io").invocations().get(0)), "other snippets start alone");
     }
 
