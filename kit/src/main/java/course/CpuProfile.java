@@ -5,14 +5,17 @@ import java.util.regex.Pattern;
 
 /**
  * One Java run's CPU profile from async-profiler, reduced to the shares the studies reported: the
- * samples spent in the kernel, and those whose own frame copies memory. Only the samples taken inside
+ * samples spent in the kernel, and those whose own frame copies memory in the program's space (the two never overlap). Only the samples taken inside
  * the timed strategy count (JVM start-up, the JIT and preparing the file do not): samples is their
  * number, allSamples the whole process's.
  */
 public record CpuProfile(String name, long samples, long allSamples, long kernelSamples, long copySamples, Map<String, Long> leaves) {
-    /** Frames that move bytes from one buffer to another, in the JVM, libc or the kernel. */
-    static final Pattern COPY = Pattern.compile("(?i).*(memcpy|memmove|arraycopy|copy_user|copy_(to|from)_user"
-            + "|copyout|copyin|rep_movs|copy_\\w*iter).*");
+    /**
+     * Frames that move bytes from one buffer to another in the program's own space (the JVM, libc): the study's
+     * "memory copy calls to maintain buffers". The kernel's copy into the caller's buffer (copy_to_user) is part of
+     * the system call and counted in the kernel share, never in both.
+     */
+    static final Pattern COPY = Pattern.compile("(?i).*(memcpy|memmove|arraycopy|rep_movs).*");
     /** The harness's timed call of the strategy (Harness.timedRun) is on the stack, at any depth. */
     static final Pattern TIMED = Pattern.compile("(^|.*;)Harness\\.timedRun;.*");
 
@@ -56,7 +59,7 @@ public record CpuProfile(String name, long samples, long allSamples, long kernel
             if (!TIMED.matcher(stack).matches()) continue;
             total += samples;
             if (stack.contains("_[k]")) kernel += samples;
-            if (COPY.matcher(leaf).matches()) copy += samples;
+            if (COPY.matcher(leaf).matches() && !leaf.endsWith("_[k]")) copy += samples;
             leaves.merge(leaf, samples, Long::sum);
         }
         return new CpuProfile(name, total, all, kernel, copy, leaves);

@@ -161,6 +161,7 @@ public final class Results {
             double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
             row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : null);  // too short to register CPU time
             row.put("cpu_ns_per_op", (user + sys) / first.ops());
+            row.put("sys_ns_per_op", sys / first.ops());
             Long misses = first.misses();  // counted only by strategies that keep their own buffer
             row.put("hit_ratio_pct", misses == null ? null : 100 * (1 - misses / (double) first.ops()));
             row.put("method", method(first.json()));
@@ -172,6 +173,11 @@ public final class Results {
             List<Double> platform = group.stream().map(r -> new Run(r).platformThreads()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
             if (platform.isEmpty()) row.put("platform_threads", null);
             else row.put("platform_threads", median(platform));
+            // and the most tasks the kernel ran for the process at once, io_uring's io-wq workers among them (the harness looked)
+            List<Double> tasks = group.stream().map(r -> new Run(r).tasks()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
+            List<Double> io = group.stream().map(r -> new Run(r).ioWorkers()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
+            row.put("tasks", tasks.isEmpty() ? null : median(tasks));
+            row.put("io_workers", io.isEmpty() ? null : median(io));
             if (first.spanNs() != null) {
                 // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
                 List<Run> typed = group.stream().map(Run::new).toList();
@@ -286,6 +292,26 @@ public final class Results {
     /** The lowest of the strategies' medians of a summary column; NaN when there is none. */
     public double lowestStrategyMedian(String column) {
         return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    /**
+     * How far behind the fastest way this strategy fell where it fell furthest: the largest, over the pieces of work
+     * it shared with other strategies, of its median time over the fastest one's there (1: never behind). A way that
+     * is steady across operations and thread counts keeps this small. NaN when it shared no piece of work.
+     */
+    public double worstStanding(String strategy) {
+        List<String> work = workload();
+        List<Map<String, Object>> rows = summary();
+        double worst = Double.NaN;
+        for (Map<String, Object> mine : rows) {
+            if (!strategy.equals(mine.get("strategy"))) continue;
+            double time = ((Number) mine.get("median_ms")).doubleValue();
+            double fastest = rows.stream().filter(r -> key(r, work).equals(key(mine, work)))
+                    .mapToDouble(r -> ((Number) r.get("median_ms")).doubleValue()).min().getAsDouble();
+            if (rows.stream().noneMatch(r -> r != mine && key(r, work).equals(key(mine, work)))) continue;  // done alone: no standing
+            worst = Double.isNaN(worst) ? time / fastest : Math.max(worst, time / fastest);
+        }
+        return worst;
     }
 
     /**

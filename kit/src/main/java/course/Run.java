@@ -43,6 +43,10 @@ public record Run(JsonObject json) {
     public long[] procNs() { return times("proc_ns"); }
     public Long spanNs() { return present("span_ns") ? number("span_ns") : null; }
     public Long platformThreads() { return present("platform_threads") ? number("platform_threads") : null; }
+    /** The most tasks the kernel ran for the process at once (the JVM's own threads and io-wq workers included); null where not counted. */
+    public Long tasks() { return present("tasks") ? number("tasks") : null; }
+    /** Of those, the most that were io_uring's io-wq workers (iou-wrk-…). */
+    public Long ioWorkers() { return present("io_workers") ? number("io_workers") : null; }
     /** Unsigned 64 bits, as both harnesses print it (Long.toUnsignedString to show it). */
     public long checksum() { return json.get("checksum").getAsBigInteger().longValue(); }
     public long seed() { return number("seed"); }

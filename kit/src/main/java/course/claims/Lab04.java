@@ -22,7 +22,22 @@ public final class Lab04 {
     }
 
     public static List<Verdict> verdicts(Lab lab, Results javaWays, Results c, Results buffers) {
+        List<String> runtimes = javaWays.javaRuntimes();
+        String jdk = runtimes.isEmpty() ? "" : runtimes.get(runtimes.size() - 1);
+        List<String> writeInt = jdk.isEmpty() ? List.of() : lab.bytecode(jdk, "java.io.DataOutputStream", "writeInt");
+        long byteCalls = writeInt.stream().filter(line -> line.contains("java/io/OutputStream.write:(I)V")).count();
+        long arrayCalls = writeInt.stream().filter(line -> line.contains("java/io/OutputStream.write:([BII)V")).count();
         return List.of(
+            // JDK 1.1's DataOutputStream.writeInt handed the wrapped stream one byte at a time (§4.2); the class file says what this JDK's does
+            writeInt.isEmpty() ? Verdict.unmeasured(lab.claim("bonachea.typed-array.dataoutputstream-byte-at-a-time"),
+                    "javap could not read DataOutputStream on " + (jdk.isEmpty() ? "a JDK of these runs" : jdk) + ".")
+                : Verdict.claim(lab.claim("bonachea.typed-array.dataoutputstream-byte-at-a-time"),
+                    byteCalls >= 2 ? Verdict.Seen.AS_CLAIMED : byteCalls == 0 && arrayCalls == 1 ? Verdict.Seen.OPPOSITE : Verdict.Seen.OTHERWISE,
+                    String.format("DataOutputStream.writeInt on %s makes %d write(int) and %d write(byte[], int, int) calls on the wrapped stream (javap -c)",
+                        jdk, byteCalls, arrayCalls),
+                    "holds when writeInt hands the wrapped stream one byte per call (two or more write(int)); reversed when it makes one"
+                        + " array write; changed otherwise",
+                    "This JDK's DataOutputStream fills a small array and writes it in one call: an int costs the wrapped stream one call, not four."),
             Verdict.above(lab.claim("bonachea.typed-array.datastream-unbuffered-poorest"),
                 Estimate.of(d -> d.from(javaWays).strategies("data-buffered", "data-bytearray", "encode", "bytes", "bytebuffer", "varhandle").lowestStrategyMedian("mb_per_s")
                     / d.from(javaWays).strategies("data").median("mb_per_s")),
