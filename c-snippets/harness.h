@@ -57,7 +57,8 @@ extern const struct team *harness_team;
 typedef void (*part_fn)(const struct options *o, int64_t thread);
 
 /* Runs part(0) … part(threads − 1), each in a thread of its own; they start together (a barrier).
- * Records each thread's time and CPU time, and the span from the first start to the last end. An I/O
+ * Records each thread's time and CPU time, the span from the first start to the last end, and the most
+ * tasks the kernel ran for the process at once, io_uring's io-wq workers among them (harness.c). An I/O
  * error in any thread ends the program (harness_io_fail). */
 void harness_in_threads(const struct options *o, part_fn part);
 

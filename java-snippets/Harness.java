@@ -89,6 +89,18 @@ final class Harness {
     /** The most platform threads the process had at once in the current run of a strategy with threads (-1: none ran). */
     static long platformThreads = -1;
 
+    /**
+     * The most tasks the kernel ran for the process at once in the current run of a strategy with threads, as the
+     * process's folder of tasks (/proc/self/task) listed them while its workers ran, and the most of those that were
+     * io_uring's io-wq workers (named iou-wrk-TID, Linux 5.12 and later): -1 where none ran or there is no /proc.
+     * Besides the platform threads the JDK counts, the tasks take in the JVM's own threads (GC, JIT compilers), which
+     * come and go, and the kernel's io-wq workers; C counts the same way. See sampleTasks.
+     */
+    static long tasks = -1, ioWorkers = -1;
+
+    /** The tasks of the current run whose kind is known, by id, and whether each is an io-wq worker (see ioWorker). */
+    static final Map<String, Boolean> knownTasks = new HashMap<>();
+
     /** CPU time the other threads or processes of the current run used, added to the measuring thread's own. */
     static final AtomicLong workerUserNs = new AtomicLong(), workerSysNs = new AtomicLong();
 
@@ -222,6 +234,8 @@ final class Harness {
                 workerNs = null;
                 spanNs = -1;
                 platformThreads = -1;
+                tasks = ioWorkers = -1;
+                knownTasks.clear();  // a new run: names are read anew (an id may come back)
                 workerUserNs.set(0);
                 workerSysNs.set(0);
                 long start = clock.getAsLong();
@@ -390,6 +404,97 @@ final class Harness {
     // ---- threads ----------------------------------------------------------------------------
 
     /**
+     * Whether the task id in the folder dir (/proc/self/task) is one of io_uring's io-wq workers, which the kernel
+     * names iou-wrk-TID, TID the id of the thread whose requests it serves. At the gate (atGate) no worker has made a
+     * request yet, and an io-wq worker serves one thread's requests and ends before that thread does: the tasks there
+     * are known as none, their names unread. A task that comes later has its name read at each look until it is an
+     * io-wq worker's, then known: an io-wq worker names itself only when it first runs, and until then bears the name
+     * of the thread that made it, for milliseconds on a busy machine. Such later tasks are few (C makes none; the JVM
+     * adds compiler and GC threads and carriers). A task gone since the folder was listed counts as no io-wq worker.
+     */
+    static boolean ioWorker(java.io.File dir, String id, boolean atGate) {
+        Boolean known = knownTasks.get(id);
+        if (known != null) return known;
+        boolean io = false;
+        if (!atGate) {
+            try (var comm = new java.io.FileInputStream(new java.io.File(dir, id + "/comm"))) {
+                io = new String(comm.readNBytes(16), java.nio.charset.StandardCharsets.ISO_8859_1).startsWith("iou-wrk");
+            } catch (IOException gone) {
+                io = false;
+            }
+        }
+        if (atGate || io) knownTasks.put(id, io);
+        return io;
+    }
+
+    /**
+     * One look at the process's tasks (dir: /proc/self/task, a folder per task named by its id): raises the run's most
+     * tasks at once and most io-wq workers at once. The look is one listing of the folder (File.list, a readdir loop
+     * in one native call: 15–40 µs for 20 tasks where a DirectoryStream, interpreted as a run's few looks are, took
+     * 70 µs to 1.4 ms; names are read only for tasks new to it). Returns what the look took (ns).
+     */
+    static long sampleTasks(Path dir, boolean atGate) {
+        long start = System.nanoTime(), io = 0;
+        java.io.File folder = dir.toFile();
+        String[] ids = folder.list();
+        if (ids == null) return System.nanoTime() - start;  // no /proc: nothing counted, and the record says nothing
+        for (String id : ids) {
+            if (ioWorker(folder, id, atGate)) io++;
+        }
+        tasks = Math.max(tasks, ids.length);
+        ioWorkers = Math.max(ioWorkers, io);
+        return System.nanoTime() - start;
+    }
+
+    /**
+     * The gap between two looks at the tasks: a millisecond, or 20 times what the last look took (with hundreds of
+     * tasks), so that looking takes at most 5% of the measuring thread, which would otherwise only wait.
+     */
+    static long sampleGap(long took) {
+        return Math.max(1_000_000, took * 20);
+    }
+
+    /**
+     * Opens the gate once every worker is at it, and waits for them all to end, looking at the process's tasks
+     * (sampleTasks) while they run: once while every worker is alive at the gate (so even a run shorter than a look
+     * counts them all), then about every millisecond until the last has ended. The measuring thread looks, in the time
+     * it would only wait: no thread is added to count (none to subtract, here or from the JDK's peak count), none is
+     * started or stopped, and it is a task of the process's and counted. Its looks are in its CPU time (user_ns,
+     * sys_ns), a few percent of its time at most, and so in the whole process's where a worker's own is unknown.
+     */
+    static void watchWorkers(List<Thread> workers, java.util.concurrent.CountDownLatch arrived, CyclicBarrier gate,
+                             AtomicReference<Throwable> failure) {
+        Path dir = Path.of("/proc/self/task");
+        while (arrived.getCount() > 0) {
+            try {
+                arrived.await();
+            } catch (InterruptedException e) {
+                failure.compareAndSet(null, e);
+            }
+        }
+        long next = System.nanoTime() + sampleGap(sampleTasks(dir, true));
+        try {
+            gate.await();
+        } catch (InterruptedException | BrokenBarrierException e) {  // the workers find the gate broken, and end
+            failure.compareAndSet(null, e);
+        }
+        for (Thread w : workers) {
+            while (w.isAlive()) {
+                long left = next - System.nanoTime();
+                if (left <= 0) {
+                    next = System.nanoTime() + sampleGap(sampleTasks(dir, false));
+                    continue;
+                }
+                try {
+                    w.join((left + 999_999) / 1_000_000);  // whole milliseconds (Thread.join rounds finer waits up to one)
+                } catch (InterruptedException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }
+        }
+    }
+
+    /**
      * Runs part(0) … part(threads − 1), each in a thread of its own; they start together (a barrier,
      * so no thread has the disk to itself while the others are still being created). Records each
      * thread's time and CPU time, and the span from the first start to the last end. The first error
@@ -409,11 +514,15 @@ final class Harness {
         inThreads(o, kind, part, true);
     }
 
-    /** Records, besides, the most platform threads the process had at once, the JDK's own service threads included. */
+    /**
+     * Records, besides, the most platform threads the process had at once, the JDK's own service threads included, and
+     * the most tasks the kernel ran for it at once, io_uring's io-wq workers among them (watchWorkers).
+     */
     private static void inThreads(Options o, java.util.concurrent.ThreadFactory kind, Part part, boolean anyKind) throws IOException {
         int n = o.threads();
         long[] starts = new long[n], ends = new long[n];
-        CyclicBarrier gate = new CyclicBarrier(n);
+        CyclicBarrier gate = new CyclicBarrier(n + 1);  // the measuring thread opens it (watchWorkers)
+        java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(n);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean cpuUnknown = new java.util.concurrent.atomic.AtomicBoolean();
         List<Thread> workers = new ArrayList<>();
@@ -423,6 +532,7 @@ final class Harness {
             int thread = t;
             Thread worker = kind.newThread(() -> {
                 try {
+                    arrived.countDown();
                     gate.await();
                     long[] cpuStart = cpuTimes();
                     starts[thread] = System.nanoTime();
@@ -443,15 +553,7 @@ final class Harness {
             workers.add(worker);
         }
         workers.forEach(Thread::start);
-        for (Thread w : workers) {
-            while (w.isAlive()) {
-                try {
-                    w.join();
-                } catch (InterruptedException e) {
-                    failure.compareAndSet(null, e);
-                }
-            }
-        }
+        watchWorkers(workers, arrived, gate, failure);
         if (cpuUnknown.get() && processStart != null) {
             long[] cpu = cpuSplit(processStart, processCpuTimes());
             workerUserNs.set(cpu[0]);
@@ -866,7 +968,8 @@ final class Harness {
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,
                 workerNs == null ? "" : (o.procs() > 0 ? "\"proc_ns\":" : "\"thread_ns\":")
                         + java.util.Arrays.toString(workerNs).replace(" ", "") + ",\"span_ns\":" + spanNs + ","
-                        + (platformThreads < 0 ? "" : "\"platform_threads\":" + platformThreads + ","),
+                        + (platformThreads < 0 ? "" : "\"platform_threads\":" + platformThreads + ",")
+                        + (tasks < 0 ? "" : "\"tasks\":" + tasks + ",\"io_workers\":" + ioWorkers + ","),
                 Long.toUnsignedString(checksum), o.seed());  // unsigned, as C prints it
         System.out.flush();
     }

@@ -94,6 +94,56 @@ class HarnessTest {
             }));
             assertEquals("disk on fire", e.getMessage());
         }
+
+        /** The kernel's count: every task of the process's while the workers ran (the JVM's own too), none of them io-wq workers. */
+        @Test
+        void inThreadsCountsTheTasksTheKernelRan() throws Exception {
+            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
+            Harness.Options o = threaded("--threads", "4", "--file-size", "4k", "--op-size", "1k");
+            Harness.tasks = Harness.ioWorkers = -1;
+            Harness.knownTasks.clear();
+            Harness.inThreads(o, t -> { });
+            assertTrue(Harness.tasks >= 4 + 1, "the workers and the measuring thread, at least: " + Harness.tasks);
+            assertEquals(0, Harness.ioWorkers);
+        }
+
+        /**
+         * An io-wq worker is a task named iou-wrk-…; one that has not yet run bears its maker's name, and is read again at
+         * each look until it has named itself. The tasks at the gate are the run's own threads: their names are not read.
+         */
+        @Test
+        void ioWorkersAreTheTasksNamedIouWrk(@TempDir Path dir) throws Exception {
+            for (String[] task : new String[][] {{"101", "java"}, {"102", "small_reads-0"}, {"103", "small_reads-1"}}) {
+                Files.createDirectories(dir.resolve(task[0]));
+                Files.writeString(dir.resolve(task[0]).resolve("comm"), task[1] + "\n");
+            }
+            Harness.tasks = Harness.ioWorkers = -1;
+            Harness.knownTasks.clear();
+            assertTrue(Harness.sampleTasks(dir, true) >= 0);
+            assertEquals(3, Harness.tasks);
+            assertEquals(0, Harness.ioWorkers);
+            Files.createDirectories(dir.resolve("104"));
+            Files.writeString(dir.resolve("104/comm"), "small_reads-0\n");  // made for 102, not yet run
+            for (int look = 0; look < 3; look++) Harness.sampleTasks(dir, false);
+            assertEquals(4, Harness.tasks);
+            assertEquals(0, Harness.ioWorkers);
+            Files.writeString(dir.resolve("104/comm"), "iou-wrk-102\n");  // it ran, and named itself
+            Files.createDirectories(dir.resolve("105"));
+            Files.writeString(dir.resolve("105/comm"), "iou-wrk-102\n");
+            Files.writeString(dir.resolve("103/comm"), "iou-wrk-1\n");  // a task at the gate is not read
+            Harness.sampleTasks(dir, false);
+            assertEquals(5, Harness.tasks);
+            assertEquals(2, Harness.ioWorkers);
+            Files.writeString(dir.resolve("104/comm"), "renamed\n");  // known: not read again
+            Files.delete(dir.resolve("102/comm"));
+            Files.delete(dir.resolve("102"));
+            Harness.sampleTasks(dir, false);
+            assertEquals(5, Harness.tasks, "the most at once");
+            assertEquals(2, Harness.ioWorkers);
+            Harness.tasks = Harness.ioWorkers = -1;
+            Harness.sampleTasks(dir.resolve("gone"), false);
+            assertEquals(-1, Harness.tasks, "no folder of tasks: nothing counted");
+        }
     }
 
     @Nested

@@ -342,8 +342,8 @@ final class Profile {
     /**
      * How cold each case's cold runs were: the most of its file a run still found cached (the harness measured it,
      * mincore). Where some cases stayed cached and others did not, eviction worked and something held those
-     * cases' pages: the kernel drops no page a process still maps (a MappedByteBuffer the garbage collector has
-     * not yet unmapped, say), so their "cold" figures are warm ones.
+     * cases' pages: the course's eviction (posix_fadvise) leaves pages a process still maps (a MappedByteBuffer the
+     * garbage collector has not yet unmapped, say), so their "cold" figures are warm ones.
      */
     static String coldness(Results cold) {
         Map<String, Double> byCase = residentByCase(cold);
