@@ -431,7 +431,7 @@ final class Harness {
      * One look at the process's tasks (dir: /proc/self/task, a folder per task named by its id): raises the run's most
      * tasks at once and most io-wq workers at once. The look is one listing of the folder (File.list, a readdir loop
      * in one native call: 15–40 µs for 20 tasks where a DirectoryStream, interpreted as a run's few looks are, took
-     * 70 µs to 1.4 ms; names are read only for tasks new to it). Returns what the look took (ns).
+     * 70 µs to 1.4 ms; names are read only for tasks not yet known, see ioWorker). Returns what the look took (ns).
      */
     static long sampleTasks(Path dir, boolean atGate) {
         long start = System.nanoTime(), io = 0;
@@ -447,11 +447,12 @@ final class Harness {
     }
 
     /**
-     * The gap between two looks at the tasks: a millisecond, or 20 times what the last look took (with hundreds of
-     * tasks), so that looking takes at most 5% of the measuring thread, which would otherwise only wait.
+     * The gap between two looks at the tasks: a millisecond, or 20 times what the cheaper of the last two looks took
+     * (with hundreds of tasks), so that looking takes at most 5% of the measuring thread, which would otherwise only
+     * wait; one slow look (the thread preempted, or a look not yet compiled) does not put off the next.
      */
-    static long sampleGap(long took) {
-        return Math.max(1_000_000, took * 20);
+    static long sampleGap(long took, long before) {
+        return Math.max(1_000_000, Math.min(took, before) * 20);
     }
 
     /**
@@ -472,7 +473,7 @@ final class Harness {
                 failure.compareAndSet(null, e);
             }
         }
-        long next = System.nanoTime() + sampleGap(sampleTasks(dir, true));
+        long took = sampleTasks(dir, true), before = took, next = System.nanoTime() + sampleGap(took, before);
         try {
             gate.await();
         } catch (InterruptedException | BrokenBarrierException e) {  // the workers find the gate broken, and end
@@ -482,7 +483,9 @@ final class Harness {
             while (w.isAlive()) {
                 long left = next - System.nanoTime();
                 if (left <= 0) {
-                    next = System.nanoTime() + sampleGap(sampleTasks(dir, false));
+                    before = took;
+                    took = sampleTasks(dir, false);
+                    next = System.nanoTime() + sampleGap(took, before);
                     continue;
                 }
                 try {

@@ -100,7 +100,7 @@ def test_mapped_file_every_way_reads_the_checksum_raw_reads(commands, tmp_path, 
 def test_small_reads_every_kind_of_worker_reads_the_checksum_raw_reads(commands, tmp_path, pattern):
     """Platform and virtual threads (Java) and pthreads (C) read raw_io's checksum, a short last block included;
     each run counts the platform threads: C's are its workers and the main thread, Java's at least as many; and the
-    tasks the kernel ran: C's are those threads, Java's besides take in the JVM's own; none an io-wq worker."""
+    tasks the kernel ran, at least as many (Java's take in the JVM's own), none of them an io-wq worker."""
     flags = ["--pattern", pattern, "--file-size", "10001", "--op-size", "512", "--file", str(tmp_path / "x.dat")]
     raw = run_snippet(commands("raw_io", "c"), flags + ["--repeat", "1", "--warmup", "0"])
     assert raw.returncode == 0, raw.stderr
@@ -113,7 +113,7 @@ def test_small_reads_every_kind_of_worker_reads_the_checksum_raw_reads(commands,
         tasks = {r["tasks"] for r in runs}
         assert {r["io_workers"] for r in runs} == {0}, (language, strategy)
         if language == "c":
-            assert threads == {4} and tasks == {4}, (threads, tasks)
+            assert threads == {4} and min(tasks) >= 4, (threads, tasks)
         elif strategy == "platform":
             assert min(threads) >= 4 and min(tasks) >= 4, (threads, tasks)
     assert list(tmp_path.iterdir()) == []
@@ -140,7 +140,7 @@ def test_small_reads_through_io_uring_reads_the_checksum_raw_reads(commands, tmp
         threads_seen = {r["platform_threads"] for r in runs}
         assert threads_seen == {threads + 1} if language == "c" else min(threads_seen) >= threads + 1, (language, threads_seen)
         for r in runs:  # the tasks: the measuring thread, the workers and the io-wq workers (in Java the JVM's own besides)
-            assert r["tasks"] == threads + 1 + r["io_workers"] if language == "c" else r["tasks"] >= threads + 1 + r["io_workers"], (language, r)
+            assert r["tasks"] >= threads + 1 + r["io_workers"], (language, r)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -150,7 +150,8 @@ def test_small_reads_counts_the_tasks_the_kernel_ran_cold(commands, evict_helper
     """Cold, through io_uring and by platform threads, each run records the most tasks the kernel ran for the process
     at once (/proc/self/task, looked at while the workers ran) and the most of them that were io_uring's io-wq workers
     (iou-wrk-…; how many a cold read needs depends on the file system: none on ext4). C's tasks are its own threads
-    and the io-wq workers; Java's take in the JVM's own threads, which the JDK's count of platform threads leaves out."""
+    and the io-wq workers (and, for a moment, a thread of the run before still exiting); Java's take in the JVM's own
+    threads besides, which the JDK's count of platform threads leaves out."""
     flags = ["--pattern", "rand", "--cache", "cold", "--file-size", "4m", "--op-size", "4k", "--repeat", "2", "--warmup", "0",
              "--file", str(tmp_path / "cold.dat")]
     ring = run_snippet(commands("small_reads", language), flags + ["--strategy", "io-uring", "--depth", "16"],
@@ -161,15 +162,15 @@ def test_small_reads_counts_the_tasks_the_kernel_ran_cold(commands, evict_helper
     for r in rows(ring.stdout):
         assert r["cache"] == "cold" and r["io_workers"] >= 0, r
         if language == "c":
-            assert r["tasks"] == r["platform_threads"] + r["io_workers"] == 2 + r["io_workers"], r
+            assert r["platform_threads"] + r["io_workers"] <= r["tasks"] <= 2 * r["platform_threads"] + r["io_workers"], r
         else:
-            assert r["tasks"] >= 2 + r["io_workers"] + 10, r  # the measuring thread, the ring's worker, io-wq's, the JVM's (GC, compilers, ...)
+            assert r["tasks"] > r["platform_threads"] + r["io_workers"] >= 2, r  # the JVM's own besides (GC, compilers, ...)
     threads = run_snippet(commands("small_reads", language), flags + ["--strategy", "platform", "--threads", "8"],
                           env_extra={"COURSE_EVICT": evict_helper})
     assert threads.returncode == 0, threads.stderr
     for r in rows(threads.stdout):
         assert r["cache"] == "cold" and r["io_workers"] == 0, r
-        assert r["tasks"] == 9 if language == "c" else r["tasks"] > r["platform_threads"] >= 9, r
+        assert 9 <= r["tasks"] <= 2 * 9 if language == "c" else r["tasks"] > r["platform_threads"] >= 9, r
     assert list(tmp_path.iterdir()) == []
 
 
@@ -179,8 +180,7 @@ def test_small_reads_counts_the_io_wq_workers_a_file_system_needs(commands, lang
     """On tmpfs, which cannot be asked to read without blocking, io_uring hands every read to an io-wq worker: a
     task of the process's named iou-wrk-<tid>, which each run counts (io_workers), and among its tasks."""
     shm = Path("/dev/shm")
-    mounts = Path("/proc/mounts").read_text().split("\n") if Path("/proc/mounts").exists() else []
-    if not any(m.split()[1:3] == ["/dev/shm", "tmpfs"] for m in mounts if len(m.split()) > 2) or not os.access(shm, os.W_OK):
+    if ["/dev/shm", "tmpfs"] not in [line.split()[1:3] for line in Path("/proc/mounts").read_text().splitlines()] or not os.access(shm, os.W_OK):
         pytest.skip("no tmpfs at /dev/shm to write to")
     target = shm / f"course-io-wq-{os.getpid()}-{language}.dat"
     try:
