@@ -57,6 +57,7 @@ public final class Charts {
             v.put("y", y.value());
             v.put("y_low", end(y.low()));
             v.put("y_high", end(y.high()));
+            v.put("interval", intervalText(y));
             v.put("size", row.get(sizeField));
             v.put("who", byMethod ? row.get("language") + " " + row.get("method") : row.get("language"));
             v.put("series", v.get("who") + " " + row.get("op"));
@@ -82,9 +83,8 @@ public final class Charts {
                 "encoding", Map.of("x", x, "y", Map.of("field", "y", "type", "quantitative", "title", yTitle, "scale", yScale),
                         "color", color, "strokeDash", dash, "detail", Map.of("field", "series"),
                         "tooltip", List.of(Map.of("field", "series"), Map.of("field", "size", "title", "bytes"),
-                                Map.of("field", "y", "format", ",.3~f", "title", yTitle), Map.of("field", "y_low", "format", ",.3~f", "title", "95% interval from"),
-                                Map.of("field", "y_high", "format", ",.3~f", "title", "to"), Map.of("field", "runs"))));
-        Map<String, Object> band = Map.of("mark", Map.of("type", "errorband", "opacity", 0.25),
+                                Map.of("field", "y", "format", ",.3~f", "title", yTitle), INTERVAL_TIP, Map.of("field", "runs"))));
+        Map<String, Object> band = Map.of("mark", Map.of("type", "errorband", "opacity", 0.25), "transform", withInterval("y_low", "y_high"),
                 "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale, "title", yTitle),
                         "y2", Map.of("field", "y_high"), "color", color, "detail", Map.of("field", "series")));
         List<Object> series = values.stream().map(v -> v.get("series")).distinct().toList();
@@ -99,6 +99,20 @@ public final class Charts {
         return Map.of("text", title, "subtitle", BAND);
     }
 
+
+    /** A mark's tooltip line for its interval, written out (a number format would print a missing end as NaN). */
+    static final Map<String, Object> INTERVAL_TIP = Map.of("field", "interval", "title", "95% interval");
+
+    /** An interval as a tooltip reads it: "1.21 to 1.37", or why there is none. */
+    static String intervalText(Estimate e) {
+        if (!e.hasInterval()) return "none (one round)";
+        return String.format(java.util.Locale.ROOT, "%,.3g to %,.3g", e.low(), e.high());
+    }
+
+    /** A band or whisker layer's filter: only the marks whose interval exists (one round gives none). */
+    static List<Map<String, Object>> withInterval(String low, String high) {
+        return List.of(Map.of("filter", "isValid(datum." + low + ") && isValid(datum." + high + ")"));
+    }
 
     /** An interval's end as chart data: null where there is no interval (one round), which JSON cannot hold as NaN. */
     private static Double end(double value) {
@@ -252,6 +266,7 @@ public final class Charts {
             Estimate rate = results.interval(row, "mb_per_s");
             v.put("low", end(rate.low()));
             v.put("high", end(rate.high()));
+            v.put("interval", intervalText(rate));
             values.add(v);
         }
         boolean byRuntime = values.stream().map(v -> v.get("who")).distinct().count() > 2;
@@ -265,9 +280,10 @@ public final class Charts {
         Map<String, Object> bars = Map.of("mark", "bar", "encoding", Map.of("x", x, "xOffset", Map.of("field", "who"), "y", y, "color", color,
                 "tooltip", List.of(Map.of("field", "runtime"), Map.of("field", "method"), Map.of("field", "op"),
                         Map.of("field", "mb_per_s", "format", ",.1f", "title", "MB/s (median run)"),
-                        Map.of("field", "low", "format", ",.1f", "title", "95% interval from"), Map.of("field", "high", "format", ",.1f", "title", "to"),
+                        INTERVAL_TIP,
                         Map.of("field", "runs"), Map.of("field", "file_size", "title", "file bytes"))));
-        Map<String, Object> whiskers = Map.of("mark", Map.of("type", "rule", "color", "black"), "encoding", Map.of("x", x, "xOffset", Map.of("field", "who"),
+        // a case without an interval (one round) gets no whisker: a rule without ends is drawn at NaN
+        Map<String, Object> whiskers = Map.of("mark", Map.of("type", "rule", "color", "black"), "transform", withInterval("low", "high"), "encoding", Map.of("x", x, "xOffset", Map.of("field", "who"),
                 "y", Map.of("field", "low", "type", "quantitative", "scale", Map.of("type", "log")), "y2", Map.of("field", "high")));
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("$schema", SCHEMA);
@@ -334,8 +350,7 @@ public final class Charts {
         Map<String, Object> bars = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here'")),
                 "mark", Map.of("type", "bar", "color", "#1c7ed6", "width", Map.of("band", 0.6)),
                 "encoding", Map.of("x", x, "y", y, "tooltip", List.of(Map.of("field", "label"),
-                        Map.of("field", "value", "format", format, "title", "measured"), Map.of("field", "low", "format", format, "title", "95% interval from"),
-                        Map.of("field", "high", "format", format, "title", "to"))));
+                        Map.of("field", "value", "format", format, "title", "measured"), INTERVAL_TIP)));
         Map<String, Object> whiskers = Map.of("transform", List.of(Map.of("filter", "datum.kind == 'measured here' && isValid(datum.low)")),
                 "mark", Map.of("type", "rule", "color", "#0b3d73", "strokeWidth", 1.5),
                 "encoding", Map.of("x", x, "y", with(y, "field", "low"), "y2", Map.of("field", "high")));
@@ -427,7 +442,7 @@ public final class Charts {
 
     /** A bar of a measured value for ratioBars, cutBars or logBars, with its 95% interval as a whisker. */
     public static Map<String, Object> bar(String label, Estimate value) {
-        Map<String, Object> bar = new LinkedHashMap<>(Map.of("label", label, "value", value.value()));
+        Map<String, Object> bar = new LinkedHashMap<>(Map.of("label", label, "value", value.value(), "interval", intervalText(value)));
         if (!Double.isNaN(value.low()) && value.low() != value.high()) {
             bar.put("low", value.low());
             bar.put("high", value.high());
