@@ -66,6 +66,28 @@ public record Estimate(double value, double low, double high) {
 
     /** The statistic on all runs, and its interval from the statistic on each round (NaN figures give NaN intervals). */
     public static Estimate of(ToDoubleFunction<Draw> statistic) {
+        return of(statistic, null);
+    }
+
+    /**
+     * A cut in percent (100 × (1 − new time ÷ old time)), its interval taken on the speed-up it means (log of
+     * 100 ÷ (100 − cut)), so that no end passes 100%: a cut of 100% would be a time of zero.
+     */
+    public static Estimate ofCut(ToDoubleFunction<Draw> percentCut) {
+        return of(percentCut, new Scale(p -> Math.log(100 / (100 - p)), x -> 100 * (1 - Math.exp(-x))));
+    }
+
+    /** A change in percent (100 × (new time ÷ old time − 1)), its interval taken on the log of the time ratio: no end below −100%. */
+    public static Estimate ofChange(ToDoubleFunction<Draw> percentChange) {
+        return of(percentChange, new Scale(p -> Math.log(1 + p / 100), x -> 100 * (Math.exp(x) - 1)));
+    }
+
+    /** Where the t interval is taken: a transform of the per-round figures and its inverse. */
+    record Scale(java.util.function.DoubleUnaryOperator to, java.util.function.DoubleUnaryOperator back) {
+        static final Scale LINEAR = new Scale(x -> x, x -> x), LOG = new Scale(Math::log, Math::exp);
+    }
+
+    private static Estimate of(ToDoubleFunction<Draw> statistic, Scale scale) {
         Draw all = new Draw(Draw.ALL);
         double value = statistic.applyAsDouble(all);
         if (Double.isNaN(value)) return new Estimate(value, Double.NaN, Double.NaN);
@@ -76,20 +98,24 @@ public record Estimate(double value, double low, double high) {
                 return Double.NaN;
             }
         }).toArray();
-        return overRounds(value, perRound);
+        return overRounds(value, perRound, scale);
     }
 
     /** The figure with Student's t interval over its per-round figures (see the class); NaN ends when they cannot give one. */
     static Estimate overRounds(double value, double[] perRound) {
+        return overRounds(value, perRound, null);
+    }
+
+    /** The same on a given scale (null: log where the figure and every per-round figure are positive, else linear). */
+    static Estimate overRounds(double value, double[] perRound, Scale scale) {
         int n = perRound.length;
-        if (n < 2 || java.util.Arrays.stream(perRound).anyMatch(x -> !Double.isFinite(x)))
-            return new Estimate(value, Double.NaN, Double.NaN);
-        boolean logScale = value > 0 && java.util.Arrays.stream(perRound).allMatch(x -> x > 0);
-        double[] x = logScale ? java.util.Arrays.stream(perRound).map(Math::log).toArray() : perRound;
+        if (scale == null) scale = value > 0 && java.util.Arrays.stream(perRound).allMatch(x -> x > 0) ? Scale.LOG : Scale.LINEAR;
+        double[] x = java.util.Arrays.stream(perRound).map(scale.to()).toArray();
+        if (n < 2 || java.util.Arrays.stream(x).anyMatch(v -> !Double.isFinite(v))) return new Estimate(value, Double.NaN, Double.NaN);
         double mean = java.util.Arrays.stream(x).average().orElseThrow();
         double variance = java.util.Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum() / (n - 1);
         double half = tQuantile(n - 1) * Math.sqrt(variance / n);
-        double low = logScale ? Math.exp(mean - half) : mean - half, high = logScale ? Math.exp(mean + half) : mean + half;
+        double low = scale.back().applyAsDouble(mean - half), high = scale.back().applyAsDouble(mean + half);
         return new Estimate(value, Math.min(low, value), Math.max(high, value));
     }
 

@@ -57,6 +57,18 @@ class EstimateTest {
     }
 
     @Test
+    void aCutsIntervalNeverPassesAHundredPercent() {
+        Results r = runs(new double[] {1, 1, 5}, new double[] {100, 100, 100});  // rounds' cuts 99%, 99%, 95%
+        Estimate onItsOwnScale = Estimate.of(d -> 100 * (1 - d.from(r).ratio("java", "c")));
+        assertTrue(onItsOwnScale.high() > 100, "a t interval on the percentages themselves passes 100%: " + onItsOwnScale);
+        Estimate cut = Estimate.ofCut(d -> 100 * (1 - d.from(r).ratio("java", "c")));
+        assertEquals(99, cut.value(), 1e-9);
+        assertTrue(cut.low() > 0 && cut.high() < 100, "taken on the speed-up it means, it stays below 100%: " + cut);
+        Estimate change = Estimate.ofChange(d -> 100 * (d.from(r).ratio("java", "c") - 1));
+        assertTrue(change.low() > -100 && change.high() < 0, "a change stays above -100%: " + change);
+    }
+
+    @Test
     void tQuantilesAreStudents() {
         assertEquals(12.706, Estimate.tQuantile(1), 1e-3);
         assertEquals(4.303, Estimate.tQuantile(2), 1e-3);

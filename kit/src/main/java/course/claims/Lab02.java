@@ -47,10 +47,10 @@ public final class Lab02 {
             + " configuration), and this preset's runs last a few milliseconds: too few samples to split.";
         return List.of(
             Verdict.cut(lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw"),
-                Estimate.of(d -> d.from(stream1k).where("language", "java").cut(d.from(none))),
+                Estimate.ofCut(d -> d.from(stream1k).where("language", "java").cut(d.from(none))),
                 Why.ifHigher("A one-byte system call now costs hundreds of nanoseconds while the CPU copies a byte in well under one: removing 1023 of every 1024 calls saves nearly all the time.")),
             Verdict.cut(lab.claim("xu-guo.buffering.direct-extra-time-cut"),
-                Estimate.of(d -> d.from(direct).where("language", "java").cut(d.from(stream1k))),
+                Estimate.ofCut(d -> d.from(direct).where("language", "java").cut(d.from(stream1k))),
                 Why.ifHigher("BufferedInputStream.read() takes a lock and checks its state on every byte; a hand-kept array is one bounds-checked load the JIT keeps in a register.")
                    .orIfLower("The JIT inlines BufferedInputStream.read() and its uncontended lock: the stream's bookkeeping costs less than it did.")),
             Verdict.ratio(lab.claim("xu-guo.buffer-size.java-over-c-time-seq-direct"), Estimate.of(d -> d.from(direct).ratio("java", "c")),
@@ -60,7 +60,7 @@ public final class Lab02 {
                 Estimate.of(d -> d.from(seqSweep).where("buffer_size", "1024").ratioTo(d.from(seqSweep).where("buffer_size", "1"))),
                 "a 1 KB buffer took %s the time of a 1-byte buffer", Why.ifHigher("See the sequential chart: on this machine the times did not fall.")),
             Verdict.inPaper(lab.preset(), Verdict.cut(lab.claim("xu-guo.buffer-size.seq-gain-beyond-knee-high"),
-                Estimate.of(d -> d.from(seqSweep).where("language", "java").above("buffer_size", 1024).fastest()
+                Estimate.ofCut(d -> d.from(seqSweep).where("language", "java").above("buffer_size", 1024).fastest()
                     .cut(d.from(seqSweep).where("language", "java").where("buffer_size", "1024"))),
                 Why.ifHigher("At 1 KB a system call still costs about as much as copying the kilobyte one byte at a time, so larger buffers keep paying until the calls are rare: the knee has moved to tens of KB.")),
                 "a 5% step between runs of well under a millisecond (this preset's " + Course.formatBytes(seqSize) + " file) is far inside how much one process's runs differ from the next's."),

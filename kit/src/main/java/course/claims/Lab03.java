@@ -22,7 +22,7 @@ public final class Lab03 {
     public static List<Verdict> verdicts(Lab lab, Results seq, Results rand) {
         return List.of(
             Verdict.cut(lab.claim("xu-guo.operation-size.seq-java-gain-large-vs-1b"),
-                Estimate.of(d -> d.from(seq).where("language", "java").where("op_size", "4096").cut(d.from(seq).where("language", "java").where("op_size", "1"), "op_size")),
+                Estimate.ofCut(d -> d.from(seq).where("language", "java").where("op_size", "4096").cut(d.from(seq).where("language", "java").where("op_size", "1"), "op_size")),
                 Why.ifHigher("A one-byte call today costs a few hundred nanoseconds, nearly all of it the trip into the kernel: 4096 times fewer trips save nearly all the time.")),
             Verdict.below(lab.claim("xu-guo.operation-size.seq-time-falls-with-opsize"),
                 Estimate.of(d -> d.from(seq).where("op_size", "1").ratioTo(d.from(seq).where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),

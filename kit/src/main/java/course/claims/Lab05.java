@@ -30,27 +30,27 @@ public final class Lab05 {
         String smallStep = "a step this small between reads of about a millisecond is within how far one process's runs can land from the next's (see the noise floor above).";
         return List.of(
             Verdict.change(lab.claim("lord-reddy.text-readline.datainputstream-bufferedinputstream-seq-change.250kb"),
-                Estimate.of(d -> d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0"))),
+                Estimate.ofChange(d -> d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0"))),
                 Why.ifLower("One system call per byte costs even more next to today's fast line handling: buffering removes nearly all of the time.")),
             Verdict.inPaper(lab.preset(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedreader-1024-seq-change.250kb"),
-                Estimate.of(d -> d.from(at250).strategies("reader").where("buffer_size", "1024").percentChange(d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048"))),
+                Estimate.ofChange(d -> d.from(at250).strategies("reader").where("buffer_size", "1024").percentChange(d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048"))),
                 Why.ifHigher("DataInputStream.readLine no longer costs more than BufferedReader, which also decodes bytes into chars: the JIT compiles both to tight loops.")
                    .orIfLower("DataInputStream.readLine still calls the buffered stream's read() once per byte, each call taking the stream's lock, while BufferedReader scans its char array in one loop: the gap grew.")),
                 "between reads of about a millisecond this step's figure lies close to the band's edge, and a quick pass's interval can reach across it even with five rounds; like the smaller steps at 250 KB."),
             Verdict.inPaper(lab.preset(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedreader-8192-seq-change.250kb"),
-                Estimate.of(d -> d.from(at250).strategies("reader").where("buffer_size", "8192").percentChange(d.from(at250).strategies("reader").where("buffer_size", "1024"))),
+                Estimate.ofChange(d -> d.from(at250).strategies("reader").where("buffer_size", "8192").percentChange(d.from(at250).strategies("reader").where("buffer_size", "1024"))),
                 Why.ifHigher("A refill of a 1024-character buffer is a page-cache copy costing far less than the lines it holds.")), smallStep),
             Verdict.inPaper(lab.preset(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedfilereader-seq-change.250kb"),
-                Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").percentChange(d.from(at250).strategies("reader").where("buffer_size", "8192"))),
+                Estimate.ofChange(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").percentChange(d.from(at250).strategies("reader").where("buffer_size", "8192"))),
                 Why.ifHigher("Today's BufferedReader and String constructors are already well tuned: one copy fewer hardly shows.")), smallStep),
             Verdict.cut(lab.claim("lord-reddy.text-readline.stream-chaining-average-reduction"),
-                Estimate.of(d -> sizes.stream().mapToDouble(size -> d.from(chained).where("file_size", size).strategies("reader").where("buffer_size", "8192")
+                Estimate.ofCut(d -> sizes.stream().mapToDouble(size -> d.from(chained).where("file_size", size).strategies("reader").where("buffer_size", "8192")
                     .cut(d.from(chained).where("file_size", size).strategies("datainput").where("buffer_size", "0"))).average().orElse(Double.NaN)),
                 Why.ifHigher("One system call per byte costs even more next to today's fast line handling: chaining a buffer removes nearly all of the time."))
                 .at("mean over " + sizes.size() + " files of " + sizes.stream().map(Course::formatBytes).collect(java.util.stream.Collectors.joining(", "))
                     + "; study: 100, 250 and 500 KB"),
             Verdict.cut(lab.claim("lord-reddy.text-readline.summary-bufferedfilereader-further-reduction.250kb"),
-                Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").cut(d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048"))),
+                Estimate.ofCut(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").cut(d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048"))),
                 Why.ifLower("DataInputStream.readLine over a buffered stream is not the cost it was: the JIT compiles its byte loop, so a hand-made reader saves less.")
                    .orIfHigher("DataInputStream.readLine still takes the buffered stream's lock once per byte; a hand-made reader over a char array saves more than it did.")),
             Verdict.ratio(lab.claim("lord-reddy.text-readline.bufferedfilereader-over-datainputstream"),
@@ -61,7 +61,7 @@ public final class Lab05 {
                 Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms") / d.from(at250).strategies("chars").where("buffer_size", "0").median("median_ms")),
                 Why.ifLower("Allocating a short-lived String is cheap for today's garbage collectors: the char[] loop saves less.")),
             Verdict.inPaper(lab.preset(), Verdict.cut(lab.claim("lord-reddy.buffer-size.larger-buffer-gain.high"),
-                Estimate.of(d -> d.from(steps).where("strategy", "reader").where("buffer_size", "8192").cut(d.from(steps).where("strategy", "reader").where("buffer_size", "1024"))),
+                Estimate.ofCut(d -> d.from(steps).where("strategy", "reader").where("buffer_size", "8192").cut(d.from(steps).where("strategy", "reader").where("buffer_size", "1024"))),
                 Why.ifLower("Refilling a small buffer costs little on a fast page cache.")), smallStep),
             Verdict.claim(lab.claim("lord-reddy.text-readline.readline-deprecated"), mangled ? Verdict.Seen.AS_CLAIMED : Verdict.Seen.OPPOSITE,
                 mangled ? "on the utf8 file, readLine's characters summed differently from BufferedReader's (same line count)"
