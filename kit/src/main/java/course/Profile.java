@@ -323,8 +323,9 @@ final class Profile {
      * slower than warm ones, i.e. whether they reach a slower device at all.
      */
     static String coldReading(Results warm, Results cold) {
-        double warmMbPerS = warm.where("op", "read").median("mb_per_s", r -> true), coldMbPerS = cold.median("mb_per_s", r -> true);
-        double resident = cold.typed().stream().mapToDouble(Run::residentPct).max().orElse(0);
+        double warmMbPerS = warm.where("op", "read").median("mb_per_s", r -> true), coldMbPerS = cold.where("op", "read").median("mb_per_s", r -> true);
+        // cold writes record no residency (nothing was read): only the reads say how cold the file was
+        double resident = cold.typed().stream().map(Run::residentPct).filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
         double slower = warmMbPerS / coldMbPerS;
         if (resident > EVICTION_FAILED_PCT) {
             return String.format(Locale.ROOT, "Cold runs still found up to %.0f%% of the file in the page cache: eviction does not work on this "

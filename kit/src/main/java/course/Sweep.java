@@ -192,9 +192,16 @@ public final class Sweep {
      * so the rest of the lab goes on.
      */
     public Results run() {
+        List<Round> plan = schedule();
+        if (plan.isEmpty()) {
+            List<String> empty = emptyLists();
+            throw new IllegalArgumentException("this sweep of " + snippet + " plans no run: " + (empty.isEmpty()
+                    ? "its languages, strategies and operations match no case of " + snippet
+                    : String.join(", ", empty) + " given empty; give each at least one value"));
+        }
         List<JsonObject> rows;
         try {
-            rows = execute(schedule());
+            rows = execute(plan);
         } catch (Runner.RunFailed e) {
             if (!e.unsupported()) throw e;
             Profile.unavailable(snippet + (strategies == null ? "" : " " + String.join(", ", strategies)), e.getMessage().strip());
@@ -204,6 +211,25 @@ public final class Sweep {
         lab.record(this, results);
         Notebook.html(results.html(), results.toString());
         return results;
+    }
+
+    /** The names of the lists this sweep was given empty (each multiplies the cases, so one empty list leaves none). */
+    private List<String> emptyLists() {
+        java.util.Map<String, List<?>> lists = new java.util.LinkedHashMap<>();
+        lists.put("languages", languages);
+        lists.put("ops", ops);
+        lists.put("patterns", patterns);
+        lists.put("fileSizes", fileSizes);
+        lists.put("opSizes", opSizes);
+        lists.put("bufferSizes", bufferSizes);
+        lists.put("strategies", strategies);
+        lists.put("texts", texts);
+        lists.put("types", types);
+        lists.put("threads", threads);
+        lists.put("depths", depths);
+        lists.put("procs", procs);
+        lists.put("locks", locks);
+        return lists.entrySet().stream().filter(e -> e.getValue() != null && e.getValue().isEmpty()).map(java.util.Map.Entry::getKey).toList();
     }
 
     /**

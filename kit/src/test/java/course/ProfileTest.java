@@ -31,6 +31,10 @@ class ProfileTest {
                 + " reach the device.", Profile.coldReading(device[0], device[1]));
         Results[] cachedDisk = ceiling(10, 12, 0.0);
         assertTrue(Profile.coldReading(cachedDisk[0], cachedDisk[1]).contains("yet read at 0.8× the warm speed"));
+        com.google.gson.JsonObject coldWrite = Runs.run("c", "write", 1 << 20, 0, 50_000_000);  // a cold write: no residency recorded
+        coldWrite.addProperty("cache", "cold");
+        assertEquals(Profile.coldReading(device[0], device[1]), Profile.coldReading(device[0], device[1].and(new Results(List.of(coldWrite)))),
+                "a cold write among the cold runs (resident_pct null) once unboxed a null, and its rate counted as a cold read's");
         Results[] tmpfs = ceiling(10, 10, 100.0);
         assertTrue(Profile.coldReading(tmpfs[0], tmpfs[1]).startsWith("Cold runs still found up to 100% of the file in the page cache"));
     }

@@ -98,6 +98,14 @@ class SweepTest {
     }
 
     @Test
+    void aSweepThatPlansNoRunSaysWhichListWasEmpty() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> LAB.sweep("raw_io").fileSizes(List.of()).opSizes(List.of()).run());
+        assertEquals("this sweep of raw_io plans no run: fileSizes, opSizes given empty; give each at least one value", e.getMessage(),
+                "once an IndexOutOfBoundsException from the empty plan");
+    }
+
+    @Test
     void processCountsOutsideOneTo256AreRefused() {
         for (int bad : new int[] {0, -1, 257}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LAB.sweep("mpi_file").procs(bad));
