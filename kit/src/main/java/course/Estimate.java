@@ -82,6 +82,17 @@ public record Estimate(double value, double low, double high) {
         return of(percentChange, new Scale(p -> Math.log(1 + p / 100), x -> 100 * (Math.exp(x) - 1)));
     }
 
+    /**
+     * A share in percent (0 to 100), its interval taken on the log odds, so that no end passes 0% or 100%. A round
+     * at exactly 0% or 100% has no odds: then the interval is taken on the percentages and cut to 0 to 100.
+     */
+    public static Estimate ofPercent(ToDoubleFunction<Draw> percent) {
+        Estimate onOdds = of(percent, new Scale(p -> Math.log(p / (100 - p)), x -> 100 / (1 + Math.exp(-x))));
+        if (onOdds.hasInterval() || Double.isNaN(onOdds.value())) return onOdds;
+        Estimate linear = of(percent, Scale.LINEAR);
+        return new Estimate(linear.value(), Math.max(0, linear.low()), Math.min(100, linear.high()));
+    }
+
     /** Where the t interval is taken: a transform of the per-round figures and its inverse. */
     record Scale(java.util.function.DoubleUnaryOperator to, java.util.function.DoubleUnaryOperator back) {
         static final Scale LINEAR = new Scale(x -> x, x -> x), LOG = new Scale(Math::log, Math::exp);

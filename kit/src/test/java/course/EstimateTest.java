@@ -69,6 +69,19 @@ class EstimateTest {
     }
 
     @Test
+    void aSharesIntervalStaysBetweenNoneAndAll() {
+        Results r = runs(new double[] {98, 99, 80}, new double[] {100, 100, 100});  // rounds' shares 98%, 99%, 80%
+        Estimate onItsOwnScale = Estimate.of(d -> 100 * d.from(r).ratio("java", "c"));
+        assertTrue(onItsOwnScale.high() > 100, "a t interval on the percentages themselves passes 100%: " + onItsOwnScale);
+        Estimate share = Estimate.ofPercent(d -> 100 * d.from(r).ratio("java", "c"));
+        assertEquals(98, share.value(), 1e-9);
+        assertTrue(share.low() > 0 && share.high() < 100, "taken on the log odds, it stays inside 0 to 100%: " + share);
+        Results all = runs(new double[] {100, 99, 90}, new double[] {100, 100, 100});  // a round at 100% has no odds
+        Estimate cutToRange = Estimate.ofPercent(d -> 100 * d.from(all).ratio("java", "c"));
+        assertTrue(cutToRange.hasInterval() && cutToRange.high() == 100 && cutToRange.low() < 90, "on the percentages, cut at 100%: " + cutToRange);
+    }
+
+    @Test
     void tQuantilesAreStudents() {
         assertEquals(12.706, Estimate.tQuantile(1), 1e-3);
         assertEquals(4.303, Estimate.tQuantile(2), 1e-3);

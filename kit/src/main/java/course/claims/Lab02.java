@@ -43,8 +43,6 @@ public final class Lab02 {
         long seqSize = lab.preset().size("seq_size");
         Results stream1k = streams.where("buffer_size", "1024");
         long seqLargest = lab.preset().largest("seq_buffers");
-        String ticks = "the kernel splits a process's CPU time between user and system by sampling it at each timer tick (every 1 to 10 ms by its"
-            + " configuration), and this preset's runs last a few milliseconds: too few samples to split.";
         return List.of(
             Verdict.cut(lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw"),
                 Estimate.ofCut(d -> d.from(stream1k).where("language", "java").cut(d.from(none))),
@@ -84,7 +82,7 @@ public final class Lab02 {
                     + " buffers: at random places the hit ratio is about one in " + randSize / largestPartial + " from the sizes alone. The paper preset runs"
                     + " the study's 10 MB file.",
                 () -> Verdict.share(lab.claim("xu-guo.buffer-size.rand-buffer-hit-ratio"),
-                    Estimate.of(d -> d.from(randSweep).where("buffer_size", largestPartial).median("hit_ratio_pct", r -> true)),
+                    Estimate.ofPercent(d -> d.from(randSweep).where("buffer_size", largestPartial).median("hit_ratio_pct", r -> true)),
                     Why.ifHigher("The hit ratio at random places is about the buffer's size over the file's: a smaller file than the study's gives more hits."))
                     .at(Course.formatBytes(largestPartial) + " buffer, " + Course.formatBytes(randSize) + " file; study: 10 MB file")),
             Verdict.below(lab.claim("xu-guo.buffer-size.rand-whole-file-buffer.10mb"),
@@ -95,27 +93,27 @@ public final class Lab02 {
                 Estimate.of(d -> kernelRatio(d.from(randSweep).where("op", "read").where("buffer_size", largestPartial), d.from(randSweep).where("op", "read").where("buffer_size", smallestBuffer))),
                 "a random read with a " + Course.formatBytes(largestPartial) + " buffer cost %s the kernel CPU time of one with a "
                     + Course.formatBytes(smallestBuffer) + " buffer (Java and C)",
-                Why.ifLower("A refill of a few KB from the page cache costs the kernel little more than one of a byte: the call, not the copy, is the cost.")), ticks),
+                Why.ifLower("A refill of a few KB from the page cache costs the kernel little more than one of a byte: the call, not the copy, is the cost.")), Lab01.CPU_SPLIT_BY_TICKS),
             Verdict.inPaper(lab.preset(), Verdict.above(lab.claim("xu-guo.buffer-size.rand-syscall-cpu-rises"),
                 Estimate.of(d -> kernelRatio(d.from(randSweep).where("buffer_size", largestPartial), d.from(randSweep).where("buffer_size", smallestBuffer))),
                 "a random operation with a " + Course.formatBytes(largestPartial) + " buffer cost %s the kernel CPU time of one with a "
                     + Course.formatBytes(smallestBuffer) + " buffer (reads and writes, Java and C)",
-                Why.ifLower("A refill of a few KB from the page cache costs the kernel little more than one of a byte: the call, not the copy, is the cost.")), ticks),
+                Why.ifLower("A refill of a few KB from the page cache costs the kernel little more than one of a byte: the call, not the copy, is the cost.")), Lab01.CPU_SPLIT_BY_TICKS),
             Verdict.inPaper(lab.preset(), Verdict.near(lab.claim("xu-guo.buffer-size.rand-write-syscall-cpu-flat"),
                 Estimate.of(d -> kernelRatio(d.from(randSweep).where("op", "write").where("buffer_size", largestPartial), d.from(randSweep).where("op", "write").where("buffer_size", smallestBuffer))),
                 "a random write with a " + Course.formatBytes(largestPartial) + " buffer cost %s the kernel CPU time of one with a "
                     + Course.formatBytes(smallestBuffer) + " buffer (Java and C)",
-                Why.ifHigher("Writing a larger buffer back costs the kernel its copy into the page cache: writes return before the disk, not before the copy.")), ticks),
+                Why.ifHigher("Writing a larger buffer back costs the kernel its copy into the page cache: writes return before the disk, not before the copy.")), Lab01.CPU_SPLIT_BY_TICKS),
             Verdict.inPaper(lab.preset(), Verdict.below(lab.claim("xu-guo.buffer-size.seq-java-syscall-cpu-falls"),
                 Estimate.of(d -> kernelRatio(d.from(seqSweep).where("language", "java").where("buffer_size", seqLargest), d.from(seqSweep).where("language", "java").where("buffer_size", "1"))),
                 "Java's kernel CPU time per byte with a " + Course.formatBytes(seqLargest) + " buffer was %s that with a 1-byte buffer",
-                Why.ifHigher("See the sequential chart.")), ticks),
+                Why.ifHigher("See the sequential chart.")), Lab01.CPU_SPLIT_BY_TICKS),
             Verdict.inPaper(lab.preset(), Verdict.near(lab.claim("xu-guo.buffer-size.seq-c-breakdown-similar"),
                 Estimate.of(d -> kernelRatio(d.from(seqSweep).where("language", "c").where("buffer_size", seqLargest), d.from(seqSweep).where("language", "c").where("buffer_size", "1"))
                     / kernelRatio(d.from(seqSweep).where("language", "java").where("buffer_size", seqLargest), d.from(seqSweep).where("language", "java").where("buffer_size", "1"))),
                 "C's kernel CPU time per byte fell from a 1-byte to a " + Course.formatBytes(seqLargest) + " buffer by %s Java's factor (reading:"
                     + " a breakdown much like Java's is a kernel share that falls alike)",
-                Why.either("C and Java pay the same system call per refill; what differs is the user-space loop around it.")), ticks),
+                Why.either("C and Java pay the same system call per refill; what differs is the user-space loop around it.")), Lab01.CPU_SPLIT_BY_TICKS),
             Verdict.share(lab.claim("xu-guo.buffering.read-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k read seq"),
                 Why.ifHigher("The study profiled functions on a 667 MHz CPU; here one call per KB is still a visible share of a loop that now handles a byte in a nanosecond or two.")),
             Verdict.share(lab.claim("xu-guo.buffering.write-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k write seq"),
