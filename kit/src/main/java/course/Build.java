@@ -79,7 +79,7 @@ public final class Build {
         try {
             command(snippet, "java");
             System.out.println("precompiled " + snippet);
-        } catch (Runner.RunFailed e) {
+        } catch (Exec.RunFailed e) {
             System.out.println("skipped " + snippet + " in Java (it needs a newer JDK than " + Runtime.version().feature() + ")");
         }
     }
@@ -268,7 +268,7 @@ public final class Build {
      */
     static void buildAtomically(Path target, java.util.function.Function<Path, List<String>> command, String what) {
         Progress.during(what + " (once: later runs reuse it)", () -> {
-            intoPlace(target, partial -> Runner.exec(command.apply(partial), what));
+            intoPlace(target, partial -> Exec.run(command.apply(partial), what));
             return target;
         });
     }
@@ -326,7 +326,7 @@ public final class Build {
     /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */
     static String compiler(List<Path> sources) {
         boolean mpi = sources.stream().anyMatch(Build::usesMpi);
-        if (mpi && !MpiRun.available()) throw new Runner.RunFailed(MpiRun.missing());
+        if (mpi && !MpiRun.available()) throw new Exec.RunFailed(MpiRun.missing());
         return mpi ? MpiRun.tool("mpicc") : "gcc";
     }
 
@@ -340,7 +340,7 @@ public final class Build {
         if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
         List<String> cmd = new ArrayList<>(List.of(jbang.toString()));
         cmd.addAll(List.of(args));
-        return Runner.exec(cmd, what, Map.of("JAVA_HOME", javaHome().toString(), "JBANG_DIR", build.resolve("jbang-home").toString(),
+        return Exec.run(cmd, what, Map.of("JAVA_HOME", javaHome().toString(), "JBANG_DIR", build.resolve("jbang-home").toString(),
                 "JBANG_REPO", build.resolve("jbang-repo").toString()));
     }
 

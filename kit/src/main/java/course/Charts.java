@@ -53,7 +53,7 @@ public final class Charts {
         List<Map<String, Object>> values = new ArrayList<>();
         for (Map<String, Object> row : results.summary()) {
             Map<String, Object> v = new LinkedHashMap<>(row);
-            Estimate y = results.interval(row, column);
+            Estimate y = Estimate.ofCase(results, row, column);
             v.put("y", y.value());
             v.put("y_low", end(y.low()));
             v.put("y_high", end(y.high()));
@@ -263,7 +263,7 @@ public final class Charts {
             boolean several = results.where("language", (String) row.get("language")).summary().stream()
                     .map(r -> r.get("runtime")).distinct().count() > 1;
             v.put("who", several ? row.get("runtime") : row.get("language"));
-            Estimate rate = results.interval(row, "mb_per_s");
+            Estimate rate = Estimate.ofCase(results, row, "mb_per_s");
             v.put("low", end(rate.low()));
             v.put("high", end(rate.high()));
             v.put("interval", intervalText(rate));

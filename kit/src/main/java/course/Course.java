@@ -1,14 +1,10 @@
 package course;
 
-import com.google.gson.Gson;
-import com.google.gson.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
-/** Where the course lives on disk, and its preset table (labs/presets.json). */
+/** Where the course lives on disk (its folders), and how it writes sizes. */
 public final class Course {
     private Course() {
     }
@@ -52,27 +48,6 @@ public final class Course {
 
     public static Path build() {
         return home().resolve("build");
-    }
-
-    /** The preset a lab runs in: COURSE_PRESET if set (tests and the report set it), else quick. */
-    public static String presetName() {
-        String env = System.getenv("COURSE_PRESET");
-        return env == null || env.isEmpty() ? "quick" : env;
-    }
-
-    public static Preset preset(String lab, String name) {
-        JsonObject all;
-        try {
-            all = new Gson().fromJson(Files.readString(home().resolve("labs/presets.json")), JsonObject.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (!all.has(lab)) throw new IllegalArgumentException("no presets for lab " + lab + " in labs/presets.json");
-        JsonObject presets = all.getAsJsonObject(lab);
-        if (!presets.has(name)) {
-            throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
-        }
-        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()));
     }
 
     /** Parses 4k, 16m, 1g (powers of 1024) as the snippets' harnesses do. */

@@ -15,24 +15,24 @@ import java.util.List;
  */
 public record DataFile(Path path, long size, long checksum, long lines) implements AutoCloseable {
     /** The course's binary data, written by raw_io. */
-    static DataFile create(Lab lab, long size) {
-        return write(lab, "raw_io", List.of("--op", "write", "--file-size", String.valueOf(size),
+    static DataFile create(Build build, Path scratch, long size) {
+        return write(build, scratch, "raw_io", List.of("--op", "write", "--file-size", String.valueOf(size),
                 "--op-size", String.valueOf(Math.min(size, 1 << 20))), false);
     }
 
     /** The course's text of a kind (lf, crlf, cr, mixed, utf8), written and read once by text_lines. */
-    static DataFile text(Lab lab, long size, String kind) {
-        return write(lab, "text_lines", List.of("--op", "read", "--text", kind, "--file-size", String.valueOf(size)), true);
+    static DataFile text(Build build, Path scratch, long size, String kind) {
+        return write(build, scratch, "text_lines", List.of("--op", "read", "--text", kind, "--file-size", String.valueOf(size)), true);
     }
 
-    private static DataFile write(Lab lab, String snippet, List<String> flags, boolean text) {
-        Scratch.createDirectories(lab.scratch());
-        Path path = lab.scratch().resolve("exercise-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".dat");
-        List<String> cmd = new ArrayList<>(lab.runner().build().command(snippet, "c"));
+    private static DataFile write(Build build, Path scratch, String snippet, List<String> flags, boolean text) {
+        Scratch.createDirectories(scratch);
+        Path path = scratch.resolve("exercise-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".dat");
+        List<String> cmd = new ArrayList<>(build.command(snippet, "c"));
         cmd.addAll(flags);
         cmd.addAll(List.of("--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));
         try {
-            var row = new Run(JsonParser.parseString(Runner.exec(cmd, "writing the exercise file").strip()).getAsJsonObject());
+            var row = new Run(JsonParser.parseString(Exec.run(cmd, "writing the exercise file").strip()).getAsJsonObject());
             return new DataFile(path, row.fileSize(), row.checksum(), text ? row.ops() : -1);
         } catch (RuntimeException e) {
             path.toFile().delete();  // --keep keeps the file even when the run fails: never leave half of one

@@ -70,6 +70,15 @@ public record Estimate(double value, double low, double high) {
     }
 
     /**
+     * The interval of one case's summary column (a summary row's median time, a rate that moves with it, a per-run
+     * rate's median) over rounds, as verdicts take theirs: a chart's band and a table's interval never disagree.
+     */
+    public static Estimate ofCase(Results results, Map<String, Object> row, String column) {
+        Results one = results.sameCase(row);
+        return of(d -> d.from(one).median(column));
+    }
+
+    /**
      * A cut in percent (100 × (1 − new time ÷ old time)), its interval taken on the speed-up it means (log of
      * 100 ÷ (100 − cut)), so that no end passes 100%: a cut of 100% would be a time of zero.
      */

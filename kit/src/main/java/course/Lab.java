@@ -48,13 +48,13 @@ public final class Lab {
 
     private Lab(String id, String presetName) {
         this.id = id;
-        this.preset = Course.preset(id, presetName);
+        this.preset = Preset.of(id, presetName);
         this.scratch = Course.scratch();
     }
 
     /** Opens a lab in the preset COURSE_PRESET names (quick by default) and says what it will do. */
     public static Lab open(String id) {
-        return open(id, Course.presetName());
+        return open(id, Preset.chosenName());
     }
 
     public static Lab open(String id, String presetName) {
@@ -78,10 +78,9 @@ public final class Lab {
      * is written) with one line saying how to install it.
      */
     public void requireMpi() {
-        if (!MpiRun.available()) throw new Runner.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
-        String version = Runner.exec(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
-        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(
-                new Runner.Invocation("mpi_file", "c", List.of("--procs", "1")))).replace("-np 1", "-np N") + " …";
+        if (!MpiRun.available()) throw new Exec.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
+        String version = Exec.run(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
+        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(List.of("--procs", "1"))).replace("-np 1", "-np N") + " …";
         Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
     }
 
@@ -181,7 +180,11 @@ public final class Lab {
     }
 
     public Sweep sweep(String snippet) {
-        return new Sweep(this, snippet);
+        return new Sweep(snippet, preset, plan -> SweepRun.results(runner, scratch, plan).map(results -> {
+            record(plan, results);
+            Notebook.html(results.html(), results.toString());
+            return results;
+        }).orElseGet(() -> new Results(List.of())));
     }
 
     /**
@@ -189,7 +192,7 @@ public final class Lab {
      * shows it in one line and keeps it with the saved results; graded checks and verdicts read it back.
      */
     public void noiseFloor(Sweep sweep) {
-        noiseFloor = sweep.noiseFloor();
+        noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
         Notebook.html("<p><small>" + Notebook.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
         save();
     }
@@ -225,7 +228,7 @@ public final class Lab {
     private List<String> javap(String runtime, String className, String method) {
         for (Path home : replayed ? List.<Path>of() : jdkHomes()) {
             if (!runtime.equals("java " + Machine.releaseVersion(home)) || !Files.isExecutable(home.resolve("bin/javap"))) continue;
-            List<String> lines = Runner.exec(List.of(home.resolve("bin/javap").toString(), "-c", "-p", className), "javap " + className).lines().toList();
+            List<String> lines = Exec.run(List.of(home.resolve("bin/javap").toString(), "-c", "-p", className), "javap " + className).lines().toList();
             List<String> body = new ArrayList<>();
             boolean in = false;
             for (String line : lines) {
@@ -276,12 +279,12 @@ public final class Lab {
 
     /** A file of the course's data (and its checksum) for an exercise; close it to remove it. */
     public DataFile dataFile(long size) {
-        return DataFile.create(this, size);
+        return DataFile.create(runner.build(), scratch, size);
     }
 
     /** A text file of the course's text (kind: lf, crlf, cr, mixed, utf8), with its line count and checksum. */
     public DataFile textFile(long size, String kind) {
-        return DataFile.text(this, size, kind);
+        return DataFile.text(runner.build(), scratch, size, kind);
     }
 
     /**
@@ -289,17 +292,17 @@ public final class Lab {
      * and any named in alsoCount (say "mmap", "munmap"), which the table shows whether or not a run made one.
      */
     public void syscalls(Sweep sweep, String... alsoCount) {
-        Profile.syscalls(this, sweep, List.of(alsoCount));
+        Profile.syscalls(runner, scratch, sweep, List.of(alsoCount));
     }
 
     /** Counts each Java invocation's file reads, writes and forces as JDK Flight Recorder records them (never timed). */
     public void fileEvents(Sweep sweep) {
-        Profile.fileEvents(this, sweep);
+        Profile.fileEvents(runner, scratch, sweep);
     }
 
     /** fio's sequential write, warm read and cold read of a file of this size, beside the course's C figures for them. */
     public void fio(long size, Results course) {
-        Profile.fio(this, size, course);
+        Profile.fio(runner, scratch, size, course);
     }
 
     /** Says in one sentence whether cold reads reached a slower device here, and how cold they were. */
@@ -341,7 +344,7 @@ public final class Lab {
      * flame graph; returns one profile per invocation (none where the profiler cannot run).
      */
     public List<CpuProfile> flameGraph(Sweep sweep) {
-        return Profile.flameGraph(this, sweep);
+        return Profile.flameGraph(runner, scratch, id, sweep);
     }
 
     /**

@@ -28,7 +28,7 @@ public final class Machine {
         m.put("filesystem", filesystem(scratch));
         m.put("free space", gib(scratch.toFile().getUsableSpace()));
         m.put("jdk", System.getProperty("java.vendor") + " " + System.getProperty("java.version") + " (" + System.getProperty("java.home") + ")");
-        m.put("gcc", Runner.exec(List.of("gcc", "-dumpfullversion"), "gcc").strip());
+        m.put("gcc", Exec.run(List.of("gcc", "-dumpfullversion"), "gcc").strip());
         for (String tool : OPTIONAL_TOOLS) m.put(tool, onPath(tool) ? "found" : "missing: " + installHint(tool));
         m.put("course commit", commit());
         return m;
@@ -156,12 +156,12 @@ public final class Machine {
     static String filesystem(Path scratch) {
         if (onPath("findmnt")) {
             try {
-                return Runner.exec(List.of("findmnt", "-n", "-o", "FSTYPE", "-T", scratch.toString()), "findmnt").strip();
+                return Exec.run(List.of("findmnt", "-n", "-o", "FSTYPE", "-T", scratch.toString()), "findmnt").strip();
             } catch (RuntimeException e) {
                 // fall back to stat below
             }
         }
-        return Runner.exec(List.of("stat", "-f", "-c", "%T", scratch.toString()), "stat").strip();
+        return Exec.run(List.of("stat", "-f", "-c", "%T", scratch.toString()), "stat").strip();
     }
 
     public static String html(Map<String, String> m) {
@@ -216,7 +216,7 @@ public final class Machine {
 
     private static String commit() {
         try {
-            return Runner.exec(List.of("git", "-C", Course.home().toString(), "rev-parse", "--short", "HEAD"), "git").strip();
+            return Exec.run(List.of("git", "-C", Course.home().toString(), "rev-parse", "--short", "HEAD"), "git").strip();
         } catch (RuntimeException e) {
             return "unknown";
         }

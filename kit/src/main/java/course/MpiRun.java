@@ -36,16 +36,18 @@ public final class MpiRun {
     }
 
     /**
-     * What starts an invocation's processes: nothing for most snippets; for a snippet given --procs N,
+     * What starts a snippet's processes, given its flags: nothing for most snippets; for a snippet given --procs N,
      * mpirun with N processes (more than the cores allowed, and said so in the lab), the run's
      * environment passed on to every node, `--allow-run-as-root` only for root, and COURSE_MPI_ARGS
      * (a --hostfile, say) in front, or, on one machine, Open MPI's shared-memory layer (ob1). COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
      */
-    public static List<String> launcher(Runner.Invocation inv) {
-        if (!inv.flags().contains("--procs")) return List.of();
-        checkProcs(inv.flag("--procs"));
-        if (!available()) throw new Runner.RunFailed(missing());
-        List<String> cmd = new ArrayList<>(List.of(tool("mpirun"), "-q", "--oversubscribe", "-np", inv.flag("--procs"),
+    public static List<String> launcher(List<String> flags) {
+        int at = flags.indexOf("--procs");
+        if (at < 0) return List.of();
+        String procs = at + 1 < flags.size() ? flags.get(at + 1) : "";
+        checkProcs(procs);
+        if (!available()) throw new Exec.RunFailed(missing());
+        List<String> cmd = new ArrayList<>(List.of(tool("mpirun"), "-q", "--oversubscribe", "-np", procs,
                 "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
         String extra = System.getenv("COURSE_MPI_ARGS");

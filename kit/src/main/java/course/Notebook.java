@@ -69,4 +69,10 @@ public final class Notebook {
         return String.valueOf(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
                 .replace("\"", "&quot;").replace("'", "&#39;");  // safe inside attributes too: hand-ins are untrusted
     }
+
+    /** One line saying a tool or a way of doing it cannot run here, and why (the lab goes on without it). */
+    static void unavailable(String what, String why) {
+        html("<p><b>" + escape(what) + "</b>: not available here because " + escape(why) + ".</p>",
+                what + ": not available here because " + why + ".");
+    }
 }

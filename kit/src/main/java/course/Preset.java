@@ -1,7 +1,11 @@
 package course;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -94,5 +98,27 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
     private JsonElement get(String key) {
         if (!values.has(key)) throw new IllegalArgumentException("preset " + name + " of lab " + lab + " has no '" + key + "'");
         return values.get(key);
+    }
+
+    /** The preset a lab runs in: COURSE_PRESET if set (tests and the report set it), else quick. */
+    public static String chosenName() {
+        String env = System.getenv("COURSE_PRESET");
+        return env == null || env.isEmpty() ? "quick" : env;
+    }
+
+    /** A lab's preset from the course's table (labs/presets.json), sizes capped to the memory allowed here. */
+    public static Preset of(String lab, String name) {
+        JsonObject all;
+        try {
+            all = new Gson().fromJson(Files.readString(Course.home().resolve("labs/presets.json")), JsonObject.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!all.has(lab)) throw new IllegalArgumentException("no presets for lab " + lab + " in labs/presets.json");
+        JsonObject presets = all.getAsJsonObject(lab);
+        if (!presets.has(name)) {
+            throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
+        }
+        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()));
     }
 }

@@ -25,9 +25,9 @@ final class Profile {
     }
 
     /** Counts the I/O calls of each run, and the calls named in also (mmap, say), which the table always shows. */
-    static void syscalls(Lab lab, Sweep sweep, List<String> also) {
+    static void syscalls(Runner runner, Path scratch, Sweep sweep, List<String> also) {
         if (!Machine.onPath("strace")) {
-            unavailable("System-call counts", "strace is not installed (" + Machine.installHint("strace") + ")");
+            Notebook.unavailable("System-call counts", "strace is not installed (" + Machine.installHint("strace") + ")");
             return;
         }
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
@@ -36,16 +36,16 @@ final class Profile {
         Progress progress = new Progress("counting system calls with strace", sweep.invocations().size());
         for (Runner.Invocation inv : sweep.invocations()) {
             progress.next(inv.label());
-            Path out = tempFile(lab, "strace-", ".txt");
+            Path out = tempFile(scratch, "strace-", ".txt");
             try {
-                lab.runner().run(inv, lab.scratch(), row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
+                runner.run(inv, scratch, row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
                         "-e", "trace=" + String.join(",", traced), "-o", out.toString()), Map.of());
                 byInvocation.put(inv.caseName(), parseStrace(Files.readAllLines(out)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
-            } catch (Runner.RunFailed e) {
+            } catch (Exec.RunFailed e) {
                 if (!e.getMessage().contains("ptrace")) throw e;
-                unavailable("System-call counts", "strace may not trace here (" + e.getMessage().strip() + ")");
+                Notebook.unavailable("System-call counts", "strace may not trace here (" + e.getMessage().strip() + ")");
                 return;
             } finally {
                 out.toFile().delete();
@@ -90,25 +90,25 @@ final class Profile {
      * the JDK itself recorded (every one: no threshold, no throttle), beside strace's count of system calls:
      * the JDK's own view of the same run, with no root and no agent. Never timed: recording costs time.
      */
-    static void fileEvents(Lab lab, Sweep sweep) {
+    static void fileEvents(Runner runner, Path scratch, Sweep sweep) {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
         List<Runner.Invocation> javaRuns = javaInvocations(sweep);
         Progress progress = new Progress("recording file events with JDK Flight Recorder", javaRuns.size());
         for (Runner.Invocation inv : javaRuns) {
             progress.next(inv.label());
-            Path recording = tempFile(lab, "file-events-", ".jfr");
+            Path recording = tempFile(scratch, "file-events-", ".jfr");
             try {
                 Files.delete(recording);  // the JVM writes it; a name that exists would be taken as a folder's
                 String settings = FILE_EVENTS.stream().map(e -> e + "#threshold=0ms," + e + "#throttle=off").collect(java.util.stream.Collectors.joining(","));
                 // -Xlog keeps JFR's start-up lines off stdout, where the harness's JSON lines go
-                String options = "-Xlog:jfr+startup=warning \"-XX:StartFlightRecording=filename=" + fromRunFolder(lab.scratch(), recording) + "," + settings + "\"";
-                lab.runner().run(inv, lab.scratch(), row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
+                String options = "-Xlog:jfr+startup=warning \"-XX:StartFlightRecording=filename=" + fromRunFolder(scratch, recording) + "," + settings + "\"";
+                runner.run(inv, scratch, row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
                 Path jfr = (inv.javaHome() != null ? Path.of(inv.javaHome()) : Build.javaHome()).resolve("bin/jfr");
-                byInvocation.put(inv.caseName(), parseJfrSummary(Runner.exec(List.of(jfr.toString(), "summary", recording.toString()), "jfr summary").lines().toList()));
+                byInvocation.put(inv.caseName(), parseJfrSummary(Exec.run(List.of(jfr.toString(), "summary", recording.toString()), "jfr summary").lines().toList()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
-            } catch (Runner.RunFailed e) {
-                unavailable("JDK Flight Recorder's file events", "the recording could not be made (" + e.getMessage().strip() + ")");
+            } catch (Exec.RunFailed e) {
+                Notebook.unavailable("JDK Flight Recorder's file events", "the recording could not be made (" + e.getMessage().strip() + ")");
                 return;
             } finally {
                 recording.toFile().delete();
@@ -141,12 +141,12 @@ final class Profile {
      * Runs each Java invocation under async-profiler twice: once for a collapsed profile the kit reads
      * (share of samples in the kernel, hottest frames), once for the flame graph saved for the browser.
      */
-    static List<CpuProfile> flameGraph(Lab lab, Sweep sweep) {
+    static List<CpuProfile> flameGraph(Runner runner, Path scratch, String labId, Sweep sweep) {
         List<CpuProfile> profiles = new ArrayList<>();
         Path agent = Course.build().resolve("tools/async-profiler/linux-" + (System.getProperty("os.arch").contains("aarch64") ? "arm64" : "x64")
                 + "/libasyncProfiler.so");
         if (!Files.exists(agent)) {
-            unavailable("CPU profile", "async-profiler is not set up (" + agent + " missing; run setup/setup.sh)");
+            Notebook.unavailable("CPU profile", "async-profiler is not set up (" + agent + " missing; run setup/setup.sh)");
             return profiles;
         }
         Path folder = Course.flameGraphs();
@@ -155,21 +155,21 @@ final class Profile {
         Progress progress = new Progress("profiling with async-profiler (each case twice: a profile, a flame graph)", javaRuns.size());
         for (Runner.Invocation inv : javaRuns) {
             progress.next(inv.label());
-            String name = lab.id() + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
-            Path collapsed = tempFile(lab, "profile-", ".txt");
+            String name = labId + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
+            Path collapsed = tempFile(scratch, "profile-", ".txt");
             Path html = folder.resolve(name + ".html");
             try {
-                String event = profile(lab, inv, agent, collapsed, "collapsed");
-                profile(lab, inv, agent, html, "flamegraph");
+                String event = profile(runner, scratch, inv, agent, collapsed, "collapsed");
+                profile(runner, scratch, inv, agent, html, "flamegraph");
                 CpuProfile p = CpuProfile.fromCollapsed(inv.caseName(), Files.readAllLines(collapsed));
                 if (p.samples() == 0) {
-                    unavailable("CPU profile of " + inv.caseName(), "the profiler took no samples inside the timed strategy (the run was too short)");
+                    Notebook.unavailable("CPU profile of " + inv.caseName(), "the profiler took no samples inside the timed strategy (the run was too short)");
                     continue;
                 }
                 showHotFrames(p, event, html);
                 profiles.add(p);
-            } catch (Runner.RunFailed e) {
-                unavailable("CPU profile", "async-profiler could not run here (" + e.getMessage().strip() + ")");
+            } catch (Exec.RunFailed e) {
+                Notebook.unavailable("CPU profile", "async-profiler could not run here (" + e.getMessage().strip() + ")");
                 return profiles;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -182,20 +182,20 @@ final class Profile {
     }
 
     /** Tries hardware-independent cpu sampling first, then the interval timer; returns the event used. */
-    private static String profile(Lab lab, Runner.Invocation inv, Path agent, Path out, String format) {
-        String file = fromRunFolder(lab.scratch(), out);
-        Runner.RunFailed last = null;
+    private static String profile(Runner runner, Path scratch, Runner.Invocation inv, Path agent, Path out, String format) {
+        String file = fromRunFolder(scratch, out);
+        Exec.RunFailed last = null;
         for (String event : List.of("cpu", "itimer")) {
             // in double quotes: the launcher reads quotes in JDK_JAVA_OPTIONS (setup refuses a course folder holding ")
             String options = "\"-agentpath:" + agent + "=start,event=" + event + ",interval=1ms," + format + ",file=" + file + "\"";
             try {
-                lab.runner().run(inv, lab.scratch(), row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
+                runner.run(inv, scratch, row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
                 if (Files.exists(out)) return event;
-            } catch (Runner.RunFailed e) {
+            } catch (Exec.RunFailed e) {
                 last = e;
             }
         }
-        throw last != null ? last : new Runner.RunFailed("no profile written to " + out);
+        throw last != null ? last : new Exec.RunFailed("no profile written to " + out);
     }
 
     /**
@@ -204,7 +204,7 @@ final class Profile {
      */
     static String fromRunFolder(Path scratch, Path out) {
         String relative = Scratch.fromRunFolder(scratch, out);
-        if (relative.contains(",")) throw new Runner.RunFailed("its options cannot carry a path with a comma: " + relative);
+        if (relative.contains(",")) throw new Exec.RunFailed("its options cannot carry a path with a comma: " + relative);
         return relative;
     }
 
@@ -249,15 +249,15 @@ final class Profile {
      * (tmpfs did not before Linux 6.6; the row says so).
      * Skipped with a reason without fio.
      */
-    static void fio(Lab lab, long size, Results course) {
+    static void fio(Runner runner, Path scratch, long size, Results course) {
         if (!Machine.onPath("fio")) {
-            unavailable("fio cross-check", "fio is not installed (" + Machine.installHint("fio") + ")");
+            Notebook.unavailable("fio cross-check", "fio is not installed (" + Machine.installHint("fio") + ")");
             return;
         }
         Path dir = null;
         try {
-            Scratch.createDirectories(lab.scratch());
-            dir = Files.createTempDirectory(lab.scratch(), "fio-");
+            Scratch.createDirectories(scratch);
+            dir = Files.createTempDirectory(scratch, "fio-");
             StringBuilder h = new StringBuilder("<table><thead><tr><th>job</th><th>fio MB/s (slowest–fastest run)</th><th>course (C) MB/s"
                     + " (slowest–fastest run)</th><th>course ÷ fio (medians)</th></tr></thead><tbody>");
             StringBuilder t = new StringBuilder();
@@ -269,18 +269,18 @@ final class Profile {
                 for (int run = 0; run < FIO_RUNS && refused == null; run++) {  // as the course's runs: a new file for each write, a flushed one for each cold read
                     progress.next(job.label() + ", run " + (run + 1));
                     if (job.rw().equals("write")) Files.deleteIfExists(file);
-                    if ("cold".equals(job.cache())) Runner.exec(List.of(lab.runner().build().evictHelper().toString(), file.toString()), "evict");
+                    if ("cold".equals(job.cache())) Exec.run(List.of(runner.build().evictHelper().toString(), file.toString()), "evict");
                     List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file, "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
                             "--ioengine=psync", "--mem=mmap", "--fallocate=none", "--scramble_buffers=0",
                             "--invalidate=" + job.invalidate(), "--direct=" + job.direct(), "--output-format=json");
                     try {
-                        String json = Runner.exec(cmd, "fio " + job.label());
+                        String json = Exec.run(cmd, "fio " + job.label());
                         var result = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
                                 .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
                         runs.add(result.getAsJsonObject(job.rw()).get("bw_bytes").getAsDouble() / (1 << 20));
-                    } catch (Runner.RunFailed e) {
+                    } catch (Exec.RunFailed e) {
                         if (job.direct() == 0) throw e;
-                        refused = "refused by this file system (" + Machine.filesystem(lab.scratch()) + ")";
+                        refused = "refused by this file system (" + Machine.filesystem(scratch) + ")";
                     }
                 }
                 double fioMbPerS = refused != null ? Double.NaN : Results.median(runs);
@@ -409,16 +409,11 @@ final class Profile {
         return sweep.invocations().stream().filter(inv -> inv.language().equals("java")).toList();
     }
 
-    static void unavailable(String what, String why) {
-        Notebook.html("<p><b>" + Notebook.escape(what) + "</b>: not available here because " + Notebook.escape(why) + ".</p>",
-                what + ": not available here because " + why + ".");
-    }
-
     /** A file for a tool's output, in the lab's scratch folder: the one place a lab may write, graded in a sandbox too. */
-    private static Path tempFile(Lab lab, String prefix, String suffix) {
+    private static Path tempFile(Path scratch, String prefix, String suffix) {
         try {
-            Scratch.createDirectories(lab.scratch());
-            return Files.createTempFile(lab.scratch(), prefix, suffix);
+            Scratch.createDirectories(scratch);
+            return Files.createTempFile(scratch, prefix, suffix);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

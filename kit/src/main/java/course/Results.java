@@ -189,14 +189,9 @@ public final class Results {
         return rows;
     }
 
-    /**
-     * The 95% interval of one case's summary column (a summary row's median time, a rate that moves with it,
-     * a per-run rate's median): the interval verdicts use (Estimate, over rounds), so a chart's band and a
-     * table's interval never disagree.
-     */
-    public Estimate interval(Map<String, Object> row, String column) {
-        Results one = where(r -> key(r, CASE).equals(key(row, CASE)));
-        return Estimate.of(d -> d.from(one).median(column));
+    /** The runs of the case a summary row stands for (same snippet, language, strategy, sizes, …). */
+    public Results sameCase(Map<String, Object> row) {
+        return where(r -> key(r, CASE).equals(key(row, CASE)));
     }
 
     private static double mean(long[] values) {

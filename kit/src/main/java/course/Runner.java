@@ -54,37 +54,14 @@ public final class Runner {
         }
     }
 
-    /** The child failed; its one-line error is the message. */
-    public static final class RunFailed extends RuntimeException {
-        private final boolean unsupported;
-
-        RunFailed(String message) {
-            this(message, false);
-        }
-
-        /** unsupported: this machine cannot run it at all (a snippet's exit status 3, a library not installed), not a fault. */
-        RunFailed(String message, boolean unsupported) {
-            super(message);
-            this.unsupported = unsupported;
-        }
-
-        public boolean unsupported() {
-            return unsupported;
-        }
-    }
-
     /** The exit status a snippet gives when this machine cannot run its strategy (Harness.UNSUPPORTED, HARNESS_UNSUPPORTED). */
     static final int UNSUPPORTED = 3;
 
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
     private static final Set<Path> LIVE_DIRS = ConcurrentHashMap.newKeySet();
     private static final String END = "\u0000end";  // the end of a child's stdout in collect's queue, never shown
 
-    static {  // a kernel that is shut down or restarted takes its children and their files with it
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LIVE.forEach(Process::destroyForcibly);
-            LIVE_DIRS.forEach(Scratch::removeTree);
-        }));
+    static {  // a kernel that is shut down or restarted takes its children's files with it
+        Exec.atShutdown(() -> LIVE_DIRS.forEach(Scratch::removeTree));
     }
 
     private final Build build = new Build();
@@ -131,7 +108,7 @@ public final class Runner {
     public List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow, List<String> prefix,
                                 Map<String, String> env) {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(MpiRun.launcher(inv));
+        cmd.addAll(MpiRun.launcher(inv.flags()));
         int program = cmd.size();
         cmd.addAll(build.command(inv.snippet(), inv.language()));
         if (inv.javaHome() != null && inv.language().equals("java")) {
@@ -151,23 +128,22 @@ public final class Runner {
             pb.environment().put("COURSE_EVICT", build.evictHelper().toString());
             pb.environment().put("COURSE_SCRATCH", dir.toString());
             pb.environment().putAll(env);
-            child = pb.start();
-            LIVE.add(child);
+            child = Exec.start(pb);
             try {
                 return collect(child, inv.label(), onRow);
-            } catch (RunFailed e) {
+            } catch (Exec.RunFailed e) {
                 if (e.unsupported()) throw e;  // not a fault: Sweep says so in one line
                 Map<String, String> shown = new java.util.TreeMap<>(env);
                 if (inv.flags().contains("cold")) shown.put("COURSE_EVICT", build.evictHelper().toString());
-                throw new RunFailed("to run it again from a terminal: " + reproduce(cmd, shown, scratch, inv.snippet()) + "\n" + e.getMessage());
+                throw new Exec.RunFailed("to run it again from a terminal: " + reproduce(cmd, shown, scratch, inv.snippet()) + "\n" + e.getMessage());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RunFailed("interrupted: stopped " + inv.label() + " and removed its files");
+            throw new Exec.RunFailed("interrupted: stopped " + inv.label() + " and removed its files");
         } finally {
-            if (child != null) stop(child);
+            if (child != null) Exec.stop(child);
             if (dir != null) {
                 Scratch.removeTree(dir);
                 LIVE_DIRS.remove(dir);
@@ -175,30 +151,8 @@ public final class Runner {
         }
     }
 
-    /** Runs a short command to completion (a build step, a version probe, fio) and returns its output; a failure carries it. */
-    static String exec(List<String> cmd, String what) {
-        return exec(cmd, what, Map.of());
-    }
-
-    /** The same, with more environment. */
-    static String exec(List<String> cmd, String what, Map<String, String> env) {
-        try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            pb.environment().putAll(env);
-            Process p = pb.start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) throw new RunFailed(what + " failed:\n" + output);
-            return output;
-        } catch (IOException e) {
-            throw new UncheckedIOException(what + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunFailed("interrupted while " + what);
-        }
-    }
-
     /**
-     * The JSON rows a child prints, each handed to onRow as it arrives; a child that fails throws RunFailed
+     * The JSON rows a child prints, each handed to onRow as it arrives; a child that fails throws Exec.RunFailed
      * with what it said on stderr (and any stray stdout), or "label exited with status N" when it said nothing.
      * Every row is checked against the run record (data/results.schema.json): a snippet whose output has
      * drifted from it fails here, naming the field, rather than in a chart.
@@ -229,12 +183,12 @@ public final class Runner {
         int status = child.waitFor();
         out.join();
         err.join();
-        if (unlike != null && status == 0) throw new RunFailed(unlike);
+        if (unlike != null && status == 0) throw new Exec.RunFailed(unlike);
         if (status != 0) {
             List<String> all = new ArrayList<>(said);
             all.addAll(stray);
             String message = String.join("\n", all.stream().map(String::strip).filter(l -> !l.isEmpty()).distinct().toList());  // each MPI process may say it
-            throw new RunFailed(message.isEmpty() ? label + " exited with status " + status : message, status == UNSUPPORTED);
+            throw new Exec.RunFailed(message.isEmpty() ? label + " exited with status " + status : message, status == UNSUPPORTED);
         }
         return rows;
     }
@@ -253,34 +207,5 @@ public final class Runner {
         t.setDaemon(true);
         t.start();
         return t;
-    }
-
-    /**
-     * SIGTERM first, so the harness removes its own file (mpirun passes it on to every process); SIGKILL
-     * after 3 s. Then kills any of the child's own children still alive (the processes an mpirun
-     * started) and waits until all are gone, even when the cell was interrupted (again) meanwhile.
-     */
-    private static void stop(Process child) {
-        boolean interrupted = Thread.interrupted();  // an interrupted thread could not wait below
-        List<ProcessHandle> family = new ArrayList<>(child.descendants().toList());
-        try {
-            if (child.isAlive()) {
-                child.destroy();
-                if (!child.waitFor(3, TimeUnit.SECONDS)) child.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            child.destroyForcibly();
-            interrupted = true;
-        } finally {
-            family.add(child.toHandle());
-            family.forEach(ProcessHandle::destroyForcibly);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-            while (family.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
-                interrupted |= Thread.interrupted();
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-            }
-            LIVE.remove(child);
-            if (interrupted) Thread.currentThread().interrupt();
-        }
     }
 }

@@ -1,9 +1,7 @@
 package course;
 
-import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A set of runs of one snippet: every combination of the languages, operations, patterns, file sizes,
@@ -23,8 +21,8 @@ import java.util.Locale;
  * planned: repeats spent where they are cheap, none added where one run already takes that long.
  */
 public final class Sweep {
-    private final Lab lab;
     private final String snippet;
+    private final java.util.function.Function<Sweep, Results> runner;
     private List<String> languages = List.of("java", "c");
     private List<String> ops = List.of("write", "read");
     private List<String> patterns = List.of("seq");
@@ -48,14 +46,21 @@ public final class Sweep {
     /** The most a short case's later round may multiply its planned runs by. */
     static final int STRETCH = 10;
 
-    Sweep(Lab lab, String snippet) {
-        this.lab = lab;
+    /** A plan for snippet with the preset's repeats, warm-up and rounds; run() hands it to runner (the lab, which records it). */
+    Sweep(String snippet, Preset preset, java.util.function.Function<Sweep, Results> runner) {
         this.snippet = snippet;
-        this.repeat = lab.preset().count("repeat");
-        this.warmup = lab.preset().count("warmup");
-        this.rounds = lab.preset().count("rounds");
-        this.roundMs = lab.preset().values().has("round_ms") ? lab.preset().count("round_ms") : 0;
+        this.runner = runner;
+        this.repeat = preset.count("repeat");
+        this.warmup = preset.count("warmup");
+        this.rounds = preset.count("rounds");
+        this.roundMs = preset.values().has("round_ms") ? preset.count("round_ms") : 0;
     }
+
+    public String snippet() { return snippet; }
+    /** Later rounds of a short case run for about this long (0: as planned). */
+    int roundMs() { return roundMs; }
+    /** What the plan names as its ways of doing it, for a one-line "not available here" (the snippet and its strategies). */
+    String name() { return snippet + (strategies == null ? "" : " " + String.join(", ", strategies)); }
 
     public Sweep languages(String... values) { languages = List.of(values); return this; }
     public Sweep ops(String... values) { ops = List.of(values); return this; }
@@ -125,13 +130,20 @@ public final class Sweep {
 
     /**
      * The child processes run() starts, in order: round after round, every case once per round, the
-     * repeats shared out (3 repeats in 2 rounds: 2 runs, then 1). Never more rounds than repeats.
+     * repeats shared out (3 repeats in 2 rounds: 2 runs, then 1). Never more rounds than repeats. A plan
+     * with no process (a list given empty) is refused, naming the list.
      */
     public List<Round> schedule() {
         int count = Math.min(rounds, repeat);
         List<Round> out = new ArrayList<>();
         for (int round = 1; round <= count; round++) {
             for (Runner.Invocation inv : cases(runsInRound(repeat, round, count))) out.add(new Round(round, count, inv));
+        }
+        if (out.isEmpty()) {
+            List<String> empty = emptyLists();
+            throw new IllegalArgumentException("this sweep of " + snippet + " plans no run: " + (empty.isEmpty()
+                    ? "its languages, strategies and operations match no case of " + snippet
+                    : String.join(", ", empty) + " given empty; give each at least one value"));
         }
         return out;
     }
@@ -186,31 +198,12 @@ public final class Sweep {
     }
 
     /**
-     * Runs the schedule with live progress, shows the results table, records and saves them. Where this machine
-     * cannot run the sweep at all (a file system that refuses direct I/O, a kernel that refuses io_uring, a
-     * library not installed: Runner.RunFailed.unsupported), it says so in one line and hands back no results,
-     * so the rest of the lab goes on.
+     * Runs the schedule with live progress, shows the results table, records and saves them (see Lab.sweep). Where
+     * this machine cannot run the sweep at all (a file system that refuses direct I/O, a kernel that refuses io_uring,
+     * a library not installed), it says so in one line and hands back no results, so the rest of the lab goes on.
      */
     public Results run() {
-        List<Round> plan = schedule();
-        if (plan.isEmpty()) {
-            List<String> empty = emptyLists();
-            throw new IllegalArgumentException("this sweep of " + snippet + " plans no run: " + (empty.isEmpty()
-                    ? "its languages, strategies and operations match no case of " + snippet
-                    : String.join(", ", empty) + " given empty; give each at least one value"));
-        }
-        List<JsonObject> rows;
-        try {
-            rows = execute(plan);
-        } catch (Runner.RunFailed e) {
-            if (!e.unsupported()) throw e;
-            Profile.unavailable(snippet + (strategies == null ? "" : " " + String.join(", ", strategies)), e.getMessage().strip());
-            return new Results(List.of());
-        }
-        Results results = new Results(rows);
-        lab.record(this, results);
-        Notebook.html(results.html(), results.toString());
-        return results;
+        return runner.apply(this);
     }
 
     /** The names of the lists this sweep was given empty (each multiplies the cases, so one empty list leaves none). */
@@ -233,10 +226,10 @@ public final class Sweep {
     }
 
     /**
-     * This sweep's first case run as two identical cases, A and B, in at least two rounds (A B, A B, …):
-     * how far apart their medians land is the noise floor. Its runs are not recorded as results.
+     * This sweep's first case run as two identical cases, A and B, in at least two rounds (A B, A B, …): how far
+     * apart their medians land is the noise floor (SweepRun.noiseFloor runs it).
      */
-    NoiseFloor noiseFloor() {
+    List<Round> noisePlan() {
         List<Round> plan = new ArrayList<>();
         int count = Math.min(Math.max(rounds, 2), repeat);
         for (int round = 1; round <= count; round++) {
@@ -244,85 +237,12 @@ public final class Sweep {
             plan.add(new Round(round, count, inv));
             plan.add(new Round(round, count, inv));
         }
-        List<Double> a = new ArrayList<>(), b = new ArrayList<>();
-        for (JsonObject json : execute(plan)) {
-            Run run = new Run(json);
-            (run.order() % 2 == 1 ? a : b).add((double) run.elapsedNs());
-        }
-        Runner.Invocation first = cases(repeat).get(0);
-        String name = String.format(Locale.ROOT, "%s %s, %s file, %s operations", snippet, first.caseName(), first.flag("--file-size"),
-                first.flag("--op-size").equals("1") ? "1-byte" : first.flag("--op-size"));
-        return new NoiseFloor(name, a.size(), Results.median(a), Results.median(b));
-    }
-
-    /** Starts each process of a plan in turn with live progress; every run it prints, marked with its round and order. */
-    private List<JsonObject> execute(List<Round> plan) {
-        List<JsonObject> rows = new ArrayList<>();
-        String progress = "progress-" + System.nanoTime();
-        long start = System.nanoTime();
-        double total = plan.stream().mapToDouble(r -> weight(r.invocation())).sum(), done = 0;
-        java.util.Map<String, List<Double>> firstRound = new java.util.HashMap<>();  // a case's run times (ns) in round 1
-        for (int i = 0; i < plan.size(); i++) {
-            Round step = stretched(plan.get(i), firstRound);
-            int order = i + 1;
-            double doneBefore = done;
-            showProgress(progress, order, plan.size(), step, 0, start, doneBefore, total);
-            for (JsonObject row : lab.runner().run(step.invocation(), lab.scratch(), row ->
-                    showProgress(progress, order, plan.size(), step, new Run(row).run() + 1, start, doneBefore, total))) {
-                row.addProperty("round", step.round());
-                row.addProperty("order", order);
-                rows.add(row);
-                if (step.round() == 1) firstRound.computeIfAbsent(caseKey(step.invocation()), k -> new ArrayList<>()).add((double) new Run(row).elapsedNs());
-            }
-            done += weight(step.invocation());
-        }
-        int of = plan.get(plan.size() - 1).of();
-        Notebook.show(Notebook.data(String.format(Locale.ROOT, "<small>done: %d processes of %s in %d round%s, %.1f s</small>",
-                plan.size(), snippet, of, of == 1 ? "" : "s", (System.nanoTime() - start) / 1e9), "done"), progress);
-        return rows;
-    }
-
-    /** A later round of a short case with its runs stretched toward roundMs (see the class doc); any other step as planned. */
-    private Round stretched(Round step, java.util.Map<String, List<Double>> firstRound) {
-        List<Double> first = firstRound.get(caseKey(step.invocation()));
-        if (roundMs <= 0 || step.round() == 1 || first == null) return step;
-        int planned = Integer.parseInt(step.invocation().flag("--repeat"));
-        int runs = runsFor(planned, Results.median(first) / 1e6, roundMs);
-        if (runs == planned) return step;
-        List<String> flags = new ArrayList<>(step.invocation().flags());
-        flags.set(flags.indexOf("--repeat") + 1, String.valueOf(runs));
-        Runner.Invocation inv = step.invocation();
-        return new Round(step.round(), step.of(), new Runner.Invocation(inv.snippet(), inv.language(), List.copyOf(flags), inv.javaHome()));
+        return plan;
     }
 
     /** Runs for a round: enough runs of medianMs to fill roundMs, never fewer than planned nor more than STRETCH times it. */
     static int runsFor(int planned, double medianMs, int roundMs) {
         if (medianMs <= 0) return planned * STRETCH;
         return (int) Math.max(planned, Math.min((long) planned * STRETCH, (long) Math.ceil(roundMs / medianMs)));
-    }
-
-    /** An invocation without its run count: the same case in every round. */
-    private static String caseKey(Runner.Invocation inv) {
-        List<String> flags = new ArrayList<>(inv.flags());
-        int at = flags.indexOf("--repeat");
-        flags.subList(at, at + 2).clear();
-        return inv.language() + " " + inv.snippet() + " " + flags + " " + inv.javaHome();
-    }
-
-    private static void showProgress(String id, int order, int count, Round step, int runsDone, long start,
-                                     double doneWeight, double totalWeight) {
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        String left = doneWeight > 0 ? String.format(Locale.ROOT, ", about %.0f s left", elapsed * (totalWeight - doneWeight) / doneWeight) : "";
-        String round = step.of() > 1 ? String.format(Locale.ROOT, "round %d of %d · ", step.round(), step.of()) : "";
-        String text = String.format(Locale.ROOT, "▶ %s%d of %d: %s · run %d of %s · %.0f s elapsed%s", round,
-                order, count, step.invocation().label(), runsDone, step.invocation().flag("--repeat"), elapsed, left);
-        Notebook.status(text, id);
-    }
-
-    /** Work an invocation does, roughly: bytes moved times the number of runs. */
-    private static double weight(Runner.Invocation inv) {
-        double size = Course.parseSize(inv.flag("--file-size"));
-        double runs = Double.parseDouble(inv.flag("--repeat")) + Double.parseDouble(inv.flag("--warmup"));
-        return size * runs * (inv.language().equals("java") ? 1.3 : 1);
     }
 }

@@ -74,7 +74,7 @@ class ChartsTest {
         assertEquals("java write", first.get("series").getAsString());
         assertEquals(MB, first.get("size").getAsLong());
         assertEquals(1 / 0.011, first.get("y").getAsDouble(), 1e-9);
-        Estimate band = results().interval(results().summary().get(0), "mb_per_s");
+        Estimate band = Estimate.ofCase(results(), results().summary().get(0), "mb_per_s");
         assertEquals(band.low(), first.get("y_low").getAsDouble(), 1e-9, "the band is the verdicts' interval (t over the rounds)");
         assertEquals(band.high(), first.get("y_high").getAsDouble(), 1e-9);
         assertTrue(band.low() < 1 / 0.012 && band.high() > 1 / 0.010, "three rounds of 10, 11, 12 ms: t's interval reaches past both: " + band);
@@ -132,7 +132,7 @@ class ChartsTest {
         assertSelfContained(spec, 6);
         JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();
         assertEquals(11.0, first.get("y").getAsDouble(), 1e-9);
-        Estimate band = results().interval(results().summary().get(0), "median_ms");
+        Estimate band = Estimate.ofCase(results(), results().summary().get(0), "median_ms");
         assertEquals(band.low(), first.get("y_low").getAsDouble(), 1e-9);
         assertEquals(band.high(), first.get("y_high").getAsDouble(), 1e-9);
         assertTrue(spec.toString().contains("\"type\":\"log\""), "log scales");
@@ -153,7 +153,7 @@ class ChartsTest {
     void methodBarsCarryEachMediansIntervalAsAWhisker() {
         JsonObject spec = json(Charts.methodBars(results(), "T"));
         JsonObject first = spec.getAsJsonObject("data").getAsJsonArray("values").get(0).getAsJsonObject();  // java write 1 MB: 10, 11, 12 ms
-        Estimate whisker = results().interval(results().summary().get(0), "mb_per_s");
+        Estimate whisker = Estimate.ofCase(results(), results().summary().get(0), "mb_per_s");
         assertEquals(whisker.low(), first.get("low").getAsDouble(), 1e-9, "the whisker is the verdicts' interval");
         assertEquals(whisker.high(), first.get("high").getAsDouble(), 1e-9);
         assertEquals(2, spec.getAsJsonObject("spec").getAsJsonArray("layer").size(), "bars and whiskers in each panel");
@@ -278,7 +278,7 @@ class ChartsTest {
         assertTrue(json.contains("\"values\":[2]") && json.contains("\"format\":\"d\""), "ticks at the counts measured, as whole numbers: " + json);
         List<Map<String, Object>> values = (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values");
         double low = (double) values.get(0).get("y_low"), high = (double) values.get(0).get("y_high");
-        Estimate band = r.interval(r.summary().get(0), "wall_mb_per_s");
+        Estimate band = Estimate.ofCase(r, r.summary().get(0), "wall_mb_per_s");
         assertEquals(band.low(), low, 1e-9, "each rate's own band: the interval over its rounds");
         assertEquals(band.high(), high, 1e-9);
         assertTrue(high / low > 2, "two rounds whose rates differ twofold: t with one degree of freedom reaches well past both");

@@ -14,7 +14,7 @@ class PresetTest {
     @CsvSource({"00-start-here, quick", "00-start-here, smoke", "00-start-here, paper",
             "01-raw-io, quick", "01-raw-io, smoke", "01-raw-io, paper"})
     void everyLabHasTheThreePresets(String lab, String name) {
-        Preset p = Course.preset(lab, name);
+        Preset p = Preset.of(lab, name);
         assertEquals(lab, p.lab());
         assertEquals(name, p.name());
         assertTrue(p.minutes() > 0, "minutes " + p.minutes());
@@ -36,23 +36,23 @@ class PresetTest {
 
     @Test
     void startHereSizesParse() {
-        Preset smoke = Course.preset("00-start-here", "smoke");
+        Preset smoke = Preset.of("00-start-here", "smoke");
         assertEquals(8L << 20, smoke.size("ceiling_size"));
         assertEquals(1L << 20, smoke.size("ceiling_op_size"));
         assertEquals(64L << 10, smoke.size("first_size"));
         assertEquals(4096, smoke.size("first_op_size"));
         assertEquals(2, smoke.count("repeat"));
         assertEquals(0, smoke.count("warmup"));
-        assertEquals(1, Course.preset("00-start-here", "quick").size("first_op_size"));
-        Preset paper = Course.preset("00-start-here", "paper");
+        assertEquals(1, Preset.of("00-start-here", "quick").size("first_op_size"));
+        Preset paper = Preset.of("00-start-here", "paper");
         assertEquals(Math.min(2L << 30, paper.sizeCap()), paper.size("ceiling_size"), "the study's size, or this machine's cap");
     }
 
     @Test
     void rawIoSizesParse() {
-        assertEquals(List.of(16L << 10, 48L << 10), Course.preset("01-raw-io", "smoke").sizes("seq_sizes"));
-        assertEquals(List.of(64L << 10, 128L << 10, 256L << 10), Course.preset("01-raw-io", "quick").sizes("seq_sizes"));
-        Preset paper = Course.preset("01-raw-io", "paper");
+        assertEquals(List.of(16L << 10, 48L << 10), Preset.of("01-raw-io", "smoke").sizes("seq_sizes"));
+        assertEquals(List.of(64L << 10, 128L << 10, 256L << 10), Preset.of("01-raw-io", "quick").sizes("seq_sizes"));
+        Preset paper = Preset.of("01-raw-io", "paper");
         assertEquals(List.of(1L << 20, 10L << 20, 25L << 20, 50L << 20, 100L << 20), paper.sizes("seq_sizes"));
         assertEquals(List.of(1L << 20, 5L << 20, 10L << 20), paper.sizes("rand_sizes"), "up to Fig 4.4's 10 MB");
         assertEquals(45.0, paper.minutes());
@@ -61,31 +61,31 @@ class PresetTest {
     @Test
     void smokeIsNoBiggerThanQuickNoBiggerThanPaper() {
         for (String key : List.of("strace_size", "profile_size")) {
-            long smoke = Course.preset("01-raw-io", "smoke").size(key), quick = Course.preset("01-raw-io", "quick").size(key),
-                    paper = Course.preset("01-raw-io", "paper").size(key);
+            long smoke = Preset.of("01-raw-io", "smoke").size(key), quick = Preset.of("01-raw-io", "quick").size(key),
+                    paper = Preset.of("01-raw-io", "paper").size(key);
             assertTrue(smoke <= quick && quick <= paper, key);
         }
-        List<Long> smoke = Course.preset("01-raw-io", "smoke").sizes("rand_sizes"), quick = Course.preset("01-raw-io", "quick").sizes("rand_sizes"),
-                paper = Course.preset("01-raw-io", "paper").sizes("rand_sizes");
+        List<Long> smoke = Preset.of("01-raw-io", "smoke").sizes("rand_sizes"), quick = Preset.of("01-raw-io", "quick").sizes("rand_sizes"),
+                paper = Preset.of("01-raw-io", "paper").sizes("rand_sizes");
         assertTrue(smoke.get(smoke.size() - 1) <= quick.get(quick.size() - 1) && quick.get(quick.size() - 1) <= paper.get(paper.size() - 1), "rand_sizes");
     }
 
     @Test
     void unknownPresetNamesTheAllowedOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Course.preset("01-raw-io", "huge"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Preset.of("01-raw-io", "huge"));
         assertTrue(e.getMessage().contains("huge"), e.getMessage());
         for (String allowed : List.of("smoke", "quick", "paper")) assertTrue(e.getMessage().contains(allowed), e.getMessage());
     }
 
     @Test
     void unknownLab() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Course.preset("99-nope", "quick"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Preset.of("99-nope", "quick"));
         assertTrue(e.getMessage().contains("99-nope"), e.getMessage());
     }
 
     @Test
     void missingKeyIsNamed() {
-        Preset p = Course.preset("01-raw-io", "quick");
+        Preset p = Preset.of("01-raw-io", "quick");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.size("ceiling_size"));
         assertTrue(e.getMessage().contains("'ceiling_size'"), e.getMessage());
         assertTrue(e.getMessage().contains("quick") && e.getMessage().contains("01-raw-io"), e.getMessage());

@@ -169,7 +169,7 @@ class ProfileTest {
         java.nio.file.Files.createDirectories(course.resolve("labs/flamegraphs"));
         assertEquals("../../labs/flamegraphs/06-x.html", Profile.fromRunFolder(course.resolve("scratch"), course.resolve("labs/flamegraphs/06-x.html")));
         java.nio.file.Path outside = java.nio.file.Files.createDirectories(tmp.resolve("scratch,elsewhere"));
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Profile.fromRunFolder(outside, course.resolve("labs/flamegraphs/06-x.html")));
+        Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Profile.fromRunFolder(outside, course.resolve("labs/flamegraphs/06-x.html")));
         assertTrue(e.getMessage().startsWith("its options cannot carry a path with a comma: ../../it's,course/"), e.getMessage());
     }
 }

@@ -33,20 +33,20 @@ class RunnerTest {
         JsonObject drifted = Runs.run("c", "read", 4096, 0, 1000);
         drifted.remove("elapsed_ns");
         drifted.addProperty("elapsed", 1000);
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(sh("echo '" + Runs.run("c", "read", 4096, 0, 1000)
+        Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Runner.collect(sh("echo '" + Runs.run("c", "read", 4096, 0, 1000)
                 + "'; echo '" + drifted + "'"), "c raw_io", row -> { }));
         assertTrue(e.getMessage().startsWith("c raw_io printed a line that is not a run record (run has no elapsed_ns): {"), e.getMessage());
     }
 
     @Test
     void aChildThatFailsSilentlySaysItsStatus() throws Exception {
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(sh("exit 3"), "java raw_io", row -> { }));
+        Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Runner.collect(sh("exit 3"), "java raw_io", row -> { }));
         assertEquals("java raw_io exited with status 3", e.getMessage());
     }
 
     @Test
     void aChildThatFailsSaysWhatItSaidOnceWithNothingHidden() throws Exception {
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(
+        Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Runner.collect(
                 sh("echo '{\"run\":0}'; echo 'raw_io: --op-size: 0 is not allowed' >&2; echo 'raw_io: --op-size: 0 is not allowed' >&2; exit 2"),
                 "c raw_io", row -> { }));
         assertEquals("raw_io: --op-size: 0 is not allowed", e.getMessage(), "every MPI process may say it: once is enough");
@@ -55,7 +55,7 @@ class RunnerTest {
 
     @Test
     void manyLinesOnBothStreamsAreAllKept() throws Exception {
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(
+        Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Runner.collect(
                 sh("for i in $(seq 1 2000); do echo \"err $i\" >&2; echo \"out $i\"; done; exit 1"), "x", row -> { }));
         List<String> lines = e.getMessage().lines().toList();
         assertEquals(4000, lines.size(), "stderr and stray stdout, gathered from two threads without losing a line");
@@ -68,7 +68,7 @@ class RunnerTest {
         Build.buildAtomically(target, out -> List.of("sh", "-c", "printf built > '" + out + "'"), "building tool");
         assertEquals("built", Files.readString(target));
         Path failed = dir.resolve("bin/broken");
-        Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Build.buildAtomically(failed,
+        Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Build.buildAtomically(failed,
                 out -> List.of("sh", "-c", "printf half > '" + out + "'; echo 'error: no' ; exit 1"), "building broken"));
         assertEquals("building broken failed:\nerror: no\n", e.getMessage());
         try (var left = Files.list(dir.resolve("bin"))) {

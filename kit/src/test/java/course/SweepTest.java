@@ -15,7 +15,7 @@ class SweepTest {
     void aRunThisMachineRefusesIsToldApartFromAFault() throws Exception {
         for (int status : new int[] {Runner.UNSUPPORTED, 1}) {
             Process child = new ProcessBuilder("sh", "-c", "echo 'raw_io: this file system refuses direct I/O (O_DIRECT)' >&2; exit " + status).start();
-            Runner.RunFailed e = assertThrows(Runner.RunFailed.class, () -> Runner.collect(child, "raw_io", row -> { }));
+            Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Runner.collect(child, "raw_io", row -> { }));
             assertEquals("raw_io: this file system refuses direct I/O (O_DIRECT)", e.getMessage());
             assertEquals(status == Runner.UNSUPPORTED, e.unsupported(), "status " + status);
         }
@@ -88,13 +88,13 @@ class SweepTest {
         assertEquals(List.of("1", "2", "4"), all.stream().map(i -> i.flag("--procs")).toList());
         assertFalse(LAB.sweep("shared_file").invocations().get(0).flags().contains("--procs"));
         if (!MpiRun.available()) return;  // without MPI the launcher says how to install it (the lab skips)
-        List<String> launcher = MpiRun.launcher(all.get(2));
+        List<String> launcher = MpiRun.launcher(all.get(2).flags());
         assertEquals("mpirun", launcher.get(0));
         assertEquals("4", launcher.get(launcher.indexOf("-np") + 1));
         assertEquals("root".equals(System.getProperty("user.name")), launcher.contains("--allow-run-as-root"));
         boolean oneMachine = System.getenv("COURSE_MPI_ARGS") == null && System.getenv("OMPI_MCA_pml") == null;
         assertEquals(oneMachine, String.join(" ", launcher).contains("--mca pml ob1"), "one machine: the layer that starts fastest");
-        assertEquals(List.of(), MpiRun.launcher(LAB.sweep("raw_io").invocations().get(0)), "other snippets start alone");
+        assertEquals(List.of(), MpiRun.launcher(LAB.sweep("raw_io").invocations().get(0).flags()), "other snippets start alone");
     }
 
     @Test

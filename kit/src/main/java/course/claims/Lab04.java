@@ -3,6 +3,7 @@ package course.claims;
 import course.Course;
 import course.Estimate;
 import course.Lab;
+import course.Preset;
 import course.Results;
 import course.Verdict;
 import course.Why;
@@ -58,7 +59,7 @@ public final class Lab04 {
                 Estimate.of(d -> d.from(buffers).where("op", "write").max("mb_per_s") / d.from(buffers).where("op", "write").min("mb_per_s")),
                 Why.ifLower("The buffer matters much less once each refill is a cheap page-cache copy: past a few KB the per-element calls dominate.")),
                 "the best over the worst of a sweep grows with the sizes it tries: this preset tries " + lab.preset().sizes("buffer_sizes").size()
-                    + " buffer sizes, the paper preset " + Course.preset(lab.preset().lab(), "paper").sizes("buffer_sizes").size() + " (the study searched until it found the best)."),
+                    + " buffer sizes, the paper preset " + Preset.of(lab.preset().lab(), "paper").sizes("buffer_sizes").size() + " (the study searched until it found the best)."),
             Verdict.near(lab.claim("bonachea.typed-array.raw-bytes-matches-c"),
                 Estimate.of(d -> d.from(c).strategies("native").median("mb_per_s") / d.from(javaWays).strategies("bytes").median("mb_per_s")),
                 "Java's raw bytes took %s the time of C's native-order writes and reads",
