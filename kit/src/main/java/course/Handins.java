@@ -162,18 +162,15 @@ public final class Handins {
 
     /** Who handed in what, from which machine; then what was left out and why. */
     public String html() {
-        StringBuilder h = new StringBuilder("<table><thead><tr><th>learner</th><th>machine</th><th>labs (preset)</th></tr></thead><tbody>");
+        Html.Table table = new Html.Table("learner", "machine", "labs (preset)").left(1, 2);
         for (Handin x : handins) {
-            List<String> labs = x.labs().values().stream().map(l -> l.lab() + " (" + l.preset() + ")").toList();
-            h.append("<tr><td>").append(Notebook.escape(x.learner())).append("</td><td style='text-align:left'>")
-                    .append(Notebook.escape(x.machine())).append("</td><td style='text-align:left'>")
-                    .append(Notebook.escape(String.join(", ", labs))).append("</td></tr>");
+            table.row(x.learner(), x.machine(), String.join(", ", x.labs().values().stream().map(l -> l.lab() + " (" + l.preset() + ")").toList()));
         }
-        h.append("</tbody></table>");
+        StringBuilder h = new StringBuilder(table.html());
         if (!rejected.isEmpty()) {
             h.append("<p><b>Left out</b></p><ul>");
-            rejected.forEach(r -> h.append("<li><code>").append(Notebook.escape(r.file())).append("</code>: ")
-                    .append(Notebook.escape(r.reason())).append("</li>"));
+            rejected.forEach(r -> h.append("<li><code>").append(Html.escape(r.file())).append("</code>: ")
+                    .append(Html.escape(r.reason())).append("</li>"));
             h.append("</ul>");
         }
         return h.toString();
@@ -240,28 +237,21 @@ public final class Handins {
                 for (JsonObject v : l.verdicts()) byClaim.computeIfAbsent(v.get("claim").getAsString(), k -> new LinkedHashMap<>()).put(x.learner(), v);
             }
         }
-        StringBuilder h = new StringBuilder("<table><thead><tr><th>claim</th><th>published</th>");
-        learners.forEach(l -> h.append("<th>").append(Notebook.escape(l)).append("</th>"));
-        h.append("</tr></thead><tbody>");
+        List<String> header = new ArrayList<>(List.of("claim", "published"));
+        header.addAll(learners);
+        Html.Table table = new Html.Table(header.toArray(String[]::new)).left(0);
         for (var claim : byClaim.entrySet()) {
             JsonObject any = claim.getValue().values().iterator().next();
-            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(claim.getKey())).append("</td><td>")
-                    .append(Notebook.escape(text(any, "published"))).append("</td>");
+            List<Object> row = new ArrayList<>(List.of(claim.getKey(), text(any, "published")));
             for (String learner : learners) {
                 JsonObject v = claim.getValue().get(learner);
-                if (v == null) {
-                    h.append("<td>–</td>");
-                    continue;
-                }
-                String outcome = text(v, "verdict");
-                String color = Verdict.color(outcome);
-                h.append("<td title='").append(Notebook.escape(text(v, "measured"))).append("'><span style='color:").append(color)
-                        .append(";font-weight:bold'>").append(Notebook.escape(outcome)).append("</span><br><small>")
-                        .append(Notebook.escape(text(v, "measured"))).append("</small></td>");
+                String outcome = v == null ? null : text(v, "verdict");
+                row.add(v == null ? "–" : Html.raw("<span title='" + Html.escape(text(v, "measured")) + "'>"
+                        + Html.coloured(outcome, Verdict.color(outcome)).html() + "<br><small>" + Html.escape(text(v, "measured")) + "</small></span>"));
             }
-            h.append("</tr>");
+            table.row(row);
         }
-        return h.append("</tbody></table>").toString();
+        return table.html();
     }
 
     /** How many machines each outcome got, per claim: the plain-text twin of verdicts(). */

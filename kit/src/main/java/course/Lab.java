@@ -61,7 +61,7 @@ public final class Lab {
         Lab lab = new Lab(id, presetName);
         String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here; %s) · %s", id, presetName,
                 lab.preset.minutes(), lab.preset.sizesLine(), Machine.oneLine(lab.machine()));
-        Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
         int swept = Scratch.sweepStale(lab.scratch);
         if (swept > 0) System.out.println("removed " + swept + " run folder(s) a stopped kernel left in " + lab.scratch);
         return lab;
@@ -81,7 +81,7 @@ public final class Lab {
         if (!MpiRun.available()) throw new Exec.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
         String version = Exec.run(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
         String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(List.of("--procs", "1"))).replace("-np 1", "-np N") + " …";
-        Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
     }
 
     /** The command line of the last run, to rerun it outside the notebook (with a --file of your own). */
@@ -193,7 +193,7 @@ public final class Lab {
      */
     public void noiseFloor(Sweep sweep) {
         noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
-        Notebook.html("<p><small>" + Notebook.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
+        Notebook.html("<p><small>" + Html.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
         save();
     }
 
@@ -211,7 +211,7 @@ public final class Lab {
         List<String> found = jdkHomes().stream().skip(1).map(Path::toString).toList();
         String line = found.isEmpty() ? "No other JDK found (install one, or list homes in JAVA_HOMES)."
                 : "Other JDKs: " + String.join(", ", found);
-        Notebook.html("<small>" + Notebook.escape(line) + "</small>", line);
+        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
         return found;
     }
 
@@ -272,8 +272,8 @@ public final class Lab {
         Path source = Course.home().resolve("c-snippets/jni").resolve(name + ".c");
         Path library = runner.build().nativeLibrary(name);
         String cmd = String.join(" ", Build.nativeCommand(source, library, Build.javaHome().resolve("include")));
-        Notebook.html("<p>Native library <code>" + Notebook.escape(library.toString()) + "</code>, built with:</p><pre>"
-                + Notebook.escape(cmd) + "</pre>", library + "\n" + cmd);
+        Notebook.html("<p>Native library <code>" + Html.escape(library.toString()) + "</code>, built with:</p><pre>"
+                + Html.escape(cmd) + "</pre>", library + "\n" + cmd);
         return library;
     }
 
@@ -308,7 +308,7 @@ public final class Lab {
     /** Says in one sentence whether cold reads reached a slower device here, and how cold they were. */
     public void coldReading(Results warm, Results cold) {
         coldReading = Profile.coldReading(warm, cold);
-        Notebook.html("<p>" + Notebook.escape(coldReading) + "</p>", coldReading);
+        Notebook.html("<p>" + Html.escape(coldReading) + "</p>", coldReading);
         save();
     }
 
@@ -328,7 +328,7 @@ public final class Lab {
     /** Says, case by case, how much of its file each case's cold runs still found in the page cache (Profile.coldness). */
     public void coldness(Results cold) {
         String line = Profile.coldness(cold);
-        Notebook.html("<p>" + Notebook.escape(line) + "</p>", line);
+        Notebook.html("<p>" + Html.escape(line) + "</p>", line);
     }
 
     /** Repeats lab 00's sentence on whether cold reads reach a slower device here (labs with cold runs show it beside them). */
@@ -336,7 +336,7 @@ public final class Lab {
         var saved = newestStartHere().filter(doc -> doc.has("cold_reading"));
         String line = saved.map(doc -> "Lab 00 found on this machine: " + doc.get("cold_reading").getAsString())
                 .orElse("Run lab 00 once on this machine to learn whether its cold reads reach a slower device.");
-        Notebook.html("<p><small>" + Notebook.escape(line) + "</small></p>", line);
+        Notebook.html("<p><small>" + Html.escape(line) + "</small></p>", line);
     }
 
     /**
@@ -372,8 +372,8 @@ public final class Lab {
 
     /** A snippet's code, scrolling sideways where a line is long (JupyterLab would otherwise break it mid-word). */
     private static String codeBox(String title, String code) {
-        return "<div style='flex:1;min-width:0'><b>" + Notebook.escape(title) + "</b><pre style='font-size:85%;white-space:pre;overflow-x:auto'>"
-                + Notebook.escape(code) + "</pre></div>";
+        return "<div style='flex:1;min-width:0'><b>" + Html.escape(title) + "</b><pre style='font-size:85%;white-space:pre;overflow-x:auto'>"
+                + Html.escape(code) + "</pre></div>";
     }
 
     /** One function or method of any course file (say "c-snippets/jni/bulkraf.c"), shown as lab.code shows snippets. */
@@ -427,7 +427,7 @@ public final class Lab {
                 String file = doc.get().get("lab").getAsString() + "-" + doc.get().get("preset").getAsString() + "-"
                         + doc.get().get("started").getAsString() + ".json";
                 Notebook.html(String.format(Locale.ROOT, "<small>Page-cache ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
-                        Notebook.escape(file), op, mbPerS), "ceiling " + op + " " + mbPerS);
+                        Html.escape(file), op, mbPerS), "ceiling " + op + " " + mbPerS);
                 return mbPerS;
             }
         }
@@ -465,8 +465,8 @@ public final class Lab {
         try {
             String code = Files.readString(source);
             code = code.substring(code.indexOf("/**"));  // from the class's own comment: no package line, no imports
-            Notebook.html("<details><summary>How each row is judged: " + Notebook.escape(file) + "</summary>"
-                    + "<pre style='font-size:85%;white-space:pre;overflow-x:auto'>" + Notebook.escape(code) + "</pre></details>", "");
+            Notebook.html("<details><summary>How each row is judged: " + Html.escape(file) + "</summary>"
+                    + "<pre style='font-size:85%;white-space:pre;overflow-x:auto'>" + Html.escape(code) + "</pre></details>", "");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -475,30 +475,21 @@ public final class Lab {
     /** Shows the verdict table and keeps the verdicts with this lab's saved results. */
     public void verdicts(Verdict... list) {
         verdicts.addAll(List.of(list));
-        StringBuilder h = new StringBuilder("<table><thead><tr><th>claim</th><th>where</th><th>published</th>"
-                + "<th>measured here [95% interval]</th><th>verdict</th><th>rule</th><th>why</th></tr></thead><tbody>");
+        Html.Table table = new Html.Table("claim", "where", "published", "measured here [95% interval]", "verdict", "rule", "why").left(0, 5, 6);
         StringBuilder t = new StringBuilder();
         for (Verdict v : list) {
-            String color = Verdict.color(v.outcome());
-            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(v.claim().statement())).append("</td><td>")
-                    .append(Notebook.escape(v.claim().citation())).append("</td><td>").append(Notebook.escape(v.claim().shown()))
-                    .append("</td><td>").append(Notebook.escape(v.measured())).append("</td><td style='color:").append(color)
-                    .append(";font-weight:bold'>").append(v.outcome()).append("</td><td style='text-align:left'><small>")
-                    .append(Notebook.escape(v.rule())).append("</small></td><td style='text-align:left'>")
-                    .append(Notebook.escape(v.why())).append("</td></tr>");
+            table.row(v.claim().statement(), v.claim().citation(), v.claim().shown(), v.measured(), Html.coloured(v.outcome(), Verdict.color(v.outcome())),
+                    Html.raw("<small>" + Html.escape(v.rule()) + "</small>"), v.why());
             t.append(String.format(Locale.ROOT, "%-9s %s | published %s | measured %s%n", v.outcome(), v.claim().id(),
                     v.claim().shown(), v.measured()));
         }
-        h.append("</tbody></table>");
+        StringBuilder h = new StringBuilder(table.html());
         List<Published.NotJudged> left = published.notJudged(id.substring(0, 2));
         if (!left.isEmpty()) {
-            h.append("<details><summary>").append(left.size()).append(" more statements of the studies belong to this lab but are not judged here, and why</summary><table><tbody>");
-            for (Published.NotJudged n : left) {
-                h.append("<tr><td style='text-align:left'>").append(Notebook.escape(n.claim().statement())).append("</td><td>")
-                        .append(Notebook.escape(n.claim().citation())).append("</td><td style='text-align:left'>")
-                        .append(Notebook.escape(n.reason())).append("</td></tr>");
-            }
-            h.append("</tbody></table></details>");
+            Html.Table notJudged = new Html.Table().left(0, 2);
+            left.forEach(n -> notJudged.row(n.claim().statement(), n.claim().citation(), n.reason()));
+            h.append("<details><summary>").append(left.size()).append(" more statements of the studies belong to this lab but are not judged here, and why</summary>")
+                    .append(notJudged.html()).append("</details>");
             t.append(left.size()).append(" more statements not judged here (see data/not-judged.csv)").append(System.lineSeparator());
         }
         Notebook.html(h.toString(), t.toString());
@@ -511,17 +502,13 @@ public final class Lab {
      */
     public void thenAndHere(Context... list) {
         contexts.addAll(List.of(list));
-        StringBuilder h = new StringBuilder("<table><thead><tr><th>figure</th><th>where</th><th>then (the study's machine)</th>"
-                + "<th>here</th><th>what differs</th></tr></thead><tbody>");
+        Html.Table table = new Html.Table("figure", "where", "then (the study's machine)", "here", "what differs").left(0, 4);
         StringBuilder t = new StringBuilder();
         for (Context c : list) {
-            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(c.claim().statement())).append("</td><td>")
-                    .append(Notebook.escape(c.claim().citation())).append("</td><td>").append(Notebook.escape(c.claim().shown()))
-                    .append("</td><td>").append(Notebook.escape(c.here())).append("</td><td style='text-align:left'>")
-                    .append(Notebook.escape(c.note())).append("</td></tr>");
+            table.row(c.claim().statement(), c.claim().citation(), c.claim().shown(), c.here(), c.note());
             t.append(String.format(Locale.ROOT, "then %s | here %s | %s%n", c.claim().shown(), c.here(), c.claim().id()));
         }
-        Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+        Notebook.html(table.html(), t.toString());
         save();
     }
 

@@ -165,10 +165,9 @@ public final class Machine {
     }
 
     public static String html(Map<String, String> m) {
-        StringBuilder h = new StringBuilder("<table><tbody>");
-        m.forEach((k, v) -> h.append("<tr><th style='text-align:left'>").append(Notebook.escape(k)).append("</th><td style='text-align:left'>")
-                .append(Notebook.escape(v)).append("</td></tr>"));
-        return h.append("</tbody></table>").toString();
+        Html.Table table = new Html.Table().rowHeads().left(0, 1);
+        m.forEach(table::row);
+        return table.html();
     }
 
     /** Whether a tool runs here: found on PATH, or, given as a path, executable there. */

@@ -60,19 +60,15 @@ public final class Notebook {
         }
     }
 
+
     /** A one-line status under a cell (what a long step is doing), shown or replaced in place under its id. */
     static void status(String text, String id) {
-        show(data("<small><code>" + escape(text) + "</code></small>", text), id);
-    }
-
-    static String escape(Object value) {
-        return String.valueOf(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                .replace("\"", "&quot;").replace("'", "&#39;");  // safe inside attributes too: hand-ins are untrusted
+        show(data("<small><code>" + Html.escape(text) + "</code></small>", text), id);
     }
 
     /** One line saying a tool or a way of doing it cannot run here, and why (the lab goes on without it). */
     static void unavailable(String what, String why) {
-        html("<p><b>" + escape(what) + "</b>: not available here because " + escape(why) + ".</p>",
+        html("<p><b>" + Html.escape(what) + "</b>: not available here because " + Html.escape(why) + ".</p>",
                 what + ": not available here because " + why + ".");
     }
 }

@@ -65,19 +65,19 @@ final class Profile {
      */
     private static void showCounts(Map<String, Map<String, Long>> byInvocation, List<String> columns, String lastTitle,
                                    java.util.function.Function<Map<String, Long>, String> last) {
-        StringBuilder h = new StringBuilder("<table><thead><tr><th>run (whole process, start-up included)</th>");
-        columns.forEach(c -> h.append("<th>").append(c).append("</th>"));
-        if (lastTitle != null) h.append("<th>").append(lastTitle).append("</th>");
-        h.append("</tr></thead><tbody>");
+        List<String> header = new ArrayList<>(List.of("run (whole process, start-up included)"));
+        header.addAll(columns);
+        if (lastTitle != null) header.add(lastTitle);
+        Html.Table table = new Html.Table(header.toArray(String[]::new)).left(0);
         StringBuilder t = new StringBuilder();
         byInvocation.forEach((name, counts) -> {
-            h.append("<tr><td style='text-align:left'>").append(Notebook.escape(name)).append("</td>");
-            columns.forEach(c -> h.append("<td>").append(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))).append("</td>"));
-            if (lastTitle != null) h.append("<td>").append(last.apply(counts)).append("</td>");
-            h.append("</tr>");
+            List<Object> row = new ArrayList<>(List.of(name));
+            columns.forEach(c -> row.add(String.format(Locale.ROOT, "%,d", counts.getOrDefault(c, 0L))));
+            if (lastTitle != null) row.add(last.apply(counts));
+            table.row(row);
             t.append(name).append(": ").append(counts).append('\n');
         });
-        Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+        Notebook.html(table.html(), t.toString());
     }
 
     /** The events JDK Flight Recorder records for file I/O (JDK 11+), in the order the table shows them. */
@@ -212,16 +212,17 @@ final class Profile {
     static void showHotFrames(CpuProfile p, String event, Path html) {
         List<Map.Entry<String, Long>> top = new ArrayList<>(p.leaves().entrySet());
         top.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-        StringBuilder h = new StringBuilder(String.format(Locale.ROOT,
+        String intro = String.format(Locale.ROOT,
                 "<p><b>%s</b> (%s sampling, %,d samples in the timed strategy of %,d in the whole process): "
                         + "<b>%.0f%%</b> of them were in the kernel, <b>%.0f%%</b> in frames that copy memory. "
                         + "Flame graph: <a href='flamegraphs/%s' target='_blank'>flamegraphs/%s</a> "
-                        + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>"
-                        + "<table><thead><tr><th>hottest frames (self time)</th><th>share</th></tr></thead><tbody>",
-                Notebook.escape(p.name()), event, p.samples(), p.allSamples(), p.kernelPct(), p.copyPct(), html.getFileName(), html.getFileName()));
-        top.stream().limit(8).forEach(e -> h.append("<tr><td style='text-align:left'><code>").append(Notebook.escape(e.getKey()))
-                .append("</code></td><td>").append(String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / p.samples())).append("</td></tr>"));
-        Notebook.html(h.append("</tbody></table>").toString(), String.format(Locale.ROOT,
+                        + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>",
+                Html.escape(p.name()), event, p.samples(), p.allSamples(), p.kernelPct(), p.copyPct(),
+                Html.escape(html.getFileName()), Html.escape(html.getFileName()));
+        Html.Table table = new Html.Table("hottest frames (self time)", "share").left(0);
+        top.stream().limit(8).forEach(e -> table.row(Html.raw("<code>" + Html.escape(e.getKey()) + "</code>"),
+                String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / p.samples())));
+        Notebook.html(intro + table.html(), String.format(Locale.ROOT,
                 "%s: %.0f%% of %d samples in the kernel, %.0f%% copying memory", p.name(), p.kernelPct(), p.samples(), p.copyPct()));
     }
 
@@ -258,8 +259,7 @@ final class Profile {
         try {
             Scratch.createDirectories(scratch);
             dir = Files.createTempDirectory(scratch, "fio-");
-            StringBuilder h = new StringBuilder("<table><thead><tr><th>job</th><th>fio MB/s (slowest–fastest run)</th><th>course (C) MB/s"
-                    + " (slowest–fastest run)</th><th>course ÷ fio (medians)</th></tr></thead><tbody>");
+            Html.Table table = new Html.Table("job", "fio MB/s (slowest–fastest run)", "course (C) MB/s (slowest–fastest run)", "course ÷ fio (medians)").left(0);
             StringBuilder t = new StringBuilder();
             Path file = dir.resolve("fio.dat");
             Progress progress = new Progress("fio, " + FIO_RUNS + " runs of each job on a " + Course.formatBytes(size) + " file", FIO_JOBS.size() * FIO_RUNS);
@@ -295,13 +295,12 @@ final class Profile {
                 String courseShown = courseRow == null ? "n/a" : String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", courseMbPerS,
                         courseMbPerS * (Double) courseRow.get("median_ms") / (Double) courseRow.get("max_ms"),
                         courseMbPerS * (Double) courseRow.get("median_ms") / (Double) courseRow.get("min_ms"));
-                h.append("<tr><td style='text-align:left'>").append(job.label()).append("</td><td>").append(Notebook.escape(fioShown))
-                        .append("</td><td>").append(courseShown).append("</td><td>").append(ratio).append("</td></tr>");
+                table.row(job.label(), fioShown, courseShown, ratio);
                 t.append(String.format(Locale.ROOT, "%s: fio %s, course %s, course/fio %s%n", job.label(),
                         refused != null ? fioShown : fioShown + " MB/s", courseRow == null ? "n/a" : courseShown + " MB/s", ratio));
             }
             progress.done();
-            Notebook.html(h.append("</tbody></table>").toString(), t.toString());
+            Notebook.html(table.html(), t.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

@@ -439,17 +439,10 @@ public final class Results {
         for (String c : SHOWN_MEASURES) {
             if (!OPTIONAL_MEASURES.contains(c) || rows.stream().anyMatch(r -> r.get(c) != null)) columns.add(c);
         }
-        StringBuilder h = new StringBuilder("<table>");
-        if (!same.isEmpty()) h.append("<caption>").append(Notebook.escape("every row: " + String.join(" · ", same))).append("</caption>");
-        h.append("<thead><tr>");
-        columns.forEach(c -> h.append("<th>").append(c.replace('_', ' ')).append("</th>"));
-        h.append("</tr></thead><tbody>");
-        for (Map<String, Object> row : rows) {
-            h.append("<tr>");
-            for (String c : columns) h.append("<td>").append(Notebook.escape(format(c, row.get(c)))).append("</td>");
-            h.append("</tr>");
-        }
-        return h.append("</tbody></table>").toString();
+        Html.Table table = new Html.Table(columns.stream().map(c -> c.replace('_', ' ')).toArray(String[]::new));
+        if (!same.isEmpty()) table.caption("every row: " + String.join(" · ", same));
+        for (Map<String, Object> row : rows) table.row(columns.stream().map(c -> format(c, row.get(c))).toList());
+        return table.html();
     }
 
     @Override
