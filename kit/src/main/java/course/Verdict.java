@@ -250,10 +250,10 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
      * declared in advance, whatever the figure: judged in the paper preset only. Elsewhere the row shows
      * this run's figure and the rule, says why it is not judged, and counts as no verdict.
      */
-    public static Verdict inPaper(Preset preset, Verdict judged, String why) {
-        if (preset.name().equals("paper")) return judged;
+    public static Verdict inPaper(String preset, Verdict judged, String why) {
+        if (preset.equals("paper")) return judged;
         return new Verdict(judged.claim(), judged.measured(), IN_PAPER,
-                "Not judged in " + preset.name() + ": " + why + " The paper preset judges it.", judged.rule());
+                "Not judged in " + preset + ": " + why + " The paper preset judges it.", judged.rule());
     }
 
     /** judge's verdict where this machine can measure the claim, otherwise "not measured" with whyNot. */

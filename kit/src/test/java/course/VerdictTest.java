@@ -299,11 +299,11 @@ class VerdictTest {
     @Test
     void aClaimDeclaredForThePaperPresetIsJudgedOnlyThere() {
         Verdict judged = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(2, 1.9, 2.1), WHY);
-        Verdict quick = Verdict.inPaper(new Preset("05-text-lines", "quick", new com.google.gson.JsonObject(), Long.MAX_VALUE), judged, "a 14% step in 1 ms reads.");
+        Verdict quick = Verdict.inPaper("quick", judged, "a 14% step in 1 ms reads.");
         assertEquals("judged in paper", quick.outcome());
         assertEquals(judged.measured(), quick.measured());
         assertEquals(judged.rule(), quick.rule());
         assertEquals("Not judged in quick: a 14% step in 1 ms reads. The paper preset judges it.", quick.why());
-        assertEquals(judged, Verdict.inPaper(new Preset("05-text-lines", "paper", new com.google.gson.JsonObject(), Long.MAX_VALUE), judged, "x"));
+        assertEquals(judged, Verdict.inPaper("paper", judged, "x"));
     }
 }

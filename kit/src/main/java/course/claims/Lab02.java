@@ -57,7 +57,7 @@ public final class Lab02 {
             Verdict.below(lab.claim("xu-guo.buffer-size.seq-time-falls-with-buffer"),
                 Estimate.of(d -> d.from(seqSweep).where("buffer_size", "1024").ratioTo(d.from(seqSweep).where("buffer_size", "1"))),
                 "a 1 KB buffer took %s the time of a 1-byte buffer", Why.ifHigher("See the sequential chart: on this machine the times did not fall.")),
-            Verdict.inPaper(lab.preset(), Verdict.cut(lab.claim("xu-guo.buffer-size.seq-gain-beyond-knee-high"),
+            Verdict.inPaper(lab.preset().name(), Verdict.cut(lab.claim("xu-guo.buffer-size.seq-gain-beyond-knee-high"),
                 Estimate.ofCut(d -> d.from(seqSweep).where("language", "java").above("buffer_size", 1024).fastest()
                     .cut(d.from(seqSweep).where("language", "java").where("buffer_size", "1024"))),
                 Why.ifHigher("At 1 KB a system call still costs about as much as copying the kilobyte one byte at a time, so larger buffers keep paying until the calls are rare: the knee has moved to tens of KB.")),
@@ -89,26 +89,26 @@ public final class Lab02 {
                 Estimate.of(d -> d.from(randSweep).where("buffer_size", randSize).ratioTo(d.from(randSweep).where("buffer_size", smallestBuffer))),
                 "the whole-file buffer took %s the time of the " + Course.formatBytes(smallestBuffer) + " buffer", Why.ifHigher("See the random chart."))
                 .at(Course.formatBytes(randSize) + " file; study: 10 MB"),
-            Verdict.inPaper(lab.preset(), Verdict.above(lab.claim("xu-guo.buffer-size.rand-read-syscall-cpu-rises"),
+            Verdict.inPaper(lab.preset().name(), Verdict.above(lab.claim("xu-guo.buffer-size.rand-read-syscall-cpu-rises"),
                 Estimate.of(d -> kernelRatio(d.from(randSweep).where("op", "read").where("buffer_size", largestPartial), d.from(randSweep).where("op", "read").where("buffer_size", smallestBuffer))),
                 "a random read with a " + Course.formatBytes(largestPartial) + " buffer cost %s the kernel CPU time of one with a "
                     + Course.formatBytes(smallestBuffer) + " buffer (Java and C)",
                 Why.ifLower("A refill of a few KB from the page cache costs the kernel little more than one of a byte: the call, not the copy, is the cost.")), Lab01.CPU_SPLIT_BY_TICKS),
-            Verdict.inPaper(lab.preset(), Verdict.above(lab.claim("xu-guo.buffer-size.rand-syscall-cpu-rises"),
+            Verdict.inPaper(lab.preset().name(), Verdict.above(lab.claim("xu-guo.buffer-size.rand-syscall-cpu-rises"),
                 Estimate.of(d -> kernelRatio(d.from(randSweep).where("buffer_size", largestPartial), d.from(randSweep).where("buffer_size", smallestBuffer))),
                 "a random operation with a " + Course.formatBytes(largestPartial) + " buffer cost %s the kernel CPU time of one with a "
                     + Course.formatBytes(smallestBuffer) + " buffer (reads and writes, Java and C)",
                 Why.ifLower("A refill of a few KB from the page cache costs the kernel little more than one of a byte: the call, not the copy, is the cost.")), Lab01.CPU_SPLIT_BY_TICKS),
-            Verdict.inPaper(lab.preset(), Verdict.near(lab.claim("xu-guo.buffer-size.rand-write-syscall-cpu-flat"),
+            Verdict.inPaper(lab.preset().name(), Verdict.near(lab.claim("xu-guo.buffer-size.rand-write-syscall-cpu-flat"),
                 Estimate.of(d -> kernelRatio(d.from(randSweep).where("op", "write").where("buffer_size", largestPartial), d.from(randSweep).where("op", "write").where("buffer_size", smallestBuffer))),
                 "a random write with a " + Course.formatBytes(largestPartial) + " buffer cost %s the kernel CPU time of one with a "
                     + Course.formatBytes(smallestBuffer) + " buffer (Java and C)",
                 Why.ifHigher("Writing a larger buffer back costs the kernel its copy into the page cache: writes return before the disk, not before the copy.")), Lab01.CPU_SPLIT_BY_TICKS),
-            Verdict.inPaper(lab.preset(), Verdict.below(lab.claim("xu-guo.buffer-size.seq-java-syscall-cpu-falls"),
+            Verdict.inPaper(lab.preset().name(), Verdict.below(lab.claim("xu-guo.buffer-size.seq-java-syscall-cpu-falls"),
                 Estimate.of(d -> kernelRatio(d.from(seqSweep).where("language", "java").where("buffer_size", seqLargest), d.from(seqSweep).where("language", "java").where("buffer_size", "1"))),
                 "Java's kernel CPU time per byte with a " + Course.formatBytes(seqLargest) + " buffer was %s that with a 1-byte buffer",
                 Why.ifHigher("See the sequential chart.")), Lab01.CPU_SPLIT_BY_TICKS),
-            Verdict.inPaper(lab.preset(), Verdict.near(lab.claim("xu-guo.buffer-size.seq-c-breakdown-similar"),
+            Verdict.inPaper(lab.preset().name(), Verdict.near(lab.claim("xu-guo.buffer-size.seq-c-breakdown-similar"),
                 Estimate.of(d -> kernelRatio(d.from(seqSweep).where("language", "c").where("buffer_size", seqLargest), d.from(seqSweep).where("language", "c").where("buffer_size", "1"))
                     / kernelRatio(d.from(seqSweep).where("language", "java").where("buffer_size", seqLargest), d.from(seqSweep).where("language", "java").where("buffer_size", "1"))),
                 "C's kernel CPU time per byte fell from a 1-byte to a " + Course.formatBytes(seqLargest) + " buffer by %s Java's factor (reading:"

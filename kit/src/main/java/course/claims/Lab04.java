@@ -55,7 +55,7 @@ public final class Lab04 {
                 Estimate.of(d -> d.from(javaWays).strategies("bytes").median("mb_per_s") / d.from(buffers).max("mb_per_s")),
                 2, "poor: at most half raw bytes' throughput, even at the best buffer size", "raw bytes ran at %s the buffered data stream's best case in the buffer-size sweep",
                 Why.ifLower("At its best buffer size a buffered data stream keeps within half of raw bytes here: the JIT made the per-element calls cheap.")),
-            Verdict.inPaper(lab.preset(), Verdict.ratio(lab.claim("bonachea.typed-array.buffer-size-best-over-worst"),
+            Verdict.inPaper(lab.preset().name(), Verdict.ratio(lab.claim("bonachea.typed-array.buffer-size-best-over-worst"),
                 Estimate.of(d -> d.from(buffers).where("op", "write").max("mb_per_s") / d.from(buffers).where("op", "write").min("mb_per_s")),
                 Why.ifLower("The buffer matters much less once each refill is a cheap page-cache copy: past a few KB the per-element calls dominate.")),
                 "the best over the worst of a sweep grows with the sizes it tries: this preset tries " + lab.preset().sizes("buffer_sizes").size()

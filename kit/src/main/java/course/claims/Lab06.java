@@ -30,7 +30,7 @@ public final class Lab06 {
             Verdict.near(lab.claim("bonachea.bulk-io.conclusion-match-c"), jniTimeOverC,
                 "JNI bulk I/O took %s the time of C's big-endian twin (geometric mean, int and double, read and write)",
                 Why.ifHigher("Reaching the array and the per-call JNI cost still show at this block size; try a larger --op-size.")).at(kept),
-            Verdict.inPaper(lab.preset(), Verdict.above(lab.claim("bonachea.bulk-io.origin-jni-below-c-titanium"), jniTimeOverC, "JNI took %s C's time",
+            Verdict.inPaper(lab.preset().name(), Verdict.above(lab.claim("bonachea.bulk-io.origin-jni-below-c-titanium"), jniTimeOverC, "JNI took %s C's time",
                 Why.ifLower("The study's design matched C here: both swap every element once, and the JDK's own copy between the byte[] and its native buffer is small beside the kernel's copy into the page cache.")).at(kept),
                 smallGap),
             Verdict.above(lab.claim("bonachea.bulk-io.jit-bulk-beats-encode-decode"),
