@@ -46,11 +46,11 @@ ENV = course_env()
 
 
 def kit_answer(*args):
-    """What the kit's course.Build prints for args, one line each: it builds a snippet as a lab does
+    """What the kit's course.run.Build prints for args, one line each: it builds a snippet as a lab does
     (content-hashed, written atomically, gcc/mpicc for C, jbang for Java, JNI libraries beside)."""
-    out = subprocess.run([f"{ENV['JAVA_HOME']}/bin/java", "-cp", str(HOME / "kit/target/course-kit.jar"), "course.Build", *args],
+    out = subprocess.run([f"{ENV['JAVA_HOME']}/bin/java", "-cp", str(HOME / "kit/target/course-kit.jar"), "course.run.Build", *args],
                          env=ENV, capture_output=True, text=True)
-    assert out.returncode == 0, f"course.Build {' '.join(args)}: {out.stderr}"
+    assert out.returncode == 0, f"course.run.Build {' '.join(args)}: {out.stderr}"
     return out.stdout.splitlines()
 
 

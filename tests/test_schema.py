@@ -1,5 +1,5 @@
 """The run record and the saved results, defined once (data/results.schema.json): the schema is valid JSON Schema,
-and the jsonschema library and the kit's own checker (course.Schema, SchemaTest) give the same verdict on one
+and the jsonschema library and the kit's own checker (course.record.Schema, SchemaTest) give the same verdict on one
 table of documents (tests/schema_cases.json). The harnesses' output is held to it wherever a test runs a snippet
 (conftest.rows), and each lab's saved results in the notebook test."""
 import copy

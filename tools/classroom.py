@@ -172,7 +172,7 @@ def unsafe_submission(folder, student):
 def precompile():
     """The kit builds every snippet (a cache hit each when nothing changed)."""
     java = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin/java"
-    subprocess.run([str(java), "-cp", str(HOME / "kit/target/course-kit.jar"), "course.Build"], check=True,
+    subprocess.run([str(java), "-cp", str(HOME / "kit/target/course-kit.jar"), "course.run.Build"], check=True,
                    stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME)))
 
 

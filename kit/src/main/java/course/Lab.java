@@ -3,6 +3,26 @@ package course;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import course.base.Course;
+import course.base.Exec;
+import course.base.Html;
+import course.base.Scratch;
+import course.judge.Context;
+import course.judge.Published;
+import course.judge.Verdict;
+import course.profile.CpuProfile;
+import course.profile.Profile;
+import course.record.Machine;
+import course.record.NoiseFloor;
+import course.record.Results;
+import course.run.Build;
+import course.run.DataFile;
+import course.run.MpiRun;
+import course.run.Preset;
+import course.run.Runner;
+import course.run.Sweep;
+import course.run.SweepRun;
+import course.show.Notebook;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -120,7 +140,7 @@ public final class Lab {
     }
 
     /** The same for a machine with these cores and, for processes, this much memory allowed (0: threads, no memory cap). */
-    static List<Integer> workerCounts(int cores, int perCore, long blocks, long memory) {
+    public static List<Integer> workerCounts(int cores, int perCore, long blocks, long memory) {
         long most = Math.min((long) cores * perCore, Math.min(MOST_WORKERS, blocks));
         if (memory > 0) most = Math.min(most, memory / MEMORY_PER_PROCESS);
         return threadCounts((int) Math.max(1, most));
@@ -407,7 +427,7 @@ public final class Lab {
     }
 
     /** The page-cache ceiling rule, the one place it is stated: the median MB/s of lab 00's C warm-cache runs of op. */
-    static java.util.OptionalDouble ceilingOf(Results startHere, String op) {
+    public static java.util.OptionalDouble ceilingOf(Results startHere, String op) {
         Results warm = startHere.where("language", "c").where("cache", "warm").where("op", op);
         return warm.runs().isEmpty() ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(warm.median("mb_per_s", r -> true));
     }

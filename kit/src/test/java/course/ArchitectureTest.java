@@ -21,9 +21,24 @@ import org.junit.jupiter.api.Test;
 /**
  * The kit's classes, read from their class files: which uses which. The data path runs one way (a cell, Lab, a
  * sweep's plan, its run, a child's rows, Results, Estimate and Verdict, charts, the saved file), and no class
- * reaches back up it: no two classes use each other, directly or round a longer loop.
+ * reaches back up it: no two classes use each other, directly or round a longer loop, and no package uses one
+ * above it in LAYERS.
  */
 class ArchitectureTest {
+    /**
+     * The kit's packages from the top (what a notebook or a teacher calls) to the bottom (what everything uses); a
+     * class may use its own package and those below it. Packages on one line stand side by side and use neither.
+     */
+    static final List<List<String>> LAYERS = List.of(
+            List.of("course.claims", "course.classroom"),  // each lab's judged claims; the class's hand-ins
+            List.of("course"),          // Lab, the notebook's handle, and the exercises' helpers
+            List.of("course.profile"),  // strace, JFR, async-profiler, fio beside the runs
+            List.of("course.run"),      // the plan (Preset, Sweep), building and running the snippets
+            List.of("course.show"),     // charts and notebook output
+            List.of("course.judge"),    // intervals, verdicts, the studies' claims
+            List.of("course.record"),   // the run record: schema, runs, results, the machine
+            List.of("course.base"));    // the course's folders and sizes, processes, scratch, HTML
+
     private static final JavaClasses KIT = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("course");
@@ -100,11 +115,40 @@ class ArchitectureTest {
         assertEquals(List.of(), loops(uses), "classes that reach each other round a loop");
     }
 
+    /** Where a package stands in LAYERS (0: the top). */
+    static int layer(String pkg) {
+        for (int i = 0; i < LAYERS.size(); i++) if (LAYERS.get(i).contains(pkg)) return i;
+        throw new AssertionError(pkg + " is in no layer of ArchitectureTest.LAYERS: place it there");
+    }
+
+    private static String pkg(String className) {
+        return className.substring(0, className.lastIndexOf('.'));
+    }
+
+    /** Each use of a class in a package above the user's, or beside it, as "user -> used". */
+    static List<String> againstTheGrain(Map<String, Set<String>> uses) {
+        List<String> wrong = new ArrayList<>();
+        uses.forEach((from, targets) -> targets.forEach(to -> {
+            int a = layer(pkg(from)), b = layer(pkg(to));
+            if (b < a || (b == a && !pkg(from).equals(pkg(to)))) wrong.add(from + " -> " + to);
+        }));
+        return wrong;
+    }
+
+    @Test
+    void noPackageUsesOneAboveIt() {
+        assertEquals(List.of(), againstTheGrain(uses()), "uses against the grain of ArchitectureTest.LAYERS");
+        assertEquals(List.of("course.base.Course -> course.Lab", "course.claims.Lab01 -> course.classroom.Handins"),
+                againstTheGrain(Map.of("course.base.Course", Set.of("course.Lab", "course.base.Html"),
+                        "course.claims.Lab01", Set.of("course.classroom.Handins"))).stream().sorted().toList(),
+                "the rule itself: up is wrong, and so is sideways at the top");
+    }
+
     @Test
     void theClassFilesAreRead() {
         Map<String, Set<String>> uses = uses();
-        assertEquals(true, uses.get("course.Lab").contains("course.Sweep"), "a lab makes sweeps");
-        assertEquals(true, uses.get("course.claims.Lab01").contains("course.Verdict"), "lab 01's claims are verdicts");
+        assertEquals(true, uses.get("course.Lab").contains("course.run.Sweep"), "a lab makes sweeps");
+        assertEquals(true, uses.get("course.claims.Lab01").contains("course.judge.Verdict"), "lab 01's claims are verdicts");
     }
 
     @Test

@@ -15,6 +15,8 @@ import course.claims.Lab07;
 import course.claims.Lab08;
 import course.claims.Lab09;
 import course.claims.Lab10;
+import course.judge.Verdict;
+import course.record.Results;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

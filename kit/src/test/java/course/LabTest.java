@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import course.base.Course;
+import course.profile.Profile;
+import course.profile.ProfileTest;
+import course.record.Results;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,11 @@
 package course.claims;
 
-import course.Course;
-import course.Estimate;
 import course.Lab;
-import course.Results;
-import course.Verdict;
-import course.Why;
+import course.base.Course;
+import course.judge.Estimate;
+import course.judge.Verdict;
+import course.judge.Why;
+import course.record.Results;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package course.claims;
 
-import course.Course;
 import course.Lab;
-import course.Results;
-import course.Verdict;
-import course.Why;
+import course.base.Course;
+import course.judge.Verdict;
+import course.judge.Why;
+import course.record.Results;
 import java.util.List;
 
 /**

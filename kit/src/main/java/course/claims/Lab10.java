@@ -1,8 +1,8 @@
 package course.claims;
 
 import course.Lab;
-import course.Results;
-import course.Verdict;
+import course.judge.Verdict;
+import course.record.Results;
 import java.util.List;
 
 /**

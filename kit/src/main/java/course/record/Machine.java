@@ -1,0 +1,238 @@
+package course.record;
+
+import course.base.Course;
+import course.base.Exec;
+import course.base.Html;
+import course.base.Scratch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The facts a result needs to be read against: CPU, memory, kernel, disk, JDK, compiler, tools. */
+public final class Machine {
+    static final List<String> OPTIONAL_TOOLS = List.of("strace", "fio", "mpirun", "chromium");
+
+    private Machine() {
+    }
+
+    public static Map<String, String> describe(Path scratch) {
+        Map<String, String> m = new LinkedHashMap<>();
+        Limits limits = Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup"));
+        m.put("cpu", firstMatch(Path.of("/proc/cpuinfo"), "model name"));
+        m.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));  // the JVM counts a container's CPU limit
+        m.put("memory", memory());
+        m.put("container limits", limits.describe());
+        m.put("load", load(Path.of("/proc/loadavg"), Path.of("/proc/stat")));
+        m.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        Scratch.createDirectories(scratch);
+        m.put("scratch", scratch.toString());
+        m.put("filesystem", filesystem(scratch));
+        m.put("free space", gib(scratch.toFile().getUsableSpace()));
+        m.put("jdk", System.getProperty("java.vendor") + " " + System.getProperty("java.version") + " (" + System.getProperty("java.home") + ")");
+        m.put("gcc", Exec.run(List.of("gcc", "-dumpfullversion"), "gcc").strip());
+        for (String tool : OPTIONAL_TOOLS) m.put(tool, onPath(tool) ? "found" : "missing: " + installHint(tool));
+        m.put("course commit", commit());
+        return m;
+    }
+
+    public static String oneLine(Map<String, String> m) {
+        return m.get("cores") + " cores (" + m.get("cpu") + "), " + m.get("memory") + " memory, " + m.get("kernel")
+                + ", scratch on " + m.get("filesystem") + " with " + m.get("free space") + " free, JDK "
+                + System.getProperty("java.version") + ", gcc " + m.get("gcc") + warning(m);
+    }
+
+    /**
+     * A warning (on a line of its own) when the figures will be noisier or lower than the hardware's: a
+     * container's memory or CPU limit, other work loading the cores, or a hypervisor taking CPU time (steal).
+     */
+    static String warning(Map<String, String> m) {
+        List<String> why = new java.util.ArrayList<>();
+        if (!m.get("container limits").equals(NO_LIMITS)) why.add("a container limits it (" + m.get("container limits") + ")");
+        String load = m.get("load");
+        java.util.regex.Matcher busy = java.util.regex.Pattern.compile("load ([0-9.]+) per core").matcher(load);
+        if (busy.find() && Double.parseDouble(busy.group(1)) > BUSY_LOAD_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
+        java.util.regex.Matcher steal = java.util.regex.Pattern.compile("steal ([0-9.]+)%").matcher(load);
+        if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");
+        return why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
+                + ". Expect noisier figures; compare ratios and shapes, and run a case again before you trust a close call.";
+    }
+
+    static final String NO_LIMITS = "none";
+    /** Above this 1-minute load per core, other programs compete with the lab's runs. */
+    static final double BUSY_LOAD_PER_CORE = 0.5;
+    /** Above this share of CPU time taken by the hypervisor since boot, the machine's cores are shared. */
+    static final double SHARED_STEAL_PCT = 2.0;
+
+    /** What a container (its cgroup, v2 or v1) allows this process; null where nothing is set. */
+    record Limits(Long memoryBytes, Double cpus, String version) {
+        /** v1's "no limit" is a huge number rounded to a page: anything this large is none. */
+        static final long UNLIMITED = 1L << 62;
+
+        /** Reads the limits along the process's cgroup path (procSelfCgroup: /proc/self/cgroup) under root, the tightest level winning. */
+        static Limits read(Path procSelfCgroup, Path root) {
+            Map<String, String> paths = new LinkedHashMap<>();  // controller ("" for v2) → path
+            try {
+                for (String line : Files.readAllLines(procSelfCgroup)) {
+                    String[] f = line.split(":", 3);
+                    if (f.length < 3) continue;
+                    for (String controller : f[1].split(",")) paths.put(controller, f[2]);
+                }
+            } catch (IOException notLinux) {
+                return new Limits(null, null, null);
+            }
+            Path v2 = Files.exists(root.resolve("cgroup.controllers")) ? root : root.resolve("unified");
+            if (paths.containsKey("")) {
+                Long memory = tightest(v2, paths.get(""), "memory.max", Limits::bytes);
+                Double cpus = tightest(v2, paths.get(""), "cpu.max", Limits::quota);
+                if (memory != null || cpus != null) return new Limits(memory, cpus, "cgroup v2");
+            }
+            Long memory = paths.containsKey("memory") ? tightest(root.resolve("memory"), paths.get("memory"), "memory.limit_in_bytes", Limits::bytes) : null;
+            Double cpus = null;
+            if (paths.containsKey("cpu")) {
+                for (String dir : List.of("cpu", "cpu,cpuacct")) {
+                    Path at = root.resolve(dir);
+                    Double c = tightest(at, paths.get("cpu"), "cpu.cfs_quota_us", quota -> {
+                        long q = Long.parseLong(quota.strip());
+                        return q <= 0 ? null : q / 1.0;
+                    });
+                    Long period = tightest(at, paths.get("cpu"), "cpu.cfs_period_us", Limits::bytes);
+                    if (c != null && period != null) cpus = c / period;
+                }
+            }
+            return new Limits(memory, cpus, memory != null || cpus != null ? "cgroup v1" : null);
+        }
+
+        /** The smallest value of file at every level from the cgroup at path up to root; null if none sets one. */
+        static <T extends Comparable<T>> T tightest(Path root, String path, String file, java.util.function.Function<String, T> parse) {
+            T best = null;
+            for (Path dir = root.resolve(path.replaceFirst("^/+", "")); dir != null && dir.startsWith(root); dir = dir.getParent()) {
+                try {
+                    T value = parse.apply(Files.readString(dir.resolve(file)));
+                    if (value != null && (best == null || value.compareTo(best) < 0)) best = value;
+                } catch (IOException | RuntimeException absentOrUnreadable) {
+                    // this level sets nothing
+                }
+            }
+            return best;
+        }
+
+        static Long bytes(String text) {
+            String t = text.strip();
+            if (t.equals("max")) return null;
+            long v = Long.parseLong(t);
+            return v >= UNLIMITED ? null : v;
+        }
+
+        /** cpu.max: "quota period" in microseconds, or "max period". */
+        static Double quota(String text) {
+            String[] f = text.strip().split("\\s+");
+            return f[0].equals("max") ? null : Double.parseDouble(f[0]) / Double.parseDouble(f[1]);
+        }
+
+        String describe() {
+            if (version == null) return NO_LIMITS;
+            List<String> parts = new java.util.ArrayList<>();
+            if (memoryBytes != null) parts.add(gib(memoryBytes) + " memory");
+            if (cpus != null) parts.add(String.format(java.util.Locale.ROOT, "%.2g CPUs", cpus));
+            return String.join(", ", parts) + " (" + version + ")";
+        }
+    }
+
+    /** The 1-minute load per usable core, and the share of CPU time a hypervisor took since boot (steal). */
+    static String load(Path loadavg, Path stat) {
+        try {
+            double load = Double.parseDouble(Files.readString(loadavg).split("\\s+")[0]);
+            String[] cpu = Files.readAllLines(stat).get(0).split("\\s+");  // cpu user nice system idle iowait irq softirq steal …
+            double total = 0;
+            for (int i = 1; i < cpu.length && i <= 8; i++) total += Double.parseDouble(cpu[i]);
+            double steal = cpu.length > 8 && total > 0 ? 100 * Double.parseDouble(cpu[8]) / total : 0;
+            return String.format(java.util.Locale.ROOT, "load %.2f per core (1 min), steal %.1f%% of CPU time since boot",
+                    load / Runtime.getRuntime().availableProcessors(), steal);
+        } catch (IOException | RuntimeException notLinux) {
+            return "unknown";
+        }
+    }
+
+    /** The scratch folder's file system as the kernel names it (findmnt; stat -f calls ext4 "ext2/ext3"). */
+    public static String filesystem(Path scratch) {
+        if (onPath("findmnt")) {
+            try {
+                return Exec.run(List.of("findmnt", "-n", "-o", "FSTYPE", "-T", scratch.toString()), "findmnt").strip();
+            } catch (RuntimeException e) {
+                // fall back to stat below
+            }
+        }
+        return Exec.run(List.of("stat", "-f", "-c", "%T", scratch.toString()), "stat").strip();
+    }
+
+    public static String html(Map<String, String> m) {
+        Html.Table table = new Html.Table().rowHeads().left(0, 1);
+        m.forEach(table::row);
+        return table.html();
+    }
+
+    /** Whether a tool runs here: found on PATH, or, given as a path, executable there. */
+    /** A JDK's version as its release file says it (JAVA_VERSION="17.0.15"), as java.version gives it; "" when unreadable. */
+    public static String releaseVersion(Path jdkHome) {
+        try {
+            return Files.readAllLines(jdkHome.resolve("release")).stream().filter(l -> l.startsWith("JAVA_VERSION="))
+                    .map(l -> l.substring("JAVA_VERSION=".length()).replace("\"", "")).findFirst().orElse("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    public static boolean onPath(String tool) {
+        if (tool.contains("/")) return Files.isExecutable(Path.of(tool));
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return true;
+        }
+        return false;
+    }
+
+    public static String installHint(String tool) {
+        return switch (tool) {
+            case "mpirun" -> "sudo apt-get install openmpi-bin libopenmpi-dev";
+            default -> "sudo apt-get install " + tool;
+        };
+    }
+
+    /** The memory this process may use: the machine's, or its container's limit where that is lower. */
+    public static long memoryAllowed() {
+        String kb = firstMatch(Path.of("/proc/meminfo"), "MemTotal").replaceAll("[^0-9]", "");
+        long total = kb.isEmpty() ? Runtime.getRuntime().maxMemory() * 4 : Long.parseLong(kb) * 1024;  // no /proc: the JVM's view
+        Long limit = Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup")).memoryBytes();
+        return limit == null ? total : Math.min(total, limit);
+    }
+
+    private static String memory() {
+        String kb = firstMatch(Path.of("/proc/meminfo"), "MemTotal").replaceAll("[^0-9]", "");
+        return kb.isEmpty() ? "unknown" : gib(Long.parseLong(kb) * 1024);
+    }
+
+    private static String gib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+    }
+
+    private static String commit() {
+        try {
+            return Exec.run(List.of("git", "-C", Course.home().toString(), "rev-parse", "--short", "HEAD"), "git").strip();
+        } catch (RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    private static String firstMatch(Path file, String key) {
+        try {
+            for (String line : Files.readAllLines(file)) {
+                if (line.startsWith(key)) return line.substring(line.indexOf(':') + 1).strip();
+            }
+        } catch (IOException ignored) {
+            // not Linux: say so below
+        }
+        return "unknown";
+    }
+}

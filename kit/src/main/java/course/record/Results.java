@@ -1,0 +1,507 @@
+package course.record;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import course.base.Course;
+import course.base.Html;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/** The measured runs (one JSON object per run, as the harnesses print them) and their summaries. */
+public final class Results {
+    /** The fields that name a case (x-case in data/results.schema.json); runs of one case differ only in run index and timings. */
+    public static final List<String> CASE = Schema.results().runFields("x-case");
+    /** The fields that say what work was done, as opposed to how (x-workload there): not the snippet, strategy, buffer, lock, JDK or compiler. */
+    public static final List<String> WORKLOAD = Schema.results().runFields("x-workload");
+
+    private final List<JsonObject> runs;
+    /** The runs grouped by case, in the order cases first appear; worked out once, when first asked for. */
+    private List<List<JsonObject>> cases;
+
+    public Results(List<JsonObject> runs) {
+        this.runs = List.copyOf(runs);
+    }
+
+    private List<List<JsonObject>> cases() {
+        if (cases == null) {
+            Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
+            for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
+            cases = List.copyOf(byCase.values());
+        }
+        return cases;
+    }
+
+    public List<JsonObject> runs() {
+        return runs;
+    }
+
+    /** The runs, typed (run.elapsedNs() rather than run.get("elapsed_ns").getAsLong()). */
+    public List<Run> typed() {
+        return runs.stream().map(Run::new).toList();
+    }
+
+    public Results where(Predicate<JsonObject> keep) {
+        return new Results(runs.stream().filter(keep).toList());
+    }
+
+    public Results where(String field, String value) {
+        known(field);
+        return where(r -> r.has(field) && !r.get(field).isJsonNull() && r.get(field).getAsString().equals(value));
+    }
+
+    /** The runs of one way of doing the work, as the summary and the charts name it ("stream 1k", "view-direct locked"). */
+    public Results method(String method) {
+        return where(r -> method(r).equals(method));
+    }
+
+    /** A run's way of doing the work: its strategy, with its buffer's size and its lock where it has them. */
+    public static String method(JsonObject json) {
+        Run run = new Run(json);
+        return run.strategy() + (run.bufferSize() > 0 ? " " + Course.formatSize(run.bufferSize()) : "") + ("region".equals(run.lock()) ? " locked" : "");
+    }
+
+    /** The runs whose numeric field (a size, a count) is value. */
+    public Results where(String field, long value) {
+        known(field);
+        return where(r -> r.get(field).getAsLong() == value);
+    }
+
+    /** The runs whose numeric field is any of these values (say 1 thread and the most). */
+    public Results whereIn(String field, long... values) {
+        known(field);
+        return where(r -> java.util.Arrays.stream(values).anyMatch(v -> v == r.get(field).getAsLong()));
+    }
+
+    /** The runs whose numeric field is larger than value (buffers past the 1 KB knee). */
+    public Results above(String field, long value) {
+        known(field);
+        return where(r -> r.get(field).getAsLong() > value);
+    }
+
+    /** The runs whose numeric field is value or larger. */
+    public Results atLeast(String field, long value) {
+        known(field);
+        return where(r -> r.get(field).getAsLong() >= value);
+    }
+
+    /** The runs whose numeric field is smaller than value. */
+    public Results below(String field, long value) {
+        known(field);
+        return where(r -> r.get(field).getAsLong() < value);
+    }
+
+    /** A field a run record has (data/results.schema.json), else one line naming those it has: a typo never reads as null. */
+    private static void known(String field) {
+        List<String> fields = Schema.results().runFields();
+        if (!fields.contains(field)) throw new IllegalArgumentException("a run has no field " + field + "; it has " + String.join(", ", fields));
+    }
+
+    /** The rounds these runs were made in (Sweep numbers them from 1; runs saved before rounds were recorded are all round 0). */
+    public java.util.SortedSet<Integer> rounds() {
+        java.util.SortedSet<Integer> out = new java.util.TreeSet<>();
+        for (JsonObject r : runs) out.add(new Run(r).round());
+        return out;
+    }
+
+    /** The runs of one round: every case once, each in its own process (Estimate's interval is built from these). */
+    public Results inRound(int round) {
+        return where(r -> new Run(r).round() == round);
+    }
+
+    /** These runs and those of another sweep, as one set (to compare, say, unbuffered with buffered runs). */
+    public Results and(Results other) {
+        List<JsonObject> all = new ArrayList<>(runs);
+        all.addAll(other.runs);
+        return new Results(all);
+    }
+
+    /**
+     * For each piece of work (language, op, pattern, cache, sizes), only the runs of its fastest case.
+     * Fields named in mayDiffer (say "op_size") do not set pieces of work apart: the fastest across them wins.
+     */
+    public Results fastest(String... mayDiffer) {
+        List<String> work = workload(mayDiffer);
+        Map<String, Map<String, Object>> best = new LinkedHashMap<>();
+        for (Map<String, Object> row : summary()) {
+            String piece = key(row, work);
+            Map<String, Object> seen = best.get(piece);
+            if (seen == null || (Double) row.get("median_ms") < (Double) seen.get("median_ms")) best.put(piece, row);
+        }
+        return where(r -> {
+            Map<String, Object> row = best.get(key(r, work));
+            return row != null && key(r, CASE).equals(key(row, CASE));
+        });
+    }
+
+    /** One row per case: median time with its spread (min, max), rates from the median. */
+    public List<Map<String, Object>> summary() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (List<JsonObject> group : cases()) {
+            Run first = new Run(group.get(0));
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (String field : CASE) {
+                JsonElement e = first.json().get(field);  // runtime is missing from results saved before it was recorded
+                row.put(field, e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString());
+            }
+            // reads waiting at once: one per worker thread, times the reads each keeps in flight (small_reads' io-uring)
+            row.put("in_flight", (long) Math.max(1, first.threads()) * Math.max(1, first.depth()));
+            List<Double> ns = values(group, "elapsed_ns");
+            double median = median(ns);
+            row.put("runs", group.size());
+            row.put("median_ms", median / 1e6);
+            row.put("min_ms", Collections.min(ns) / 1e6);
+            row.put("max_ms", Collections.max(ns) / 1e6);
+            double mb = first.bytes() / (double) (1 << 20);
+            row.put("mb_per_s", mb / (median / 1e9));
+            row.put("ms_per_mb", median / 1e6 / mb);
+            row.put("ops_per_s", first.ops() / (median / 1e9));
+            double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
+            row.put("sys_share_pct", user + sys > 0 ? 100 * sys / (user + sys) : null);  // too short to register CPU time
+            row.put("cpu_ns_per_op", (user + sys) / first.ops());
+            row.put("sys_ns_per_op", sys / first.ops());
+            Long misses = first.misses();  // counted only by strategies that keep their own buffer
+            row.put("hit_ratio_pct", misses == null ? null : 100 * (1 - misses / (double) first.ops()));
+            row.put("method", method(first.json()));
+            row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
+            // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
+            List<Double> resident = group.stream().map(r -> new Run(r).residentPct()).filter(java.util.Objects::nonNull).toList();
+            row.put("resident_pct", resident.isEmpty() ? null : Collections.max(resident));
+            // threads: the most platform threads each run had at once (the harness counted them), their median
+            List<Double> platform = group.stream().map(r -> new Run(r).platformThreads()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
+            if (platform.isEmpty()) row.put("platform_threads", null);
+            else row.put("platform_threads", median(platform));
+            // and the most tasks the kernel ran for the process at once, io_uring's io-wq workers among them (the harness looked)
+            List<Double> tasks = group.stream().map(r -> new Run(r).tasks()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
+            List<Double> io = group.stream().map(r -> new Run(r).ioWorkers()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
+            row.put("tasks", tasks.isEmpty() ? null : median(tasks));
+            row.put("io_workers", io.isEmpty() ? null : median(io));
+            if (first.spanNs() != null) {
+                // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
+                List<Run> typed = group.stream().map(Run::new).toList();
+                row.put("study_mb_per_s", median(typed.stream().map(r -> mb / (mean(r.threadNs() != null ? r.threadNs() : r.procNs()) / 1e9)).toList()));
+                row.put("wall_mb_per_s", median(typed.stream().map(r -> mb / (r.spanNs() / 1e9)).toList()));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /** The runs of the case a summary row stands for (same snippet, language, strategy, sizes, …). */
+    public Results sameCase(Map<String, Object> row) {
+        return where(r -> key(r, CASE).equals(key(row, CASE)));
+    }
+
+    private static double mean(long[] values) {
+        return java.util.Arrays.stream(values).average().orElseThrow();
+    }
+
+    /**
+     * How many times longer language a takes than language b: the geometric mean, over the cases
+     * both ran, of median time a / median time b. Above 1 means a is slower.
+     */
+    public double ratio(String a, String b) {
+        return ratio(a, b, "median_ms");
+    }
+
+    /** The same ratio for another summary column (cpu_ns_per_op compares CPU cost per operation). */
+    public double ratio(String a, String b, String column) {
+        List<String> matched = CASE.stream().filter(f -> !f.equals("language") && !f.equals("runtime")).toList();
+        return geometricMeanRatio(where("language", a).keyed(matched, column), where("language", b).keyed(matched, column),
+                "no case was run in both " + a + " and " + b);
+    }
+
+    /**
+     * How many times longer these runs take than other runs of the same work (matched on language, op,
+     * pattern, cache and sizes; the way of doing it may differ): the geometric mean of the median-time
+     * ratios. Below 1 these are faster; 1 minus it is the share of time they save.
+     */
+    public double ratioTo(Results other) {
+        return ratioTo(other, "median_ms");
+    }
+
+    /** The smallest ratioTo(other) among these runs' strategies, each on its own: the best of several ways against one. */
+    public double bestStrategyRatioTo(Results other) {
+        return runs.stream().map(r -> r.get("strategy").getAsString()).distinct()
+                .mapToDouble(s -> where("strategy", s).ratioTo(other)).min().orElse(Double.NaN);
+    }
+
+    /** The same for another summary column; fields named in mayDiffer (say "op_size") are not matched. */
+    public double ratioTo(Results other, String column, String... mayDiffer) {
+        List<String> work = workload(mayDiffer);
+        return geometricMeanRatio(keyed(work, column), other.keyed(work, column), "no piece of work was run in both sets of results");
+    }
+
+    /** Each case's value of a summary column, with the key its matching fields make (several cases may share a key). */
+    private List<Map.Entry<String, Double>> keyed(List<String> fields, String column) {
+        return summary().stream().map(row -> Map.entry(key(row, fields), ((Number) row.get(column)).doubleValue())).toList();
+    }
+
+    /**
+     * The share of time per byte these runs save over other runs of the same work, in percent:
+     * 100 × (1 − my time per byte ÷ theirs), from the geometric mean of the MB/s ratios. File sizes may
+     * differ (per byte, a long unbuffered run compares with a short buffered one), as may the fields
+     * named in mayDiffer. Negative when these runs are slower.
+     */
+    public double cut(Results other, String... mayDiffer) {
+        List<String> differ = new ArrayList<>(List.of(mayDiffer));
+        if (!differ.contains("file_size")) differ.add("file_size");
+        return 100 * (1 - 1 / ratioTo(other, "mb_per_s", differ.toArray(String[]::new)));
+    }
+
+    /** The geometric mean of a / b over every pair of cases with the same key (positive values only). */
+    private static double geometricMeanRatio(List<Map.Entry<String, Double>> a, List<Map.Entry<String, Double>> b, String noneMessage) {
+        double logSum = 0;
+        int n = 0;
+        for (var x : a) {
+            for (var y : b) {
+                if (!x.getKey().equals(y.getKey()) || x.getValue() <= 0 || y.getValue() <= 0) continue;
+                logSum += Math.log(x.getValue() / y.getValue());
+                n++;
+            }
+        }
+        if (n == 0) throw new IllegalArgumentException(noneMessage);
+        return Math.exp(logSum / n);
+    }
+
+    /** Only the runs of these strategies (say the two view buffers). */
+    public Results strategies(String... names) {
+        List<String> wanted = List.of(names);
+        return where(r -> wanted.contains(r.get("strategy").getAsString()));
+    }
+
+    /** Each strategy's median of a summary column over its cases, e.g. medianByStrategy("mb_per_s").get("bytes"). */
+    public Map<String, Double> medianByStrategy(String column) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (JsonObject r : runs) out.computeIfAbsent(r.get("strategy").getAsString(), s -> strategies(s).median(column));
+        return out;
+    }
+
+    /** The highest of the strategies' medians of a summary column (the best way's MB/s, say, or the least steady way's spread); NaN when there is none. */
+    public double highestStrategyMedian(String column) {
+        return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
+    /** The lowest of the strategies' medians of a summary column; NaN when there is none. */
+    public double lowestStrategyMedian(String column) {
+        return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    /**
+     * How far behind the fastest way this strategy fell where it fell furthest: the largest, over the pieces of work
+     * it shared with other strategies, of its median time over the fastest one's there (1: never behind). A way that
+     * is steady across operations and thread counts keeps this small. NaN when it shared no piece of work.
+     */
+    public double worstStanding(String strategy) {
+        List<String> work = workload();
+        List<Map<String, Object>> rows = summary();
+        double worst = Double.NaN;
+        for (Map<String, Object> mine : rows) {
+            if (!strategy.equals(mine.get("strategy"))) continue;
+            double time = ((Number) mine.get("median_ms")).doubleValue();
+            double fastest = rows.stream().filter(r -> key(r, work).equals(key(mine, work)))
+                    .mapToDouble(r -> ((Number) r.get("median_ms")).doubleValue()).min().getAsDouble();
+            if (rows.stream().noneMatch(r -> r != mine && key(r, work).equals(key(mine, work)))) continue;  // done alone: no standing
+            worst = Double.isNaN(worst) ? time / fastest : Math.max(worst, time / fastest);
+        }
+        return worst;
+    }
+
+    /**
+     * How clearly a strategy's standing is mixed: the smaller of its best lead (the fastest other strategy's
+     * median time over its own, in the piece of work where that is largest) and its worst lag (its time over
+     * the slowest other's, where that is largest). Above 1, it was the fastest somewhere and the slowest
+     * somewhere else; below 1, it never was one of the two. A piece of work is a same language, operation,
+     * threads, sizes...; one the strategy did alone counts for neither. NaN when no piece has another strategy.
+     */
+    public double mixedStanding(String strategy) {
+        List<String> work = workload();
+        List<Map<String, Object>> rows = summary();
+        double lead = Double.NaN, lag = Double.NaN;
+        for (Map<String, Object> mine : rows) {
+            if (!strategy.equals(mine.get("strategy"))) continue;
+            double time = ((Number) mine.get("median_ms")).doubleValue();
+            List<Double> others = rows.stream().filter(r -> r != mine && key(r, work).equals(key(mine, work)))
+                    .map(r -> ((Number) r.get("median_ms")).doubleValue()).toList();
+            if (others.isEmpty()) continue;
+            double fastestOther = others.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+            double slowestOther = others.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+            lead = Double.isNaN(lead) ? fastestOther / time : Math.max(lead, fastestOther / time);
+            lag = Double.isNaN(lag) ? time / slowestOther : Math.max(lag, time / slowestOther);
+        }
+        return Math.min(lead, lag);
+    }
+
+    /** The Java runtimes these runs ran on ("java 17.0.15", "java 25.0.3"), each once, oldest first. */
+    public List<String> javaRuntimes() {
+        return typed().stream().filter(r -> r.language().equals("java")).map(Run::runtime).distinct()
+                .sorted(java.util.Comparator.comparing(Results::version)).toList();
+    }
+
+    /** The feature release of a Java runtime as runs record it: "java 17.0.15" is 17. */
+    public static int feature(String javaRuntime) {
+        return version(javaRuntime).feature();
+    }
+
+    private static Runtime.Version version(String javaRuntime) {
+        return Runtime.Version.parse(javaRuntime.substring("java ".length()));
+    }
+
+    /**
+     * How many more platform threads (each run's most at once, median) the case with the most threads had than
+     * the one with the fewest: what adding workers cost in threads of the operating system's.
+     */
+    public double platformThreadsAdded() {
+        List<Integer> counts = typed().stream().map(Run::threads).filter(t -> t > 0).distinct().sorted().toList();
+        if (counts.size() < 2) throw new IllegalArgumentException("these runs have " + counts + " threads: comparing needs two counts or more");
+        return where("threads", counts.get(counts.size() - 1)).median("platform_threads") - where("threads", counts.get(0)).median("platform_threads");
+    }
+
+    /** Median of a summary column over every case (say "mb_per_s" of one strategy's cases). */
+    public double median(String column) {
+        return median(column, r -> true);
+    }
+
+    /** The largest value of a summary column over the cases (a best rate, say); NaN when there is no case. */
+    public double max(String column) {
+        return columnValues(column).max().orElse(Double.NaN);
+    }
+
+    /** The smallest value of a summary column over the cases; NaN when there is no case. */
+    public double min(String column) {
+        return columnValues(column).min().orElse(Double.NaN);
+    }
+
+    private java.util.stream.DoubleStream columnValues(String column) {
+        return summary().stream().map(r -> (Number) r.get(column)).filter(java.util.Objects::nonNull).mapToDouble(Number::doubleValue);
+    }
+
+    /** How much longer these runs take than before's, in percent of before's time (−91 is 91% less time; see ratioTo). */
+    public double percentChange(Results before) {
+        return 100 * (ratioTo(before) - 1);
+    }
+
+    /** Median of a summary column over the cases that pass the filter. */
+    public double median(String column, Predicate<Map<String, Object>> filter) {
+        List<Double> values = column(column, filter);
+        return median(values);
+    }
+
+    /** Largest over smallest of a summary column across the cases that pass the filter (1 = flat). */
+    public double spread(String column, Predicate<Map<String, Object>> filter) {
+        List<Double> values = column(column, filter);
+        return Collections.max(values) / Collections.min(values);
+    }
+
+    /** The non-empty values of a summary column over the cases that pass the filter. */
+    private List<Double> column(String column, Predicate<Map<String, Object>> filter) {
+        List<Double> values = summary().stream().filter(filter).map(r -> (Number) r.get(column))
+                .filter(java.util.Objects::nonNull).map(Number::doubleValue).toList();
+        if (values.isEmpty()) throw new IllegalArgumentException("no case has a value for " + column);
+        return values;
+    }
+
+    /** The largest spread of a column within any group of cases sharing the given fields (1 = flat everywhere). */
+    public double worstSpread(String column, String... groupBy) {
+        Map<String, List<Double>> groups = new LinkedHashMap<>();
+        for (Map<String, Object> row : summary()) {
+            StringBuilder key = new StringBuilder();
+            for (String field : groupBy) key.append(row.get(field)).append('|');
+            groups.computeIfAbsent(key.toString(), k -> new ArrayList<>()).add(((Number) row.get(column)).doubleValue());
+        }
+        return groups.values().stream().mapToDouble(v -> Collections.max(v) / Collections.min(v)).max()
+                .orElseThrow(() -> new IllegalArgumentException("no cases to compare"));
+    }
+
+    /** The columns that name a case, in the order the tables show them. */
+    public static final List<String> SHOWN_CASE = List.of("language", "runtime", "method", "op", "pattern", "cache", "text", "type",
+            "threads", "depth", "procs", "file_size", "op_size");
+    public static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
+            "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
+    /** Measures only some snippets or runs have: shown where at least one row has them. */
+    public static final List<String> OPTIONAL_MEASURES = List.of("hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
+
+    /**
+     * The summary as an HTML table for the notebook. With more than one row, a case column that is the
+     * same in every row is stated once above the table instead; hit ratio shows only where counted.
+     */
+    public String html() {
+        List<Map<String, Object>> rows = summary();
+        List<String> columns = new ArrayList<>(), same = new ArrayList<>();
+        for (String c : SHOWN_CASE) {
+            boolean constant = rows.stream().map(r -> String.valueOf(r.get(c))).distinct().count() == 1;
+            if (constant && String.valueOf(rows.get(0).get(c)).isEmpty()) continue;  // not recorded (older results)
+            if (constant && rows.size() > 1) same.add(c.replace('_', ' ') + " " + format(c, rows.get(0).get(c)));
+            else columns.add(c);
+        }
+        for (String c : SHOWN_MEASURES) {
+            if (!OPTIONAL_MEASURES.contains(c) || rows.stream().anyMatch(r -> r.get(c) != null)) columns.add(c);
+        }
+        Html.Table table = new Html.Table(columns.stream().map(c -> c.replace('_', ' ')).toArray(String[]::new));
+        if (!same.isEmpty()) table.caption("every row: " + String.join(" · ", same));
+        for (Map<String, Object> row : rows) table.row(columns.stream().map(c -> format(c, row.get(c))).toList());
+        return table.html();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder t = new StringBuilder();
+        for (Map<String, Object> row : summary()) {
+            t.append(String.format(Locale.ROOT, "%-5s %-14s %-12s %-5s %-4s %-4s %8s op %-4s median %9.2f ms  %9.2f MB/s%n",
+                    row.get("language"), row.get("runtime"), row.get("method"), row.get("op"), row.get("pattern"), row.get("cache"),
+                    Course.formatSize((Long) row.get("file_size")), Course.formatSize((Long) row.get("op_size")),
+                    row.get("median_ms"), row.get("mb_per_s")));
+        }
+        return t.toString();
+    }
+
+    static String format(String column, Object value) {
+        if (value instanceof Long size && (column.equals("file_size") || column.equals("op_size"))) return Course.formatSize(size);
+        if (value == null) return "n/a";
+        if (value instanceof Double d) return d >= 1000 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.3g", d);
+        return String.valueOf(value);
+    }
+
+    static List<String> workload(String... mayDiffer) {
+        List<String> differ = List.of(mayDiffer);
+        for (String f : differ) {
+            if (!WORKLOAD.contains(f)) throw new IllegalArgumentException(f + " is not one of " + WORKLOAD);
+        }
+        return WORKLOAD.stream().filter(f -> !differ.contains(f)).toList();
+    }
+
+    public static String key(Map<String, Object> row, List<String> fields) {
+        StringBuilder k = new StringBuilder();
+        for (String field : fields) k.append(row.get(field)).append('|');
+        return k.toString();
+    }
+
+    public static String key(JsonObject r, List<String> fields) {
+        StringBuilder k = new StringBuilder();
+        for (String field : fields) {
+            JsonElement e = r.get(field);
+            k.append(e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString()).append('|');
+        }
+        return k.toString();
+    }
+
+    static List<Double> values(List<JsonObject> group, String field) {
+        return group.stream().map(r -> r.get(field).getAsDouble()).toList();
+    }
+
+    public static double median(List<Double> values) {
+        return median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** The median of these values (sorted in place). */
+    public static double median(double[] values) {
+        java.util.Arrays.sort(values);
+        int n = values.length;
+        if (n == 0) return Double.NaN;  // no runs (a part this machine could not run)
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    }
+}

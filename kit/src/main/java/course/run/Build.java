@@ -1,0 +1,363 @@
+package course.run;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
+import course.base.Course;
+import course.base.Exec;
+import course.base.Scratch;
+import course.show.Progress;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * Builds snippets, each keyed by the content of its sources (a source edited while a kernel runs is
+ * built again) and always into place whole (see intoPlace): C with gcc -O2 (mpicc for MPI sources), Java
+ * with jbang, JNI libraries against the running JDK's headers. The labs, the tests (through main) and
+ * Binder's postBuild all build this way.
+ */
+public final class Build {
+    private final Path home = Course.home();
+    private final Path build = home.resolve("build");
+    private final Map<String, List<String>> javaCommands = new ConcurrentHashMap<>();
+    private final Map<String, Path> cBinaries = new ConcurrentHashMap<>();
+
+    /**
+     * No arguments: compiles every snippet in both languages, and the eviction helper (Binder's postBuild
+     * runs this). "command SNIPPET LANGUAGE" prints the command line that runs a snippet, one argument a
+     * line, and "library NAME" the JNI library's path, building them as a lab would: the tests build this way.
+     */
+    public static void main(String[] args) throws IOException {
+        Build build = new Build();
+        if (args.length > 0) {
+            try {
+                if (args.length == 3 && args[0].equals("command")) build.command(args[1], args[2]).forEach(System.out::println);
+                else if (args.length == 2 && args[0].equals("library")) System.out.println(build.nativeLibrary(args[1]));
+                else throw new IllegalArgumentException("usage: course.Build [command SNIPPET LANGUAGE | library NAME]");
+            } catch (RuntimeException e) {
+                System.err.println("course.Build: " + e.getMessage());
+                System.exit(2);
+            }
+            return;
+        }
+        build.evictHelper();
+        try (Stream<Path> files = Files.list(build.home.resolve("c-snippets"))) {
+            for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
+                String snippet = c.getFileName().toString().replace(".c", "");
+                if (snippet.equals("harness") || snippet.equals("evict")) continue;  // shared parts, not snippets
+                if (needsMissingMpi(c)) {
+                    System.out.println("skipped " + snippet + " (" + MpiRun.missing() + ")");
+                    continue;
+                }
+                build.command(snippet, "c");
+                build.precompileJava(snippet);
+            }
+        }
+        try (Stream<Path> files = Files.list(build.home.resolve("java-snippets"))) {  // Java-only snippets (typed_ffm)
+            for (Path java : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                String snippet = snakeCase(java.getFileName().toString().replace(".java", ""));
+                if (Files.exists(build.cSource(snippet)) || !Files.readString(java).contains("Harness.run(")) continue;
+                build.precompileJava(snippet);
+            }
+        }
+        try (Stream<Path> files = Files.list(build.home.resolve("c-snippets/jni"))) {
+            for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
+                if (needsMissingMpi(c)) continue;  // said above
+                System.out.println("precompiled " + build.nativeLibrary(c.getFileName().toString().replace(".c", "")));
+            }
+        }
+    }
+
+    /** Compiles a snippet's Java side, or says it needs a newer JDK (typed_ffm, mapped_file and small_reads need 22). */
+    private void precompileJava(String snippet) {
+        try {
+            command(snippet, "java");
+            System.out.println("precompiled " + snippet);
+        } catch (Exec.RunFailed e) {
+            System.out.println("skipped " + snippet + " in Java (it needs a newer JDK than " + Runtime.version().feature() + ")");
+        }
+    }
+
+    /** The command line that runs a snippet, compiling it first when its sources changed. */
+    public List<String> command(String snippet, String language) {
+        if (!Files.exists(javaSource(snippet)) && !Files.exists(cSource(snippet))) {
+            throw new IllegalArgumentException("no snippet " + snippet + ": neither " + javaSource(snippet) + " nor " + cSource(snippet) + " exists");
+        }
+        return switch (language) {
+            case "c" -> {
+                if (!Files.exists(cSource(snippet))) {
+                    throw new IllegalArgumentException(snippet + " has no C twin of its own (" + javaSource(snippet).getFileName()
+                            + " says which C snippet writes the same files): run it with .languages(\"java\")");
+                }
+                yield List.of(cBinary(snippet, snippet + ".c", "harness.c", "harness.h").toString());
+            }
+            case "java" -> javaCommand(snippet);
+            default -> throw new IllegalArgumentException("language " + language + ": must be java or c");
+        };
+    }
+
+    /** TypedFfm → typed_ffm: the snippet name of a Java file. */
+    static String snakeCase(String className) {
+        return className.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** raw_io is RawIo.java in java-snippets/ and raw_io.c in c-snippets/. */
+    public Path javaSource(String snippet) {
+        StringBuilder name = new StringBuilder();
+        for (String part : snippet.split("_")) name.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        return home.resolve("java-snippets").resolve(name + ".java");
+    }
+
+    public Path cSource(String snippet) {
+        return home.resolve("c-snippets").resolve(snippet + ".c");
+    }
+
+    /** The binary of these sources, by their content: a source edited while a kernel runs is built again. */
+    Path cBinary(String name, String... sources) {
+        Path dir = home.resolve("c-snippets");
+        List<Path> files = Stream.of(sources).map(dir::resolve).toList();
+        String compiler = compiler(files);
+        // a source that can use liburing gets it where it is installed (COURSE_LIBURING), and refuses io_uring where not
+        boolean liburing = files.stream().anyMatch(Build::usesLiburing) && liburingInstalled();
+        Path binary = build.resolve("c").resolve(name + "-" + hash(files, compiler + " -O2 -pthread" + (liburing ? " -DCOURSE_LIBURING -luring" : "")));
+        return cBinaries.computeIfAbsent(binary.toString(), b -> {
+            if (!Files.exists(binary)) {
+                buildAtomically(binary, out -> {
+                    List<String> cmd = new ArrayList<>(List.of(compiler, "-O2", "-Wall", "-pthread", "-o", out.toString()));
+                    if (liburing) cmd.add("-DCOURSE_LIBURING");
+                    files.stream().filter(f -> f.toString().endsWith(".c")).forEach(f -> cmd.add(f.toString()));
+                    if (liburing) cmd.add("-luring");
+                    return cmd;
+                }, "compiling " + name);
+            }
+            return binary;
+        });
+    }
+
+    public Path evictHelper() {
+        return cBinary("evict", "evict.c", "harness.c", "harness.h");
+    }
+
+    /**
+     * jbang compiles and caches the snippet; its `info tools` says which jar and class to run. A
+     * snippet whose sources call System.loadLibrary("x") gets c-snippets/jni/x.c built and put on its
+     * java.library.path.
+     */
+    private List<String> javaCommand(String snippet) {
+        Path source = javaSource(snippet);
+        List<Path> sources = javaSources(source);
+        String key = hash(sources, javaHome().toString());
+        return javaCommands.computeIfAbsent(key, k -> {
+            List<String> built = jbangBuild(source, key);
+            String mainClass = built.get(0);
+            List<String> classpath = built.subList(1, built.size());
+            List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
+            List<String> libraries = nativeLibraries(sources);
+            if (!libraries.isEmpty()) {  // one property: given twice, the JVM keeps only the last
+                cmd.add("-Djava.library.path=" + String.join(":", libraries.stream().map(l -> nativeLibrary(l).getParent().toString()).toList()));
+            }
+            boolean foreign = sources.stream().anyMatch(f -> read(f).contains("java.lang.foreign"));
+            if (!libraries.isEmpty() || foreign) cmd.add("--enable-native-access=ALL-UNNAMED");  // JDK 24+ warns without it
+            cmd.addAll(List.of("-cp", String.join(":", classpath), mainClass));
+            return List.copyOf(cmd);
+        });
+    }
+
+    /**
+     * The main class and class path of a snippet jbang has built: read from build/jbang-built/NAME-KEY
+     * when that build is recorded and its jars still exist (jbang itself takes two JVM starts, about
+     * two seconds, even for a cache hit); otherwise jbang builds it and the answer is recorded.
+     */
+    private List<String> jbangBuild(Path source, String key) {
+        Path record = build.resolve("jbang-built").resolve(source.getFileName().toString().replace(".java", "") + "-" + key);
+        if (Files.exists(record)) {
+            List<String> lines = readLines(record);
+            // jars of this course's own build (a copied course folder must not run the original's) that are still there
+            if (lines.size() >= 2 && lines.stream().skip(1).map(Path::of).allMatch(jar -> jar.startsWith(build) && Files.exists(jar))) return lines;
+        }
+        String output = Progress.during("compiling " + source.getFileName() + " with jbang (once: later runs reuse it)", () -> {
+            jbang("compiling " + source.getFileName(), "build", source.toString());
+            return jbang("jbang info", "info", "tools", source.toString());
+        });
+        JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
+        List<String> lines = new ArrayList<>(List.of(info.get("mainClass").getAsString(), info.get("applicationJar").getAsString()));
+        info.getAsJsonArray("resolvedDependencies").forEach(d -> lines.add(d.getAsString()));
+        try {
+            writeAtomically(record, String.join("\n", lines) + "\n");
+        } catch (UncheckedIOException e) {
+            // a course folder this user may only read (a grading sandbox): jbang is asked again next time
+        }
+        return lines;
+    }
+
+    static List<String> readLines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes a file whole or not at all (see intoPlace), so a kernel running at the same time never reads half of one. */
+    static void writeAtomically(Path file, String text) {
+        intoPlace(file, partial -> Files.writeString(partial, text));
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The snippet and the files its //SOURCES lines name. */
+    static List<Path> javaSources(Path source) {
+        List<Path> all = new ArrayList<>(List.of(source));
+        try {
+            for (String line : Files.readAllLines(source)) {
+                if (line.startsWith("//SOURCES ")) {
+                    for (String name : line.substring("//SOURCES ".length()).trim().split("\\s+")) all.add(source.resolveSibling(name));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return all;
+    }
+
+    static final java.util.regex.Pattern LOAD_LIBRARY = java.util.regex.Pattern.compile("System\\.loadLibrary\\(\"(\\w+)\"\\)");
+
+    static List<String> nativeLibraries(List<Path> sources) {
+        List<String> names = new ArrayList<>();
+        for (Path source : sources) {
+            var m = LOAD_LIBRARY.matcher(read(source));
+            while (m.find()) if (!names.contains(m.group(1))) names.add(m.group(1));
+        }
+        return names;
+    }
+
+    /**
+     * Builds c-snippets/jni/NAME.c into build/native/NAME-HASH/libNAME.so with gcc and the running
+     * JDK's JNI headers, unless that exact source was built already (the hash covers the source and
+     * the JDK); returns the library.
+     */
+    public Path nativeLibrary(String name) {
+        return nativeLibrary(name, home.resolve("c-snippets/jni").resolve(name + ".c"));
+    }
+
+    Path nativeLibrary(String name, Path source) {
+        Path dir = build.resolve("native").resolve(name + "-" + hash(List.of(source), javaHome().toString()));
+        Path library = dir.resolve("lib" + name + ".so");
+        if (!Files.exists(library)) {
+            Path include = javaHome().resolve("include");
+            buildAtomically(library, out -> nativeCommand(source, out, include), "compiling " + source.getFileName());
+        }
+        return library;
+    }
+
+    /**
+     * Runs a compiler into a temporary file beside target and renames it into place, so a kernel running
+     * at the same time never starts a half-written binary and a failed build leaves nothing behind.
+     */
+    static void buildAtomically(Path target, java.util.function.Function<Path, List<String>> command, String what) {
+        Progress.during(what + " (once: later runs reuse it)", () -> {
+            intoPlace(target, partial -> Exec.run(command.apply(partial), what));
+            return target;
+        });
+    }
+
+    /** What makes a file, given the temporary path to make it at. */
+    interface Maker {
+        void make(Path partial) throws IOException;
+    }
+
+    /**
+     * Makes target at a temporary name beside it (one no other maker has) and renames it into place; a
+     * maker that fails leaves neither the target nor the temporary.
+     */
+    static void intoPlace(Path target, Maker maker) {
+        Scratch.createDirectories(target.getParent());
+        Path partial = null;
+        try {
+            partial = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".partial");
+            maker.make(partial);
+            Files.move(partial, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                if (partial != null) Files.deleteIfExists(partial);
+            } catch (IOException e) {
+                // nothing more to do: the maker's own error, if any, is the one to report
+            }
+        }
+    }
+
+    /** The command line that builds a JNI library (shown in the notebook, so it can be rerun by hand). */
+    public static List<String> nativeCommand(Path source, Path library, Path include) {
+        return List.of(compiler(List.of(source)), "-O2", "-Wall", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
+                "-o", library.toString(), source.toString());
+    }
+
+    /** A source that needs MPI on a machine without it (Binder without Open MPI, say): pre-compiling skips it. */
+    static boolean needsMissingMpi(Path source) {
+        return usesMpi(source) && !MpiRun.available();
+    }
+
+    private static boolean usesMpi(Path source) {
+        return Files.exists(source) && read(source).contains("#include <mpi.h>");
+    }
+
+    static boolean usesLiburing(Path source) {
+        return Files.exists(source) && read(source).contains("#include <liburing.h>");
+    }
+
+    static boolean liburingInstalled() {
+        return Stream.of("/usr/include/liburing.h", "/usr/local/include/liburing.h").anyMatch(header -> Files.exists(Path.of(header)));
+    }
+
+    /** gcc, or mpicc (gcc with the MPI headers and library) for sources that include <mpi.h>. */
+    static String compiler(List<Path> sources) {
+        boolean mpi = sources.stream().anyMatch(Build::usesMpi);
+        if (mpi && !MpiRun.available()) throw new Exec.RunFailed(MpiRun.missing());
+        return mpi ? MpiRun.tool("mpicc") : "gcc";
+    }
+
+    public static Path javaHome() {
+        return Path.of(System.getProperty("java.home"));
+    }
+
+    /** Runs jbang to completion on the kit's JDK, its caches kept in the course's build folder. */
+    private String jbang(String what, String... args) {
+        Path jbang = build.resolve("tools/jbang/jbang");
+        if (!Files.isExecutable(jbang)) throw new IllegalStateException("jbang is not set up: run `make lab` or setup/setup.sh");
+        List<String> cmd = new ArrayList<>(List.of(jbang.toString()));
+        cmd.addAll(List.of(args));
+        return Exec.run(cmd, what, Map.of("JAVA_HOME", javaHome().toString(), "JBANG_DIR", build.resolve("jbang-home").toString(),
+                "JBANG_REPO", build.resolve("jbang-repo").toString()));
+    }
+
+    static String hash(List<Path> files, String salt) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (Path f : files) sha.update(Files.readAllBytes(f));
+            sha.update(salt.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

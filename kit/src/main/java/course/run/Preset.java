@@ -1,0 +1,126 @@
+package course.run;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import course.base.Course;
+import course.record.Machine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One lab's sizes in one preset, read from labs/presets.json (never retyped in a notebook). Every size
+ * (a key with "size" in its name) is capped at sizeCap, a quarter of the memory this machine or its
+ * container allows as a power of two, so a warm file stays in the page cache and mapped or shared
+ * arrays fit (on a 2 GiB Binder: 512m). 0 means no cap.
+ */
+public record Preset(String lab, String name, JsonObject values, long sizeCap) {
+    public Preset(String lab, String name, JsonObject values) {
+        this(lab, name, values, 0);
+    }
+
+    /** The cap for a machine (or container) allowing this much memory: the largest power of two within a quarter of it. */
+    static long capFor(long memoryBytes) {
+        return Long.highestOneBit(Math.max(1, memoryBytes / 4));
+    }
+
+    public long size(String key) {
+        return capped(key, Course.parseSize(get(key).getAsString()));
+    }
+
+    public List<Long> sizes(String key) {
+        List<Long> out = new ArrayList<>();
+        for (JsonElement e : get(key).getAsJsonArray()) out.add(capped(key, Course.parseSize(e.getAsString())));
+        return out;
+    }
+
+    public long smallest(String key) {
+        return java.util.Collections.min(sizes(key));
+    }
+
+    public long largest(String key) {
+        return java.util.Collections.max(sizes(key));
+    }
+
+    /** The largest of the sizes under key that is at most limit (the study's size, or the nearest the preset runs below it). */
+    public long largestUpTo(String key, long limit) {
+        return sizes(key).stream().filter(s -> s <= limit).max(Long::compare)
+                .orElseThrow(() -> new IllegalArgumentException("preset " + name + " of lab " + lab + " has no " + key + " at or below " + limit));
+    }
+
+    /** The largest of the sizes under key that is smaller than limit (the step before it, a buffer smaller than the file). */
+    public long largestBelow(String key, long limit) {
+        return largestUpTo(key, limit - 1);
+    }
+
+    private long capped(String key, long value) {
+        return key.contains("size") && sizeCap > 0 ? Math.min(value, sizeCap) : value;
+    }
+
+    public int count(String key) {
+        return get(key).getAsInt();
+    }
+
+    /** A list of counts (threads to try, say). */
+    public List<Integer> counts(String key) {
+        List<Integer> out = new ArrayList<>();
+        for (JsonElement e : get(key).getAsJsonArray()) out.add(e.getAsInt());
+        return out;
+    }
+
+    public double minutes() {
+        return get("minutes").getAsDouble();
+    }
+
+    /** The preset's file and operation sizes as a learner reads them: "size 128m · map sizes 16k, 256k, 4m, 64m" (and any cap). */
+    public String sizesLine() {
+        List<String> parts = new ArrayList<>();
+        boolean anyCapped = false;
+        for (var e : values.entrySet()) {
+            if (!e.getKey().contains("size")) continue;
+            List<JsonElement> given = new ArrayList<>();
+            if (e.getValue().isJsonArray()) e.getValue().getAsJsonArray().forEach(given::add);
+            else given.add(e.getValue());
+            List<String> shown = new ArrayList<>();
+            for (JsonElement v : given) {
+                long size = Course.parseSize(v.getAsString());
+                boolean cut = capped(e.getKey(), size) < size;
+                anyCapped |= cut;
+                shown.add(cut ? Course.formatSize(sizeCap) + " (not " + v.getAsString() + ")" : v.getAsString());
+            }
+            parts.add(e.getKey().replace('_', ' ') + " " + String.join(", ", shown));
+        }
+        String line = String.join(" · ", parts);
+        return anyCapped ? line + " · sizes capped at " + Course.formatSize(sizeCap) + ", a quarter of the memory allowed here" : line;
+    }
+
+    private JsonElement get(String key) {
+        if (!values.has(key)) throw new IllegalArgumentException("preset " + name + " of lab " + lab + " has no '" + key + "'");
+        return values.get(key);
+    }
+
+    /** The preset a lab runs in: COURSE_PRESET if set (tests and the report set it), else quick. */
+    public static String chosenName() {
+        String env = System.getenv("COURSE_PRESET");
+        return env == null || env.isEmpty() ? "quick" : env;
+    }
+
+    /** A lab's preset from the course's table (labs/presets.json), sizes capped to the memory allowed here. */
+    public static Preset of(String lab, String name) {
+        JsonObject all;
+        try {
+            all = new Gson().fromJson(Files.readString(Course.home().resolve("labs/presets.json")), JsonObject.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!all.has(lab)) throw new IllegalArgumentException("no presets for lab " + lab + " in labs/presets.json");
+        JsonObject presets = all.getAsJsonObject(lab);
+        if (!presets.has(name)) {
+            throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
+        }
+        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()));
+    }
+}

@@ -1,0 +1,250 @@
+package course.run;
+
+import course.base.Course;
+import course.record.Results;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A set of runs of one snippet: every combination of the languages, operations, patterns, file sizes,
+ * operation sizes, buffer sizes and strategies given, each one child process with warm-up and repeats.
+ * Built by Lab.sweep. Strategies and buffer sizes are passed only when set (a buffer size of 0 means
+ * the library's default: the flag is left out).
+ *
+ * <p>The repeats run in rounds (the preset's "rounds"): every case once per round, in the same order
+ * (A B C, A B C, …), each round a new process with its own warm-up, so a slow minute of the machine is
+ * shared by all cases instead of landing on one. Each run records its round and the place of its process
+ * in the sweep ("order"). A round costs a process start and a warm-up per case; see Sweep.schedule.
+ *
+ * <p>Short cases get more runs after the first round: a case whose runs took a fraction of a millisecond
+ * is mostly timer and scheduler noise run by run, and its median's interval stays wide however few
+ * cases it is set against. With the preset's "round_ms" set, each later round of a case runs until
+ * it would take about that long (by the first round's median run), at most STRETCH times the runs
+ * planned: repeats spent where they are cheap, none added where one run already takes that long.
+ */
+public final class Sweep {
+    private final String snippet;
+    private final java.util.function.Function<Sweep, Results> runner;
+    private List<String> languages = List.of("java", "c");
+    private List<String> ops = List.of("write", "read");
+    private List<String> patterns = List.of("seq");
+    private List<Long> fileSizes = List.of(1L << 20);
+    private List<Long> opSizes = List.of(1L);
+    private List<Long> bufferSizes = null;
+    private List<String> strategies = null;
+    private List<String> texts = null;
+    private List<String> types = null;
+    private List<Integer> threads = null;
+    private List<Integer> depths = null;
+    private List<Integer> procs = null;
+    private List<String> locks = null;
+    private long operations = 0, maxFileSize = 0;
+    private List<String> jdks = java.util.Collections.singletonList(null);
+    private String cache = "warm";
+    private int repeat;
+    private int warmup;
+    private int rounds;
+    private int roundMs;
+    /** The most a short case's later round may multiply its planned runs by. */
+    static final int STRETCH = 10;
+
+    /** A plan for snippet with the preset's repeats, warm-up and rounds; run() hands it to runner (the lab, which records it). */
+    public Sweep(String snippet, Preset preset, java.util.function.Function<Sweep, Results> runner) {
+        this.snippet = snippet;
+        this.runner = runner;
+        this.repeat = preset.count("repeat");
+        this.warmup = preset.count("warmup");
+        this.rounds = preset.count("rounds");
+        this.roundMs = preset.values().has("round_ms") ? preset.count("round_ms") : 0;
+    }
+
+    public String snippet() { return snippet; }
+    /** Later rounds of a short case run for about this long (0: as planned). */
+    int roundMs() { return roundMs; }
+    /** What the plan names as its ways of doing it, for a one-line "not available here" (the snippet and its strategies). */
+    String name() { return snippet + (strategies == null ? "" : " " + String.join(", ", strategies)); }
+
+    public Sweep languages(String... values) { languages = List.of(values); return this; }
+    public Sweep ops(String... values) { ops = List.of(values); return this; }
+    public Sweep patterns(String... values) { patterns = List.of(values); return this; }
+    public Sweep fileSizes(List<Long> values) { fileSizes = List.copyOf(values); return this; }
+    public Sweep fileSize(long value) { fileSizes = List.of(value); return this; }
+
+    /**
+     * Sizes each run's file by its operation size instead: about `count` operations per run, so a
+     * 1-byte run and a 1 MB run take similar time (file size = op size × count, at most maxFileSize).
+     * With count = maxFileSize every run uses that one file size, as the studies did.
+     */
+    public Sweep operations(long count, long maxFileSize) {
+        operations = count;
+        this.maxFileSize = maxFileSize;
+        return this;
+    }
+
+    public Sweep opSizes(List<Long> values) { opSizes = List.copyOf(values); return this; }
+    public Sweep opSize(long value) { opSizes = List.of(value); return this; }
+    public Sweep bufferSizes(List<Long> values) { bufferSizes = List.copyOf(values); return this; }
+    public Sweep bufferSize(long value) { bufferSizes = List.of(value); return this; }
+    public Sweep strategies(String... values) { strategies = List.of(values); return this; }
+    /** Kinds of text file for snippets that read text (--text: lf, crlf, cr, mixed, utf8). */
+    public Sweep texts(String... values) { texts = List.of(values); return this; }
+    /** Element types for snippets that move typed arrays (--type: int, double). */
+    public Sweep types(String... values) { types = List.of(values); return this; }
+
+    /** Thread counts for snippets that run threads (--threads). */
+    public Sweep threads(List<Integer> values) { threads = List.copyOf(values); return this; }
+    public Sweep threads(int value) { threads = List.of(value); return this; }
+    /** Reads each worker keeps in flight (--depth: small_reads' io-uring). */
+    public Sweep depths(List<Integer> values) { depths = List.copyOf(values); return this; }
+    /** Process counts for snippets that run as an MPI job (--procs: the kit starts them with mpirun -np N). */
+    public Sweep procs(List<Integer> values) {
+        values.forEach(n -> MpiRun.checkProcs(String.valueOf(n)));
+        procs = List.copyOf(values);
+        return this;
+    }
+    public Sweep procs(int value) { return procs(List.of(value)); }
+    /** Locking for snippets that run threads or processes (--lock: none, region). */
+    public Sweep locks(String... values) { locks = List.of(values); return this; }
+
+    /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
+    public Sweep alsoOn(List<String> javaHomes) {
+        List<String> all = new ArrayList<>(java.util.Collections.singletonList(null));
+        all.addAll(javaHomes);
+        jdks = all;
+        return this;
+    }
+    public Sweep cache(String value) { cache = value; return this; }
+    public Sweep repeat(int value) { repeat = value; return this; }
+    public Sweep warmup(int value) { warmup = value; return this; }
+    /** Later rounds of a short case run for about this long (0: every round runs as planned). */
+    public Sweep roundMs(int value) { roundMs = value; return this; }
+    /** Spreads the repeats over this many rounds (1: every run of a case in one process, one case after another). */
+    public Sweep rounds(int value) {
+        if (value < 1) throw new IllegalArgumentException("rounds must be 1 or more, not " + value);
+        rounds = value;
+        return this;
+    }
+
+    /** One child process per case, each doing every repeat (so a learner can rerun a case by hand; strace and profiles use these). */
+    public List<Runner.Invocation> invocations() {
+        return cases(repeat);
+    }
+
+    /**
+     * The child processes run() starts, in order: round after round, every case once per round, the
+     * repeats shared out (3 repeats in 2 rounds: 2 runs, then 1). Never more rounds than repeats. A plan
+     * with no process (a list given empty) is refused, naming the list.
+     */
+    public List<Round> schedule() {
+        int count = Math.min(rounds, repeat);
+        List<Round> out = new ArrayList<>();
+        for (int round = 1; round <= count; round++) {
+            for (Runner.Invocation inv : cases(runsInRound(repeat, round, count))) out.add(new Round(round, count, inv));
+        }
+        if (out.isEmpty()) {
+            List<String> empty = emptyLists();
+            throw new IllegalArgumentException("this sweep of " + snippet + " plans no run: " + (empty.isEmpty()
+                    ? "its languages, strategies and operations match no case of " + snippet
+                    : String.join(", ", empty) + " given empty; give each at least one value"));
+        }
+        return out;
+    }
+
+    /** The runs round (from 1) does when count rounds share repeat: the first rounds take one more where they do not divide. */
+    public static int runsInRound(int repeat, int round, int count) {
+        return repeat / count + (round <= repeat % count ? 1 : 0);
+    }
+
+    /** One process of a sweep's schedule: its round (from 1) of how many, and what it runs. */
+    public record Round(int round, int of, Runner.Invocation invocation) {}
+
+    private List<Runner.Invocation> cases(int runs) {
+        List<Runner.Invocation> out = new ArrayList<>();
+        List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
+        List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
+        List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
+        List<String> typeChoices = types == null ? java.util.Collections.singletonList(null) : types;
+        List<Integer> threadChoices = threads == null ? java.util.Collections.singletonList(null) : threads;
+        List<Integer> depthChoices = depths == null ? java.util.Collections.singletonList(null) : depths;
+        List<Integer> procChoices = procs == null ? java.util.Collections.singletonList(null) : procs;
+        List<String> lockChoices = locks == null ? java.util.Collections.singletonList(null) : locks;
+        for (String pattern : patterns)
+            for (long opSize : opSizes)
+                for (long fileSize : operations > 0 ? List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))) : fileSizes)
+                for (String text : textChoices)
+                for (String type : typeChoices)
+                    for (long bufferSize : bufferChoices)
+                    for (Integer threadCount : threadChoices)
+                    for (Integer depth : depthChoices)
+                    for (Integer procCount : procChoices)
+                    for (String lock : lockChoices)
+                        for (String strategy : strategyChoices)
+                            for (String op : ops)
+                                for (String language : languages)
+                                for (String jdk : language.equals("java") ? jdks : java.util.Collections.<String>singletonList(null)) {
+                                    List<String> flags = new ArrayList<>();
+                                    if (strategy != null) flags.addAll(List.of("--strategy", strategy));
+                                    flags.addAll(List.of("--op", op, "--pattern", pattern, "--file-size", Course.formatSize(fileSize),
+                                            "--op-size", Course.formatSize(opSize)));
+                                    if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
+                                    if (text != null) flags.addAll(List.of("--text", text));
+                                    if (type != null) flags.addAll(List.of("--type", type));
+                                    if (threadCount != null) flags.addAll(List.of("--threads", String.valueOf(threadCount)));
+                                    if (depth != null) flags.addAll(List.of("--depth", String.valueOf(depth)));
+                                    if (procCount != null) flags.addAll(List.of("--procs", String.valueOf(procCount)));
+                                    if (lock != null) flags.addAll(List.of("--lock", lock));
+                                    flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
+                                    out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
+                                }
+        return out;
+    }
+
+    /**
+     * Runs the schedule with live progress, shows the results table, records and saves them (see Lab.sweep). Where
+     * this machine cannot run the sweep at all (a file system that refuses direct I/O, a kernel that refuses io_uring,
+     * a library not installed), it says so in one line and hands back no results, so the rest of the lab goes on.
+     */
+    public Results run() {
+        return runner.apply(this);
+    }
+
+    /** The names of the lists this sweep was given empty (each multiplies the cases, so one empty list leaves none). */
+    private List<String> emptyLists() {
+        java.util.Map<String, List<?>> lists = new java.util.LinkedHashMap<>();
+        lists.put("languages", languages);
+        lists.put("ops", ops);
+        lists.put("patterns", patterns);
+        lists.put("fileSizes", fileSizes);
+        lists.put("opSizes", opSizes);
+        lists.put("bufferSizes", bufferSizes);
+        lists.put("strategies", strategies);
+        lists.put("texts", texts);
+        lists.put("types", types);
+        lists.put("threads", threads);
+        lists.put("depths", depths);
+        lists.put("procs", procs);
+        lists.put("locks", locks);
+        return lists.entrySet().stream().filter(e -> e.getValue() != null && e.getValue().isEmpty()).map(java.util.Map.Entry::getKey).toList();
+    }
+
+    /**
+     * This sweep's first case run as two identical cases, A and B, in at least two rounds (A B, A B, …): how far
+     * apart their medians land is the noise floor (SweepRun.noiseFloor runs it).
+     */
+    List<Round> noisePlan() {
+        List<Round> plan = new ArrayList<>();
+        int count = Math.min(Math.max(rounds, 2), repeat);
+        for (int round = 1; round <= count; round++) {
+            Runner.Invocation inv = cases(runsInRound(repeat, round, count)).get(0);
+            plan.add(new Round(round, count, inv));
+            plan.add(new Round(round, count, inv));
+        }
+        return plan;
+    }
+
+    /** Runs for a round: enough runs of medianMs to fill roundMs, never fewer than planned nor more than STRETCH times it. */
+    static int runsFor(int planned, double medianMs, int roundMs) {
+        if (medianMs <= 0) return planned * STRETCH;
+        return (int) Math.max(planned, Math.min((long) planned * STRETCH, (long) Math.ceil(roundMs / medianMs)));
+    }
+}

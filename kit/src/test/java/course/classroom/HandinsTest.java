@@ -1,0 +1,127 @@
+package course.classroom;
+
+import static course.record.Runs.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import course.record.Results;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HandinsTest {
+    static JsonObject doc(String lab, JsonObject... runs) {
+        JsonObject d = new JsonObject();
+        d.addProperty("lab", lab);
+        d.addProperty("preset", "quick");
+        d.add("machine", new JsonObject());
+        JsonArray r = new JsonArray();
+        for (JsonObject x : runs) r.add(x);
+        d.add("runs", r);
+        d.add("verdicts", new JsonArray());
+        return d;
+    }
+
+    @Test
+    void aLabsResultsPassAndEverythingElseSaysWhatIsWrong() {
+        assertNull(Handins.problem(doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000))));
+        JsonObject noRuns = doc("01-raw-io");
+        noRuns.remove("runs");
+        assertEquals("not a lab's results: no runs", Handins.problem(noRuns));
+        assertEquals("no such lab: 99-nothing", Handins.problem(doc("99-nothing")));
+        JsonObject bare = run("java", "read", 1 << 20, 0, 1_000_000);
+        bare.remove("elapsed_ns");
+        assertEquals("not a lab's results: runs[0] has no elapsed_ns", Handins.problem(doc("01-raw-io", bare)));
+    }
+
+    @Test
+    void javaOverCComparesEachLanguagesFastestWayOnTheSameWork() {
+        Results r = new Results(List.of(run("java", "read", 1 << 20, 0, 3_000_000), run("c", "read", 1 << 20, 0, 2_000_000)));
+        assertEquals(1.5, Handins.javaOverC(r), 1e-9);
+        assertTrue(Double.isNaN(Handins.javaOverC(r.where("language", "java"))), "no C runs: no ratio");
+        Results apart = new Results(List.of(run("java", "read", 1 << 20, 0, 3_000_000), run("c", "read", 2 << 20, 0, 2_000_000)));
+        assertTrue(Double.isNaN(Handins.javaOverC(apart)), "no work in common: no ratio");
+    }
+
+    @Test
+    void aMissingFolderIsOneClearError(@TempDir Path dir) {
+        String m = assertThrows(IllegalArgumentException.class, () -> Handins.collect(dir.resolve("nope"))).getMessage();
+        assertTrue(m.startsWith("no folder ") && m.contains("COURSE_HANDIN"), m);
+        assertEquals(0, Handins.collect(dir).handins().size());
+    }
+
+    @Test
+    void aHandedInFieldCannotLeaveItsCellOrAttribute(@TempDir Path dir) throws java.io.IOException {
+        JsonObject d = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000));
+        JsonObject verdict = new JsonObject();
+        verdict.addProperty("claim", "xu-guo.raw-1byte.java-over-c-time-seq");
+        verdict.addProperty("published", "2×");
+        verdict.addProperty("measured", "' onmouseover='alert(1)\" x=\"<script>");
+        verdict.addProperty("verdict", "holds");
+        d.getAsJsonArray("verdicts").add(verdict);
+        try (var zip = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(dir.resolve("results-mallory.zip")))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("01-raw-io-quick-1.json"));
+            zip.write(d.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String page = Handins.collect(dir).verdicts();
+        assertTrue(page.contains("title='&#39; onmouseover=&#39;alert(1)&quot; x=&quot;&lt;script&gt;'"), page);
+        assertTrue(!page.contains("<script") && !page.contains("' onmouseover"), page);
+    }
+
+    static void zip(Path file, String entry, byte[] content) throws java.io.IOException {
+        try (var zip = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(file))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry(entry));
+            zip.write(content);
+        }
+    }
+
+    @Test
+    void eachMalformedHandInIsLeftOutByNameAndTheRestShown(@TempDir Path dir) throws java.io.IOException {
+        String good = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000)).toString();
+        zip(dir.resolve("results-ada.zip"), "01-raw-io-quick-1.json", good.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        java.util.Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("lab-null", good.replace("\"lab\":\"01-raw-io\"", "\"lab\":null"));
+        bad.put("lab-path", good.replace("\"lab\":\"01-raw-io\"", "\"lab\":\"../../labs/01-raw-io\""));
+        bad.put("started-object", good.replace("\"preset\":\"quick\"", "\"preset\":\"quick\",\"started\":{}"));
+        bad.put("verdict-number", good.replace("\"verdicts\":[]", "\"verdicts\":[1]"));
+        bad.put("verdict-object-field", good.replace("\"verdicts\":[]", "\"verdicts\":[{\"claim\":\"x\",\"verdict\":\"holds\",\"measured\":{}}]"));
+        bad.put("elapsed-text", good.replace("\"elapsed_ns\":1000000", "\"elapsed_ns\":\"fast\""));
+        bad.put("misses-object", good.replace("\"seed\":42", "\"seed\":42,\"misses\":{}"));
+        bad.put("machine-list", good.replace("\"machine\":{}", "\"machine\":{\"cores\":[2]}"));
+        for (var e : bad.entrySet()) {
+            zip(dir.resolve("results-" + e.getKey() + ".zip"), "01-raw-io-quick-1.json", e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        zip(dir.resolve("results-bomb.zip"), "01-raw-io-quick-1.json", new byte[Handins.MAX_FILE_BYTES + 4096]);
+        Handins all = Handins.collect(dir);
+        assertEquals(List.of("ada"), all.handins().stream().map(Handins.Handin::learner).toList(), "the good one is shown");
+        String page = all.html();
+        for (String name : bad.keySet()) assertTrue(page.contains("results-" + name + ".zip"), name + " is named under left out: " + page);
+        assertTrue(page.contains("results-bomb.zip:01-raw-io-quick-1.json</code>: larger than 16 MB"), page);
+        all.verdicts();  // the class's other views take what was kept without failing
+        all.ceilings();
+        all.javaOverC();
+    }
+
+    @Test
+    void handInsAreFoundAtAnyDepthAndOnlyTheirResultsRead(@TempDir Path dir) throws java.io.IOException {
+        String good = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000)).toString();
+        Path moodle = dir.resolve("Jane Doe_123456_assignsubmission_file_");
+        java.nio.file.Files.createDirectories(moodle);
+        try (var zip = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(moodle.resolve("handin-jane.zip")))) {
+            for (String entry : List.of("learner.txt", "01-raw-io.ipynb", "results/01-raw-io-quick-1.json")) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(entry));
+                zip.write((entry.endsWith(".json") ? good : "{\"cells\": []}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        java.nio.file.Files.createDirectories(dir.resolve("a/b"));
+        zip(dir.resolve("a/b/results-ada.zip"), "01-raw-io-quick-1.json", good.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Handins all = Handins.collect(dir);
+        assertEquals(List.of("ada", "jane"), all.handins().stream().map(Handins.Handin::learner).sorted().toList());
+        assertEquals(List.of(), all.rejected(), "a hand-in's notebooks and learner file are not results, and not refused as such");
+    }
+}

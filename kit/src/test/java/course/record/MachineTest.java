@@ -1,0 +1,86 @@
+package course.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The machine card's reading of a container's limits, on fake cgroup trees, and its warning. */
+class MachineTest {
+    static Path write(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        return Files.writeString(file, text);
+    }
+
+    @Test
+    void cgroupV2TheTightestLevelWins(@TempDir Path dir) throws IOException {
+        Path self = write(dir.resolve("proc/self/cgroup"), "0::/user.slice/lab\n");
+        Path root = dir.resolve("sys/fs/cgroup");
+        write(root.resolve("cgroup.controllers"), "cpu memory\n");
+        write(root.resolve("user.slice/memory.max"), "2147483648\n");
+        write(root.resolve("user.slice/lab/memory.max"), "max\n");  // the leaf sets none; its parent does
+        write(root.resolve("user.slice/lab/cpu.max"), "150000 100000\n");
+        Machine.Limits l = Machine.Limits.read(self, root);
+        assertEquals(2L << 30, l.memoryBytes());
+        assertEquals(1.5, l.cpus(), 1e-9);
+        assertEquals("2.0 GiB memory, 1.5 CPUs (cgroup v2)", l.describe());
+    }
+
+    @Test
+    void cgroupV1MemoryAndCpuQuota(@TempDir Path dir) throws IOException {
+        Path self = write(dir.resolve("cgroup"), "4:memory:/docker/abc\n2:cpu,cpuacct:/docker/abc\n0::/\n");
+        Path root = dir.resolve("fs");
+        write(root.resolve("unified/cgroup.procs"), "");  // a hybrid host: v2 present but without controllers
+        write(root.resolve("memory/docker/abc/memory.limit_in_bytes"), "1073741824\n");
+        write(root.resolve("memory/memory.limit_in_bytes"), "9223372036854771712\n");  // v1's "no limit"
+        write(root.resolve("cpu,cpuacct/docker/abc/cpu.cfs_quota_us"), "50000\n");
+        write(root.resolve("cpu,cpuacct/docker/abc/cpu.cfs_period_us"), "100000\n");
+        Machine.Limits l = Machine.Limits.read(self, root);
+        assertEquals(1L << 30, l.memoryBytes());
+        assertEquals(0.5, l.cpus(), 1e-9);
+        assertEquals("cgroup v1", l.version());
+    }
+
+    @Test
+    void noLimitsAnywhere(@TempDir Path dir) throws IOException {
+        Path self = write(dir.resolve("cgroup"), "4:memory:/\n1:cpu:/\n0::/\n");
+        Path root = dir.resolve("fs");
+        write(root.resolve("memory/memory.limit_in_bytes"), "9223372036854771712\n");
+        write(root.resolve("cpu/cpu.cfs_quota_us"), "-1\n");
+        write(root.resolve("cpu/cpu.cfs_period_us"), "100000\n");
+        Machine.Limits l = Machine.Limits.read(self, root);
+        assertNull(l.memoryBytes());
+        assertNull(l.cpus());
+        assertEquals(Machine.NO_LIMITS, l.describe());
+        assertEquals(Machine.NO_LIMITS, Machine.Limits.read(dir.resolve("missing"), root).describe(), "not Linux: no limits known");
+    }
+
+    @Test
+    void loadAndStealFromProc(@TempDir Path dir) throws IOException {
+        Path loadavg = write(dir.resolve("loadavg"), "0.00 0.10 0.20 1/90 123\n");
+        Path stat = write(dir.resolve("stat"), "cpu  900 0 50 9000 0 0 0 50 0 0\ncpu0 1 2 3\n");
+        assertEquals("load 0.00 per core (1 min), steal 0.5% of CPU time since boot", Machine.load(loadavg, stat));
+    }
+
+    @Test
+    void warnsOnlyOnAMachineThatIsSharedOrThrottled() {
+        Map<String, String> quiet = new LinkedHashMap<>(Map.of("container limits", Machine.NO_LIMITS,
+                "load", "load 0.10 per core (1 min), steal 0.0% of CPU time since boot"));
+        assertEquals("", Machine.warning(quiet));
+        Map<String, String> binder = new LinkedHashMap<>(quiet);
+        binder.put("container limits", "2.0 GiB memory (cgroup v2)");
+        assertTrue(Machine.warning(binder).contains("a container limits it (2.0 GiB memory (cgroup v2))"), Machine.warning(binder));
+        Map<String, String> busy = new LinkedHashMap<>(quiet);
+        busy.put("load", "load 1.20 per core (1 min), steal 6.0% of CPU time since boot");
+        String w = Machine.warning(busy);
+        assertTrue(w.startsWith("\n⚠ This machine is shared or throttled"), w);
+        assertTrue(w.contains("other work keeps its cores busy") && w.contains("a hypervisor takes CPU time"), w);
+    }
+}
