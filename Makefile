@@ -17,10 +17,13 @@ setup:
 # COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN), never on its command line,
 # which every user of the machine can read.
 define jupyter_lab
-	@$(ENV) && port=$${COURSE_PORT:-8888} && token=$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')} \
+	@$(ENV) && port="$${COURSE_PORT:-8888}" && token="$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')}" \
+	  && { [[ "$$port" =~ ^[0-9]{4,5}$$ ]] && (( port >= 1024 && port <= 65535 )) \
+	       || { echo "COURSE_PORT=$$port: give a port number from 1024 to 65535" >&2; exit 2; }; } \
+	  && { [[ "$$token" =~ ^[A-Za-z0-9_-]+$$ ]] || { echo "COURSE_TOKEN: letters, digits, - and _ only" >&2; exit 2; }; } \
 	  && cd "$(1)" && echo "Open it at: http://127.0.0.1:$$port/$(2)?token=$$token" \
 	  && JUPYTER_CONFIG_PATH="$(COURSE)/setup/jupyterlab/$(3)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" JUPYTER_TOKEN="$$token" \
-	     jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.port=$$port --ServerApp.port_retries=0 \
+	     jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) "--ServerApp.port=$$port" --ServerApp.port_retries=0 \
 	     --ServerApp.root_dir="$(1)"
 endef
 # The learner's own copies of the labs (COURSE_MY_LABS names another folder)
@@ -52,9 +55,9 @@ bench: setup
 	@$(ENV) && mvn -q -B -C -Dstyle.color=never -f bench/pom.xml package \
 	  && java -cp bench/target/benchmarks.jar:kit/target/course-kit.jar course.bench.CrossCheck
 
-# LABS="03-operation-size 05-text-lines" reports only those labs.
+# LABS="03-operation-size 05-text-lines" reports only those labs (split at spaces, never expanded as file patterns).
 report: setup
-	@$(ENV) && python tools/report.py $${LABS-}
+	@$(ENV) && set -f && python tools/report.py $${LABS-}
 
 # The student versions of every lab (solutions and hidden tests removed): build/classroom/release/<lab>/.
 assignments: setup
@@ -68,12 +71,12 @@ collect: setup
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
 # Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python tools/sandbox.py check`).
 autograde: setup
-	@$(ENV) && status=0 && { python tools/classroom.py autograde $${LAB-} || status=$$?; } \
-	  && python tools/classroom.py scores $${LAB-} && exit $$status
+	@$(ENV) && status=0 && { python tools/classroom.py autograde "$${LAB-}" || status=$$?; } \
+	  && python tools/classroom.py scores "$${LAB-}" && exit $$status
 
 # Feedback for every graded hand-in of a lab (no hidden test shown): build/classroom/feedback/<student>/<lab>/<lab>.html
 feedback: setup
-	@$(ENV) && python tools/classroom.py feedback $${LAB-}
+	@$(ENV) && python tools/classroom.py feedback "$${LAB-}"
 
 # The class's marks as one CSV table: build/classroom/grades.csv
 grades: setup

@@ -1,5 +1,6 @@
 /* The experiment protocol every C snippet speaks; see harness.h. Functions follow the order of
- * java-snippets/Harness.java so that one can be read beside the other (tests/test_mirror.py). */
+ * java-snippets/Harness.java so that one can be read beside the other (tests/test_mirror.py), in the same
+ * sections, one file kept whole on purpose as Harness.java says. */
 #define _GNU_SOURCE
 #include "harness.h"
 
@@ -613,11 +614,13 @@ const char *harness_parse(const char *snippet, const char *const *strategies, in
         return message;
     }
     if (!o->file) {
-        snprintf(default_file, sizeof default_file, "%s/%s-%d.dat", default_scratch(), snippet, (int)getpid());
+        /* one name for the whole team: process 0's id, known to all (each process's own would give each its own file) */
+        int64_t owner = harness_team->sum(harness_team->rank() == 0 ? (int64_t)getpid() : 0);
+        snprintf(default_file, sizeof default_file, "%s/%s-%" PRId64 ".dat", default_scratch(), snippet, owner);
         o->file = default_file;
     }
     if (strlen(o->file) >= PATH_MAX) { /* refused whole: a path cut short could name another file */
-        snprintf(message, sizeof message, "--file: a path of %zu characters is too long (at most %d)", strlen(o->file), PATH_MAX - 1);
+        snprintf(message, sizeof message, "--file: a path of %zu bytes is too long (at most %d)", strlen(o->file), PATH_MAX - 1);
         return message;
     }
     if (!valid_utf8(o->file)) {
@@ -806,14 +809,18 @@ static int container_memory(int64_t *limit, int64_t *used) {
     return found;
 }
 
-/* A buffer may take at most harness_memory_limit(). */
+/* A buffer, and an operation's array, may each take at most harness_memory_limit() (as in Java, where past it an
+ * OutOfMemoryError would end the run). */
 static const char *check_memory(const struct options *o) {
     int64_t limit = harness_memory_limit();
-    if (o->buffer_size > limit) {
-        char size[32];
-        snprintf(message, sizeof message, "--buffer-size %s: larger than memory allows here (at most %" PRId64
-                 "m, half of a quarter of RAM or of ulimit -v)", human(o->buffer_size, size, sizeof size), limit >> 20);
-        return message;
+    const struct { const char *flag; int64_t bytes; } buffers[] = {{"--buffer-size", o->buffer_size}, {"--op-size", o->op_size}};
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) {
+        if (buffers[i].bytes > limit) {
+            char size[32];
+            snprintf(message, sizeof message, "%s %s: larger than memory allows here (at most %" PRId64
+                     "m, half of a quarter of RAM or of ulimit -v)", buffers[i].flag, human(buffers[i].bytes, size, sizeof size), limit >> 20);
+            return message;
+        }
     }
     return NULL;
 }

@@ -3,6 +3,9 @@
 // name is the Java one in snake_case after its class's prefix (harness_, data_, text_, prng_).
 // tests/test_mirror.py holds the two to it. A snippet supplies only its strategy (the I/O it
 // measures); everything around it lives here.
+// One file in sections (the run and its clock first; then what a read brings in, threads, flags, memory
+// and scratch space, output), kept whole on purpose: a snippet names one file (//SOURCES Harness.java), so
+// a reader who follows it lands on the run loop, and the sections line up with harness.c's one by one.
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -680,7 +683,8 @@ final class Harness {
             given.put(flag, take(f, value, strategies));
         }
         String file = (String) given.get("--file");
-        if (file == null) file = defaultScratch() + "/" + snippet + "-" + ProcessHandle.current().pid() + ".dat";
+        // one name for the whole team: process 0's id, known to all (each process's own would give each its own file)
+        if (file == null) file = defaultScratch() + "/" + snippet + "-" + team.sum(team.rank() == 0 ? ProcessHandle.current().pid() : 0) + ".dat";
         Options o = new Options(snippet, (String) given.get("--strategy"), (String) given.get("--op"), (String) given.get("--pattern"),
                 number(given, "--file-size"), (int) number(given, "--op-size"), (int) number(given, "--buffer-size"),
                 (int) number(given, "--repeat"), (int) number(given, "--warmup"), (int) number(given, "--threads"), (int) number(given, "--depth"),
@@ -700,8 +704,9 @@ final class Harness {
             throw new UsageError("--procs " + o.procs() + ", but mpirun started " + team.size() + " process"
                     + (team.size() == 1 ? "" : "es") + " (start it with mpirun -np " + o.procs() + ")");
         }
-        if (file.length() >= MAX_PATH) {  // refused whole, as in C, where a path cut short could name another file
-            throw new UsageError("--file: a path of " + file.length() + " characters is too long (at most " + (MAX_PATH - 1) + ")");
+        int pathBytes = file.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;  // the kernel's limit counts bytes, as C's strlen does
+        if (pathBytes >= MAX_PATH) {  // refused whole, as in C, where a path cut short could name another file
+            throw new UsageError("--file: a path of " + pathBytes + " bytes is too long (at most " + (MAX_PATH - 1) + ")");
         }
         if (file.indexOf('\uFFFD') >= 0) {  // the JVM decoded a byte that is not UTF-8: no such name can be opened
             throw new UsageError("--file " + file + " is not valid UTF-8 (both languages take UTF-8 file names: Java can open no other)");
@@ -851,12 +856,14 @@ final class Harness {
         return null;
     }
 
-    /** A buffer may take at most memoryLimit(). */
+    /** A buffer, and an operation's array, may each take at most memoryLimit() (past it Java would end in an OutOfMemoryError). */
     static void checkMemory(Options o) throws UsageError {
         long limit = memoryLimit();
-        if (o.bufferSize() > limit) {
-            throw new UsageError("--buffer-size " + human(o.bufferSize()) + ": larger than memory allows here (at most "
-                    + (limit >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
+        for (var buffer : List.of(Map.entry("--buffer-size", (long) o.bufferSize()), Map.entry("--op-size", (long) o.opSize()))) {
+            if (buffer.getValue() > limit) {
+                throw new UsageError(buffer.getKey() + " " + human(buffer.getValue()) + ": larger than memory allows here (at most "
+                        + (limit >> 20) + "m, half of the JVM's heap limit; raise it with -Xmx)");
+            }
         }
     }
 
@@ -977,10 +984,12 @@ final class Harness {
         System.out.flush();
     }
 
+    /** What went wrong in the words C's strerror gives for the same failure, so both languages say one line alike. */
     static String describe(Exception e) {
         if (e instanceof UncheckedIOException u) return describe(u.getCause());
-        if (e instanceof NoSuchFileException) return "no such file";
-        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof NoSuchFileException) return "No such file or directory";
+        if (e instanceof AccessDeniedException) return "Permission denied";
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();  // the JDK puts strerror there
         if (e instanceof java.io.EOFException) return "file ended early";  // as C says it (harness_io_fail_because)
         if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().contains("(")) {
             String m = e.getMessage();

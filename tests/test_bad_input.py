@@ -161,6 +161,19 @@ def test_buffer_larger_than_memory_allows(commands, tmp_path, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_an_operation_larger_than_memory_allows(commands, tmp_path, language):
+    """An operation's array must fit too: Java ended in an OutOfMemoryError's stack trace, C in one line; now both say it."""
+    cmd = commands("raw_io", language) + ["--op", "read", "--file-size", "512m", "--op-size", "512m", "--file", str(tmp_path / "x.dat")]
+    if language == "java":
+        result = run_snippet(cmd, [], env_extra={"JDK_JAVA_OPTIONS": "-Xmx64m"})
+    else:
+        result = subprocess.run(["bash", "-c", "ulimit -v 300000; exec \"$@\"", "bash", *cmd], env=ENV, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    result.stderr = "\n".join(l for l in result.stderr.splitlines() if not l.startswith("NOTE: Picked up"))
+    check_failed(result, "--op-size 512m: larger than memory allows here (at most", tmp_path)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_missing_scratch_folder(commands, tmp_path, language):
     result = run_snippet(commands("raw_io", language), ["--file", str(tmp_path / "nowhere" / "x.dat")])
     check_failed(result, f"scratch folder {tmp_path / 'nowhere'} does not exist", tmp_path)
@@ -278,9 +291,29 @@ def test_an_over_long_path_is_refused_whole(commands, tmp_path, language):
     prefix = f"{victim}/"
     path = prefix + "/" * (4095 - len(prefix) - len("keep.txt")) + "keep.txt.dat"
     result = run_snippet(commands("raw_io", language), ["--op", "read", "--file", path])
-    assert result.returncode == 2 and f"--file: a path of {len(path)} characters is too long (at most 4095)" in result.stderr, result.stderr
+    assert result.returncode == 2 and f"--file: a path of {len(path)} bytes is too long (at most 4095)" in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert keep.read_text() == "keep me" and sorted(p.name for p in victim.iterdir()) == ["keep.txt"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_path_is_measured_in_bytes_as_the_kernel_does(commands, tmp_path, language):
+    """4,000 characters of which 1,000 take two bytes each in UTF-8: 5,000 bytes, over the kernel's 4,095 in both languages
+    (Java had counted UTF-16 characters and let it through)."""
+    path = f"{tmp_path}/" + "é" * 1000 + "/" * (4000 - len(f"{tmp_path}/") - 1000 - len("x.dat")) + "x.dat"
+    result = run_snippet(commands("raw_io", language), ["--op", "read", "--file", path])
+    size = len(path.encode())
+    assert result.returncode == 2 and f"--file: a path of {size} bytes is too long (at most 4095)" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_io_error_is_said_in_the_same_words_in_both_languages(commands, tmp_path, language):
+    """The kernel refuses a file name of 300 bytes (its limit is 255): Java says it as C's strerror does."""
+    path = tmp_path / ("n" * 300 + ".dat")
+    result = run_snippet(commands("raw_io", language), ["--op", "write", "--file-size", "4k", "--file", str(path)])
+    assert result.returncode == 1, result.stderr
+    check_failed(result, f"I/O error on {path}: File name too long", tmp_path)
+    assert result.stderr.strip().endswith(": File name too long"), result.stderr
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -451,6 +484,18 @@ def test_a_shared_file_cut_short_under_its_readers(commands, tmp_path, language,
     assert proc.returncode == 1, err
     assert err.strip().splitlines()[-1] == f"shared_file: I/O error on {target}: file ended early"
     assert list(tmp_path.iterdir()) == []
+
+
+@needs_mpi
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_mpi_processes_without_a_file_share_one_default_file(commands, tmp_path, language):
+    """Run by hand without --file, every process of the job names the same file (process 0's id), not one each."""
+    result = run_snippet(mpirun(2) + commands("mpi_file", language), ["--procs", "2", "--op", "write", "--file-size", "64k",
+                         "--op-size", "16k", "--repeat", "1", "--warmup", "0", "--keep"], env_extra={"COURSE_SCRATCH": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    files = [p.name for p in tmp_path.iterdir()]
+    assert len(files) == 1 and files[0].startswith("mpi_file-") and files[0].endswith(".dat"), files
+    assert (tmp_path / files[0]).stat().st_size == 64 << 10
 
 
 @needs_mpi

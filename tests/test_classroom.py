@@ -54,6 +54,17 @@ def test_release_removes_solutions_and_keeps_tests(course):
         "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
+def test_prepare_keeps_a_configuration_the_teacher_changed(tmp_path):
+    env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "classroom"))
+    assert classroom("prepare", env=env).returncode == 0
+    config = tmp_path / "classroom" / "nbgrader_config.py"
+    assert config.read_text() == (HOME / "classroom/nbgrader_config.py").read_text(), "a new classroom gets the course's"
+    config.write_text(config.read_text() + "\nc.ExecutePreprocessor.timeout = 1200  # the teacher's\n")
+    kept = classroom("prepare", env=env)
+    assert kept.returncode == 0 and "the teacher's" in config.read_text(), "prepare wrote over the teacher's configuration"
+    assert kept.stderr.strip() == f"classroom: keeping your {config} (it differs from the course's {HOME / 'classroom/nbgrader_config.py'}; delete it to take the course's)"
+
+
 def errors(notebook):
     """The cells of an executed notebook that ended in an error: (index, error name)."""
     return [(i, out.ename) for i, cell in enumerate(nbformat.read(notebook, as_version=4).cells)

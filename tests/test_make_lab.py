@@ -101,3 +101,11 @@ def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
     with served("formgrade", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, make):
         assert status(f"{base}/formgrader?token={token}") == 200
     assert f"{base}/formgrader?token={token}" in make.stdout.read()
+
+
+def test_make_lab_refuses_a_port_that_is_not_a_number(tmp_path):
+    """COURSE_PORT reaches a command line: anything but a port number is refused before JupyterLab starts."""
+    for port in ("8888 --ServerApp.ip=0.0.0.0", "80", "$(id)"):
+        refused = subprocess.run(["make", "-s", "lab"], cwd=HOME, capture_output=True, text=True, timeout=300,
+                                 env=dict(ENV, COURSE_PORT=port, COURSE_MY_LABS=str(tmp_path / "mine")))
+        assert refused.returncode != 0 and f"COURSE_PORT={port}: give a port number from 1024 to 65535" in refused.stderr, refused.stderr

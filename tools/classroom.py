@@ -54,8 +54,13 @@ def generate(course, labs):
 
 
 def prepare():
+    """The classroom folder with the course's nbgrader configuration; a configuration the teacher changed there is kept."""
     ROOT.mkdir(parents=True, exist_ok=True)
-    shutil.copy(HOME / "classroom/nbgrader_config.py", ROOT / "nbgrader_config.py")
+    ours, theirs = HOME / "classroom/nbgrader_config.py", ROOT / "nbgrader_config.py"
+    if not theirs.exists():
+        shutil.copy(ours, theirs)
+    elif theirs.read_bytes() != ours.read_bytes():
+        print(f"classroom: keeping your {theirs} (it differs from the course's {ours}; delete it to take the course's)", file=sys.stderr)
 
 
 def release(labs):
@@ -332,7 +337,7 @@ def scores(lab, root=ROOT):
     with Gradebook(f"sqlite:///{Path(root) / 'gradebook.db'}") as book:
         out = {}
         for submission in book.assignment_submissions(lab):
-            notebook = submission.notebooks[0]
+            notebook = next(n for n in submission.notebooks if n.name == lab)  # the lab's one notebook, by its name
             out[submission.student_id] = {grade.name: None if grade.needs_manual_grade else grade.score for grade in notebook.grades}
         return out
 
@@ -513,7 +518,8 @@ if __name__ == "__main__":
             sys.exit("classroom: make collect LAB=<one lab> FROM=<the LMS's download: its zip, or the folder it unpacks to>")
         collect(sys.argv[2], sys.argv[3])
         sys.exit(0)
-    command, names = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("release", [])
+    # make passes LAB quoted, so an unset LAB arrives as one empty argument: every lab
+    command, names = (sys.argv[1], [n for n in sys.argv[2:] if n]) if len(sys.argv) > 1 else ("release", [])
     ids = names or [p.stem for p in lab_paths()]
     known = {p.stem for p in lab_paths()}
     for name in ids:

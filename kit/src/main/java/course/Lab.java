@@ -159,9 +159,9 @@ public final class Lab {
         return counts.stream().filter(c -> c <= cores()).max(Integer::compare).orElse(0);
     }
 
-    /** This machine's cores (as the JVM sees them: a container's limit, not the host's); a replayed lab's, its machine's. */
+    /** This machine's cores (those this process may use: Machine.cores); a replayed lab's, its machine's. */
     public int cores() {
-        return replayed ? Integer.parseInt(machine.get("cores")) : Runtime.getRuntime().availableProcessors();
+        return replayed ? Integer.parseInt(machine.get("cores")) : Machine.cores();
     }
 
     /**
@@ -353,9 +353,13 @@ public final class Lab {
 
     /** Repeats lab 00's sentence on whether cold reads reach a slower device here (labs with cold runs show it beside them). */
     public void coldReading() {
-        var saved = newestStartHere().filter(doc -> doc.has("cold_reading"));
-        String line = saved.map(doc -> "Lab 00 found on this machine: " + doc.get("cold_reading").getAsString())
-                .orElse("Run lab 00 once on this machine to learn whether its cold reads reach a slower device.");
+        String line;
+        try {
+            line = newestStartHere().filter(doc -> doc.has("cold_reading")).map(doc -> "Lab 00 found on this machine: " + doc.get("cold_reading").getAsString())
+                    .orElse("Run lab 00 once on this machine to learn whether its cold reads reach a slower device.");
+        } catch (IllegalStateException | UncheckedIOException unreadable) {
+            line = unreadable.getMessage();
+        }
         Notebook.html("<p><small>" + Html.escape(line) + "</small></p>", line);
     }
 
@@ -437,7 +441,13 @@ public final class Lab {
      * in the newest results lab 00 saved here in a real preset (quick or paper; smoke is for tests). NaN, with a note, when lab 00 has not been run yet.
      */
     public double ceiling(String op) {
-        var doc = newestStartHere();
+        java.util.Optional<JsonObject> doc;
+        try {
+            doc = newestStartHere();
+        } catch (IllegalStateException | UncheckedIOException unreadable) {
+            Notebook.html("<small>No ceiling: " + Html.escape(unreadable.getMessage()) + "</small>", "no ceiling: " + unreadable.getMessage());
+            return Double.NaN;
+        }
         if (doc.isPresent()) {
             List<com.google.gson.JsonObject> runs = new ArrayList<>();
             doc.get().getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
@@ -457,15 +467,24 @@ public final class Lab {
     }
 
     /** The newest results lab 00 saved here in a real preset (quick or paper; smoke's tiny files measure no disk), if readable. */
+    /** The newest results lab 00 saved here in a real preset, if any; a file that cannot be read or parsed is an error naming it. */
     private static java.util.Optional<JsonObject> newestStartHere() {
+        Path newest;
         try (var files = Files.list(Course.results())) {
-            Path newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
+            newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
                     .filter(f -> !f.getFileName().toString().startsWith("00-start-here-smoke-"))
                     .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElse(null);
-            return newest == null ? java.util.Optional.empty()
-                    : java.util.Optional.of(com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject());
+        } catch (java.nio.file.NoSuchFileException none) {
+            return java.util.Optional.empty();  // no results folder yet: the caller says to run lab 00
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + Course.results() + ": " + e.getMessage(), e);
+        }
+        if (newest == null) return java.util.Optional.empty();
+        try {
+            return java.util.Optional.of(com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject());
         } catch (IOException | RuntimeException e) {
-            return java.util.Optional.empty();  // no readable results: the caller says to run lab 00
+            throw new IllegalStateException("lab 00's results " + newest + " cannot be read (" + e.getMessage()
+                    + "): run lab 00 again to save new ones", e);
         }
     }
 
@@ -546,7 +565,7 @@ public final class Lab {
         doc.addProperty("preset", preset.name());
         doc.addProperty("started", started);
         JsonObject env = new JsonObject();
-        machine().forEach(env::addProperty);
+        Machine.toSave(machine()).forEach(env::addProperty);
         doc.add("machine", env);
         JsonArray runs = new JsonArray(), sweeps = new JsonArray();
         recorded.forEach(r -> r.runs().forEach(runs::add));

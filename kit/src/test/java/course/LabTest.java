@@ -139,6 +139,23 @@ class LabTest {
     }
 
     @Test
+    void anUnreadableLabZeroResultIsNamedNotTakenForNone() throws IOException {
+        Files.createDirectories(course.base.Course.results());
+        Path broken = course.base.Course.results().resolve("00-start-here-quick-29991231-235959.json");
+        Files.writeString(broken, "{\"runs\": [");  // cut short
+        broken.toFile().setLastModified(System.currentTimeMillis() + 3_600_000);  // the newest
+        try {
+            Lab lab = Lab.open("07-nio-threads", "smoke");
+            String said = printed(() -> assertTrue(Double.isNaN(lab.ceiling("read"))));
+            assertTrue(said.startsWith("no ceiling: lab 00's results " + broken + " cannot be read ("), said);
+            assertTrue(said.contains("run lab 00 again"), said);
+            assertTrue(printed(lab::coldReading).contains(broken.toString()));
+        } finally {
+            Files.delete(broken);
+        }
+    }
+
+    @Test
     void aPartForANewerJdkSaysItIsSkipped() {
         int here = Runtime.version().feature();
         Lab lab = Lab.open("10-past-the-page-cache", "smoke");

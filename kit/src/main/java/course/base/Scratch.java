@@ -48,9 +48,10 @@ public final class Scratch {
     }
 
     /**
-     * Removes the run folders under scratch whose kernel has ended (killed mid-run, it never removed them),
-     * first stopping what still runs in them: a killed kernel's children and MPI ranks live on, orphaned, in
-     * their run folder (their working folder). Returns how many folders.
+     * Removes the run folders under scratch whose kernel has ended (killed mid-run, it never removed them), and the
+     * files its tools and exercises left there (named alike: fio's folder, strace's and a profiler's output, an
+     * exercise's data), first stopping what still runs in them: a killed kernel's children and MPI ranks live on,
+     * orphaned, in their run folder (their working folder). Returns how many it removed.
      */
     public static int sweepStale(Path scratch) {
         if (!Files.isDirectory(scratch)) return 0;
@@ -58,7 +59,8 @@ public final class Scratch {
         try (Stream<Path> folders = Files.list(scratch)) {
             stale = folders.filter(f -> {
                 var m = RUN_FOLDER.matcher(f.getFileName().toString());
-                if (!m.matches() || !Files.isDirectory(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return false;
+                // a run's folder, or a tool's file or an exercise's data (named alike): never a link
+                if (!m.matches() || Files.isSymbolicLink(f)) return false;
                 long start = Long.parseLong(m.group(2));
                 return ProcessHandle.of(Long.parseLong(m.group(1)))
                         .filter(owner -> owner.isAlive() && (start == 0 || startMillis(owner) == start)).isEmpty();

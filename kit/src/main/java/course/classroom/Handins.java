@@ -51,6 +51,8 @@ public final class Handins {
     static final int MAX_FILE_BYTES = 16 << 20;
     /** A zip with more files than this is not read further. */
     static final int MAX_FILES = 1000;
+    /** The most results one hand-in may bring, together: eleven labs' quick and paper results fit many times over. */
+    static final long MAX_HANDIN_BYTES = 64L << 20;
 
     private final List<Handin> handins;
     private final List<Rejected> rejected;
@@ -98,6 +100,7 @@ public final class Handins {
                     rejected.add(new Rejected(shown, "more than " + MAX_FILES + " files: not a hand-in"));
                     continue;
                 }
+                long read = 0;  // bytes of results read from this zip so far
                 for (ZipEntry entry : z.stream().sorted(java.util.Comparator.comparing(ZipEntry::getName)).toList()) {
                     String name = shown + ":" + entry.getName();
                     if (entry.isDirectory() || !isResults(entry.getName())) continue;
@@ -108,7 +111,15 @@ public final class Handins {
                             rejected.add(new Rejected(name, "larger than " + (MAX_FILE_BYTES >> 20) + " MB: not a lab's results"));
                             continue;
                         }
+                        read += bytes.length;
+                        if (read > MAX_HANDIN_BYTES) {
+                            rejected.add(new Rejected(name, "left out: this hand-in's results pass " + (MAX_HANDIN_BYTES >> 20) + " MB together"));
+                            continue;
+                        }
                         parsed = JsonParser.parseString(new String(bytes, StandardCharsets.UTF_8));
+                    } catch (IOException damaged) {  // one entry the zip cannot give back (a bad checksum, say): the others still count
+                        rejected.add(new Rejected(name, "cannot be read from the zip (" + damaged.getMessage() + ")"));
+                        continue;
                     } catch (RuntimeException notJson) {
                         rejected.add(new Rejected(name, "not JSON"));
                         continue;
@@ -141,6 +152,9 @@ public final class Handins {
                 continue;
             } catch (RuntimeException e) {  // one unusable hand-in never stops the class's view
                 rejected.add(new Rejected(shown, "not a usable hand-in (" + e.getMessage() + ")"));
+                continue;
+            } catch (OutOfMemoryError e) {  // what this zip held is dropped with it: the class's view goes on with the rest
+                rejected.add(new Rejected(shown, "too large to hold in the memory this kernel has (" + e.getMessage() + ")"));
                 continue;
             }
             if (!labs.isEmpty()) handins.add(new Handin(learner, machine, labs));

@@ -122,12 +122,10 @@ public record Estimate(double value, double low, double high) {
         return overRounds(value, perRound, scale);
     }
 
-    /** The figure with Student's t interval over its per-round figures (see the class); NaN ends when they cannot give one. */
-    public static Estimate overRounds(double value, double[] perRound) {
-        return overRounds(value, perRound, null);
-    }
-
-    /** The same on a given scale (null: log where the figure and every per-round figure are positive, else linear). */
+    /**
+     * The figure with Student's t interval over its per-round figures (see the class), on a given scale (null: log where the
+     * figure and every per-round figure are positive, else linear); NaN ends when they cannot give one.
+     */
     public static Estimate overRounds(double value, double[] perRound, Scale scale) {
         int n = perRound.length;
         if (scale == null) scale = value > 0 && java.util.Arrays.stream(perRound).allMatch(x -> x > 0) ? Scale.LOG : Scale.LINEAR;

@@ -267,10 +267,16 @@ public final class Profile {
             Notebook.unavailable("fio cross-check", "fio is not installed (" + Machine.installHint("fio") + ")");
             return;
         }
+        Scratch.createDirectories(scratch);
+        long free = scratch.toFile().getUsableSpace();
+        if (free < size + FIO_MARGIN) {
+            Notebook.unavailable("fio cross-check", "its " + Course.formatBytes(size) + " file needs room: " + Course.formatBytes(free)
+                    + " free in " + scratch);
+            return;
+        }
         Path dir = null;
         try {
-            Scratch.createDirectories(scratch);
-            dir = Files.createTempDirectory(scratch, "fio-");
+            dir = Files.createTempDirectory(scratch, Scratch.RUN_PREFIX + "fio-");
             Html.Table table = new Html.Table("job", "fio MB/s (slowest–fastest run)", "course (C) MB/s (slowest–fastest run)", "course ÷ fio (medians)").left(0);
             StringBuilder t = new StringBuilder();
             Path file = dir.resolve("fio.dat");
@@ -282,7 +288,8 @@ public final class Profile {
                     progress.next(job.label() + ", run " + (run + 1));
                     if (job.rw().equals("write")) Files.deleteIfExists(file);
                     if ("cold".equals(job.cache())) Exec.run(List.of(runner.build().evictHelper().toString(), file.toString()), "evict");
-                    List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file, "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
+                    // fio reads a colon in --filename as a list of files (a GVFS mount's folder holds them): escaped, it is one
+                    List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file.toString().replace(":", "\\:"), "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
                             "--ioengine=psync", "--mem=mmap", "--fallocate=none", "--scramble_buffers=0",
                             "--invalidate=" + job.invalidate(), "--direct=" + job.direct(), "--output-format=json");
                     try {
@@ -291,7 +298,11 @@ public final class Profile {
                                 .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
                         runs.add(result.getAsJsonObject(job.rw()).get("bw_bytes").getAsDouble() / (1 << 20));
                     } catch (Exec.RunFailed e) {
-                        if (job.direct() == 0) throw e;
+                        if (job.direct() == 0) {  // fio's whole output (its JSON too) would bury the reason: its first error line
+                            progress.done();
+                            Notebook.unavailable("fio cross-check", "fio failed on " + job.label() + ": " + fioError(e.getMessage()));
+                            return;
+                        }
                         refused = "refused by this file system (" + Machine.filesystem(scratch) + ")";
                     }
                 }
@@ -322,6 +333,15 @@ public final class Profile {
 
     /** fio's runs of each job: the median is shown, as the course shows its own runs' median. */
     static final int FIO_RUNS = 3;
+    /** Room kept free beside fio's file (its own files, the system's). */
+    static final long FIO_MARGIN = 64L << 20;
+
+    /** The line of fio's output that says what went wrong (fio: …, err=…), else its first line. */
+    static String fioError(String output) {
+        List<String> lines = output.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.endsWith("failed:")).toList();
+        return lines.stream().filter(l -> l.startsWith("fio:") || l.contains("err=")).findFirst()
+                .orElse(lines.isEmpty() ? "no output" : lines.get(0));
+    }
 
     /** Slower than this many times the warm read, a cold read is taken to have reached a slower device. */
     static final double COLD_REACHES_DEVICE = 1.5;
@@ -424,7 +444,7 @@ public final class Profile {
     private static Path tempFile(Path scratch, String prefix, String suffix) {
         try {
             Scratch.createDirectories(scratch);
-            return Files.createTempFile(scratch, prefix, suffix);
+            return Files.createTempFile(scratch, Scratch.RUN_PREFIX + prefix, suffix);  // swept if the kernel dies (Scratch.sweepStale)
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

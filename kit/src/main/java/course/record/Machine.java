@@ -22,7 +22,9 @@ public final class Machine {
         Map<String, String> m = new LinkedHashMap<>();
         Limits limits = Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup"));
         m.put("cpu", firstMatch(Path.of("/proc/cpuinfo"), "model name"));
-        m.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));  // the JVM counts a container's CPU limit
+        m.put("cores", String.valueOf(cores()));
+        int jvm = Runtime.getRuntime().availableProcessors();
+        if (jvm != cores()) m.put("cores the JVM reports", jvm + " (more than this process may use: the course counts " + cores() + ")");
         m.put("memory", memory());
         m.put("container limits", limits.describe());
         m.put("load", load(Path.of("/proc/loadavg"), Path.of("/proc/stat")));
@@ -38,6 +40,17 @@ public final class Machine {
         return m;
     }
 
+    /**
+     * The card as results keep it, which a learner hands in: without this machine's folders (the scratch path, where
+     * the JDK lies), which can name a person (/home/jane.doe/…) and say nothing of the figures.
+     */
+    public static Map<String, String> toSave(Map<String, String> m) {
+        Map<String, String> out = new LinkedHashMap<>(m);
+        out.remove("scratch");
+        out.computeIfPresent("jdk", (k, v) -> v.replaceFirst(" \\(/[^)]*\\)$", ""));
+        return out;
+    }
+
     public static String oneLine(Map<String, String> m) {
         return m.get("cores") + " cores (" + m.get("cpu") + "), " + m.get("memory") + " memory, " + m.get("kernel")
                 + ", scratch on " + m.get("filesystem") + " with " + m.get("free space") + " free, JDK "
@@ -51,6 +64,7 @@ public final class Machine {
     static String warning(Map<String, String> m) {
         List<String> why = new java.util.ArrayList<>();
         if (!m.get("container limits").equals(NO_LIMITS)) why.add("a container limits it (" + m.get("container limits") + ")");
+        if (m.containsKey("cores the JVM reports")) why.add("the JVM reports " + m.get("cores the JVM reports"));
         String load = m.get("load");
         java.util.regex.Matcher busy = java.util.regex.Pattern.compile("load ([0-9.]+) per core").matcher(load);
         if (busy.find() && Double.parseDouble(busy.group(1)) > BUSY_LOAD_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
@@ -58,6 +72,35 @@ public final class Machine {
         if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");
         return why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
                 + ". Expect noisier figures; compare ratios and shapes, and run a case again before you trust a close call.";
+    }
+
+    /**
+     * The cores the course counts on: the JVM's count (which follows a container's CPU limit), but never more than
+     * this process may run on, its CPU affinity and its cgroup's quota (rounded up): -XX:ActiveProcessorCount or an
+     * odd container runtime can make the JVM report more, and a lab would then start that many processes at once.
+     */
+    public static int cores() {
+        int jvm = Runtime.getRuntime().availableProcessors();
+        int usable = usableCpus(Path.of("/proc/self/status"), Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup")));
+        return usable > 0 ? Math.min(jvm, usable) : jvm;
+    }
+
+    /** CPUs this process may run on (Cpus_allowed_list: "0-3,8"), cut to a CPU quota rounded up; 0 when it cannot say. */
+    static int usableCpus(Path procSelfStatus, Limits limits) {
+        int allowed = 0;
+        try {
+            for (String line : Files.readAllLines(procSelfStatus)) {
+                if (!line.startsWith("Cpus_allowed_list:")) continue;
+                for (String range : line.substring(line.indexOf(':') + 1).strip().split(",")) {
+                    String[] ends = range.split("-");
+                    allowed += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
+                }
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            return 0;
+        }
+        if (allowed > 0 && limits.cpus() != null) allowed = Math.min(allowed, (int) Math.ceil(limits.cpus()));
+        return allowed;
     }
 
     static final String NO_LIMITS = "none";
@@ -150,7 +193,7 @@ public final class Machine {
             for (int i = 1; i < cpu.length && i <= 8; i++) total += Double.parseDouble(cpu[i]);
             double steal = cpu.length > 8 && total > 0 ? 100 * Double.parseDouble(cpu[8]) / total : 0;
             return String.format(java.util.Locale.ROOT, "load %.2f per core (1 min), steal %.1f%% of CPU time since boot",
-                    load / Runtime.getRuntime().availableProcessors(), steal);
+                    load / cores(), steal);
         } catch (IOException | RuntimeException notLinux) {
             return "unknown";
         }

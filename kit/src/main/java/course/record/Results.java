@@ -22,6 +22,8 @@ public final class Results {
     private final List<JsonObject> runs;
     /** The runs grouped by case, in the order cases first appear; worked out once, when first asked for. */
     private List<List<JsonObject>> cases;
+    /** summary(), worked out when first asked for. */
+    private List<Map<String, Object>> summary;
 
     public Results(List<JsonObject> runs) {
         this.runs = List.copyOf(runs);
@@ -138,8 +140,13 @@ public final class Results {
         });
     }
 
-    /** One row per case: median time with its spread (min, max), rates from the median. */
+    /** One row per case: median time with its spread (min, max), rates from the median. Worked out once; read-only. */
     public List<Map<String, Object>> summary() {
+        if (summary == null) summary = summarize();
+        return summary;
+    }
+
+    private List<Map<String, Object>> summarize() {
         List<Map<String, Object>> rows = new ArrayList<>();
         for (List<JsonObject> group : cases()) {
             Run first = new Run(group.get(0));
@@ -188,7 +195,7 @@ public final class Results {
             }
             rows.add(row);
         }
-        return rows;
+        return List.copyOf(rows.stream().map(java.util.Collections::unmodifiableMap).toList());
     }
 
     /** The runs of the case a summary row stands for (same snippet, language, strategy, sizes, …). */

@@ -221,19 +221,24 @@ public final class Build {
         }
     }
 
-    /** The snippet and the files its //SOURCES lines name. */
+    /** The snippet and the files its //SOURCES lines name, and theirs in turn, each once (as jbang reads them). */
     static List<Path> javaSources(Path source) {
-        List<Path> all = new ArrayList<>(List.of(source));
-        try {
-            for (String line : Files.readAllLines(source)) {
-                if (line.startsWith("//SOURCES ")) {
-                    for (String name : line.substring("//SOURCES ".length()).trim().split("\\s+")) all.add(source.resolveSibling(name));
+        java.util.Set<Path> all = new java.util.LinkedHashSet<>();
+        java.util.Deque<Path> toRead = new java.util.ArrayDeque<>(List.of(source.normalize()));
+        while (!toRead.isEmpty()) {  // jbang follows //SOURCES in the files it names too: so does the cache key
+            Path file = toRead.pop();
+            if (!all.add(file)) continue;
+            try {
+                for (String line : Files.readAllLines(file)) {
+                    if (line.startsWith("//SOURCES ")) {
+                        for (String name : line.substring("//SOURCES ".length()).trim().split("\\s+")) toRead.add(file.resolveSibling(name).normalize());
+                    }
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file + " (named by //SOURCES): " + e.getMessage(), e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
-        return all;
+        return List.copyOf(all);
     }
 
     static final java.util.regex.Pattern LOAD_LIBRARY = java.util.regex.Pattern.compile("System\\.loadLibrary\\(\"(\\w+)\"\\)");

@@ -30,7 +30,7 @@ public record DataFile(Path path, long size, long checksum, long lines) implemen
 
     private static DataFile write(Build build, Path scratch, String snippet, List<String> flags, boolean text) {
         Scratch.createDirectories(scratch);
-        Path path = scratch.resolve("exercise-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".dat");
+        Path path = scratch.resolve(Scratch.RUN_PREFIX + "exercise-" + System.nanoTime() + ".dat");  // swept if the kernel dies
         List<String> cmd = new ArrayList<>(build.command(snippet, "c"));
         cmd.addAll(flags);
         cmd.addAll(List.of("--repeat", "1", "--warmup", "0", "--file", path.toString(), "--keep"));

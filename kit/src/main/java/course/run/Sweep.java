@@ -4,6 +4,7 @@ import course.base.Course;
 import course.record.Results;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A set of runs of one snippet: every combination of the languages, operations, patterns, file sizes,
@@ -158,44 +159,68 @@ public final class Sweep {
     /** One process of a sweep's schedule: its round (from 1) of how many, and what it runs. */
     public record Round(int round, int of, Runner.Invocation invocation) {}
 
+    /**
+     * One thing a sweep varies: a flag (or the language, or the JDK) and its values given the choices made before it
+     * (null: the flag left out). Every combination is a case, the first axis slowest.
+     */
+    private record Axis(String name, java.util.function.Function<Map<String, String>, List<String>> values) {}
+
+    private static List<String> orAbsent(List<?> values) {
+        return values == null ? java.util.Collections.singletonList(null) : values.stream().map(String::valueOf).toList();
+    }
+
+    private static List<String> sizes(List<Long> values) {
+        return values.stream().map(Course::formatSize).toList();
+    }
+
+    private List<Axis> axes() {
+        return List.of(
+                new Axis("--pattern", chosen -> patterns),
+                new Axis("--op-size", chosen -> sizes(opSizes)),
+                new Axis("--file-size", chosen -> {
+                    if (operations == 0) return sizes(fileSizes);
+                    long opSize = Course.parseSize(chosen.get("--op-size"));
+                    return sizes(List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))));
+                }),
+                new Axis("--text", chosen -> orAbsent(texts)),
+                new Axis("--type", chosen -> orAbsent(types)),
+                // a buffer size of 0 is the library's default: the flag is left out
+                new Axis("--buffer-size", chosen -> bufferSizes == null ? orAbsent(null)
+                        : bufferSizes.stream().map(b -> b > 0 ? Course.formatSize(b) : null).toList()),
+                new Axis("--threads", chosen -> orAbsent(threads)),
+                new Axis("--depth", chosen -> orAbsent(depths)),
+                new Axis("--procs", chosen -> orAbsent(procs)),
+                new Axis("--lock", chosen -> orAbsent(locks)),
+                new Axis("--strategy", chosen -> orAbsent(strategies)),
+                new Axis("--op", chosen -> ops),
+                new Axis("language", chosen -> languages),
+                new Axis("jdk", chosen -> chosen.get("language").equals("java") ? jdks : orAbsent(null)));
+    }
+
+    /** The flags a case passes, in the order a reader expects them (the strategy first, the run counts last). */
+    private static final List<String> FLAG_ORDER = List.of("--strategy", "--op", "--pattern", "--file-size", "--op-size", "--buffer-size",
+            "--text", "--type", "--threads", "--depth", "--procs", "--lock");
+
     private List<Runner.Invocation> cases(int runs) {
+        List<Map<String, String>> combinations = new ArrayList<>(List.of(new java.util.HashMap<>()));
+        for (Axis axis : axes()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> chosen : combinations) {
+                for (String value : axis.values().apply(chosen)) {
+                    Map<String, String> more = new java.util.HashMap<>(chosen);
+                    more.put(axis.name(), value);
+                    next.add(more);
+                }
+            }
+            combinations = next;
+        }
         List<Runner.Invocation> out = new ArrayList<>();
-        List<String> strategyChoices = strategies == null ? java.util.Collections.singletonList(null) : strategies;
-        List<Long> bufferChoices = bufferSizes == null ? List.of(0L) : bufferSizes;
-        List<String> textChoices = texts == null ? java.util.Collections.singletonList(null) : texts;
-        List<String> typeChoices = types == null ? java.util.Collections.singletonList(null) : types;
-        List<Integer> threadChoices = threads == null ? java.util.Collections.singletonList(null) : threads;
-        List<Integer> depthChoices = depths == null ? java.util.Collections.singletonList(null) : depths;
-        List<Integer> procChoices = procs == null ? java.util.Collections.singletonList(null) : procs;
-        List<String> lockChoices = locks == null ? java.util.Collections.singletonList(null) : locks;
-        for (String pattern : patterns)
-            for (long opSize : opSizes)
-                for (long fileSize : operations > 0 ? List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))) : fileSizes)
-                for (String text : textChoices)
-                for (String type : typeChoices)
-                    for (long bufferSize : bufferChoices)
-                    for (Integer threadCount : threadChoices)
-                    for (Integer depth : depthChoices)
-                    for (Integer procCount : procChoices)
-                    for (String lock : lockChoices)
-                        for (String strategy : strategyChoices)
-                            for (String op : ops)
-                                for (String language : languages)
-                                for (String jdk : language.equals("java") ? jdks : java.util.Collections.<String>singletonList(null)) {
-                                    List<String> flags = new ArrayList<>();
-                                    if (strategy != null) flags.addAll(List.of("--strategy", strategy));
-                                    flags.addAll(List.of("--op", op, "--pattern", pattern, "--file-size", Course.formatSize(fileSize),
-                                            "--op-size", Course.formatSize(opSize)));
-                                    if (bufferSize > 0) flags.addAll(List.of("--buffer-size", Course.formatSize(bufferSize)));
-                                    if (text != null) flags.addAll(List.of("--text", text));
-                                    if (type != null) flags.addAll(List.of("--type", type));
-                                    if (threadCount != null) flags.addAll(List.of("--threads", String.valueOf(threadCount)));
-                                    if (depth != null) flags.addAll(List.of("--depth", String.valueOf(depth)));
-                                    if (procCount != null) flags.addAll(List.of("--procs", String.valueOf(procCount)));
-                                    if (lock != null) flags.addAll(List.of("--lock", lock));
-                                    flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
-                                    out.add(new Runner.Invocation(snippet, language, List.copyOf(flags), jdk));
-                                }
+        for (Map<String, String> chosen : combinations) {
+            List<String> flags = new ArrayList<>();
+            for (String flag : FLAG_ORDER) if (chosen.get(flag) != null) flags.addAll(List.of(flag, chosen.get(flag)));
+            flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
+            out.add(new Runner.Invocation(snippet, chosen.get("language"), List.copyOf(flags), chosen.get("jdk")));
+        }
         return out;
     }
 

@@ -261,11 +261,12 @@ public final class Charts {
      */
     public static Map<String, Object> methodBars(Results results, String title) {
         List<Map<String, Object>> values = new ArrayList<>();
+        // one bar per language, or per runtime where one language ran on several (JDK 17 and 25, say)
+        Map<Object, Long> runtimes = results.summary().stream().map(r -> List.of(String.valueOf(r.get("language")), String.valueOf(r.get("runtime"))))
+                .distinct().collect(java.util.stream.Collectors.groupingBy(pair -> pair.get(0), java.util.stream.Collectors.counting()));
         for (Map<String, Object> row : results.summary()) {
             Map<String, Object> v = new LinkedHashMap<>(row);
-            // one bar per language, or per runtime where one language ran on several (JDK 17 and 25, say)
-            boolean several = results.where("language", (String) row.get("language")).summary().stream()
-                    .map(r -> r.get("runtime")).distinct().count() > 1;
+            boolean several = runtimes.get(String.valueOf(row.get("language"))) > 1;
             v.put("who", several ? row.get("runtime") : row.get("language"));
             Estimate rate = Estimate.ofCase(results, row, "mb_per_s");
             v.put("low", end(rate.low()));

@@ -42,9 +42,8 @@ class CourseTest {
     }
 
     /**
-     * Kit bug (reported, not fixed): parseSize shifts without a range check, so a large number with a
-     * suffix overflows into a wrong, even negative, size instead of being rejected. The harnesses clamp
-     * and reject the same text ("must be between 1 and 64g").
+     * A large number with a suffix is refused or parsed whole, never shifted past a long into a wrong, even negative,
+     * size (the harnesses refuse the same text: "must be between 1 and 64g").
      */
     @ParameterizedTest
     @ValueSource(strings = {"9999999999g", "999999999999g", "999999999999m"})

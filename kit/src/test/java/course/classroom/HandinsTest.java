@@ -124,4 +124,32 @@ class HandinsTest {
         assertEquals(List.of("ada", "jane"), all.handins().stream().map(Handins.Handin::learner).sorted().toList());
         assertEquals(List.of(), all.rejected(), "a hand-in's notebooks and learner file are not results, and not refused as such");
     }
+
+    @Test
+    void aDamagedEntryCostsItselfNotTheLearnersWholeHandIn(@TempDir Path dir) throws java.io.IOException {
+        String good = "results/01-raw-io-quick-1.json", damaged = "results/02-buffering-quick-1.json";
+        Path zip = dir.resolve("handin-ann.zip");
+        try (var out = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(zip))) {
+            out.putNextEntry(new java.util.zip.ZipEntry(good));
+            out.write(doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000)).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.putNextEntry(new java.util.zip.ZipEntry(damaged));
+            out.write(doc("02-buffering", run("java", "read", 1 << 20, 0, 1_000_000)).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        byte[] bytes = java.nio.file.Files.readAllBytes(zip);
+        byte[] name = damaged.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int header = -1;  // the damaged entry's local header: "PK\3\4", 26 more bytes, then its name
+        for (int at = 0; at + 30 + name.length <= bytes.length && header < 0; at++) {
+            if (bytes[at] == 'P' && bytes[at + 1] == 'K' && bytes[at + 2] == 3 && bytes[at + 3] == 4
+                    && java.util.Arrays.equals(bytes, at + 30, at + 30 + name.length, name, 0, name.length)) header = at;
+        }
+        int extra = (bytes[header + 28] & 0xff) | (bytes[header + 29] & 0xff) << 8;
+        bytes[header + 30 + name.length + extra] |= 0x06;  // its first deflate block of the reserved type 3: unreadable
+        java.nio.file.Files.write(zip, bytes);
+        Handins h = Handins.collect(dir);
+        assertEquals(1, h.handins().size(), "the learner's hand-in is kept");
+        assertEquals(java.util.Set.of("01-raw-io"), h.handins().get(0).labs().keySet());
+        assertEquals(1, h.rejected().size());
+        assertEquals("handin-ann.zip:" + damaged, h.rejected().get(0).file());
+        assertTrue(h.rejected().get(0).reason().startsWith("cannot be read from the zip ("), h.rejected().get(0).reason());
+    }
 }

@@ -94,14 +94,14 @@ public class EstimateTest {
 
     @Test
     void figuresThatCanBeNegativeAreTakenAsTheyAre() {
-        Estimate e = Estimate.overRounds(1, new double[] {-1, 1, 3});
+        Estimate e = Estimate.overRounds(1, new double[] {-1, 1, 3}, null);
         assertEquals(1 - 4.302652729911275 * 2 / Math.sqrt(3), e.low(), 1e-9, "mean 1, sd 2: no log scale across zero");
         assertEquals(1 + 4.302652729911275 * 2 / Math.sqrt(3), e.high(), 1e-9);
     }
 
     @Test
     void theIntervalAlwaysHoldsTheFigure() {
-        Estimate e = Estimate.overRounds(5, new double[] {1, 1.01, 0.99});
+        Estimate e = Estimate.overRounds(5, new double[] {1, 1.01, 0.99}, null);
         assertEquals(5, e.high(), "the all-runs figure lies above the rounds' interval: it is stretched to it");
         assertTrue(e.low() < 1);
     }

@@ -175,4 +175,34 @@ public class ProfileTest {
         Exec.RunFailed e = assertThrows(Exec.RunFailed.class, () -> Profile.fromRunFolder(outside, course.resolve("labs/flamegraphs/06-x.html")));
         assertTrue(e.getMessage().startsWith("its options cannot carry a path with a comma: ../../it's,course/"), e.getMessage());
     }
+
+    @Test
+    void fiosErrorIsItsOneLineThatSaysWhat() {
+        String output = "fio sequential write failed:\n{\n  \"fio version\" : \"fio-3.33\",\nfio: pid=12, err=28/file:io_u.c:1889, func=io_u error, error=No space left on device\n}";
+        assertEquals("fio: pid=12, err=28/file:io_u.c:1889, func=io_u error, error=No space left on device", Profile.fioError(output));
+        assertEquals("something odd", Profile.fioError("fio x failed:\nsomething odd\n"));
+    }
+
+    @Test
+    void fioRunsInAScratchFolderWhoseNameHoldsAColon(@TempDir java.nio.file.Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(course.record.Machine.onPath("fio") || "true".equals(System.getenv("CI")),
+                "fio is not installed (apt-get install fio)");
+        java.nio.file.Path scratch = dir.resolve("sftp:host=x,user=y").resolve("scratch");  // the shape of a GVFS mount's folder
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream shown = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(shown, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            Profile.fio(new course.run.Runner(), scratch, 4 << 20, new Results(List.of()));
+        } finally {
+            System.setOut(out);
+        }
+        try (var left = java.nio.file.Files.list(dir)) {
+            assertEquals(List.of("sftp:host=x,user=y"), left.map(p -> p.getFileName().toString()).toList(), "fio wrote nothing beside scratch");
+        }
+        try (var left = java.nio.file.Files.list(scratch)) {
+            assertEquals(List.of(), left.toList(), "fio's folder is removed");
+        }
+        assertTrue(shown.toString().contains("sequential write, 1 MB blocks, into the page cache: fio "), shown.toString());
+        assertFalse(shown.toString().contains("not available"), shown.toString());
+    }
 }

@@ -83,4 +83,23 @@ class MachineTest {
         assertTrue(w.startsWith("\n⚠ This machine is shared or throttled"), w);
         assertTrue(w.contains("other work keeps its cores busy") && w.contains("a hypervisor takes CPU time"), w);
     }
+
+    @Test
+    void theSavedCardNamesNoFolderOfThisMachine() {
+        Map<String, String> card = new java.util.LinkedHashMap<>(Map.of("cores", "2", "scratch", "/home/jane.doe/course/scratch",
+                "jdk", "Eclipse Adoptium 25.0.3 (/home/jane.doe/.sdkman/candidates/java/25)"));
+        Map<String, String> saved = Machine.toSave(card);
+        assertEquals(Map.of("cores", "2", "jdk", "Eclipse Adoptium 25.0.3"), saved);
+        assertTrue(card.containsKey("scratch"), "the card the lab shows keeps them");
+    }
+
+    @Test
+    void theUsableCpusAreTheAffinityCutToTheQuota(@TempDir Path dir) throws IOException {
+        Path status = write(dir.resolve("status"), "Name:\tjava\nCpus_allowed:\t3f\nCpus_allowed_list:\t0-3,8,10-11\n");
+        Machine.Limits none = new Machine.Limits(null, null, "cgroup v2");
+        assertEquals(7, Machine.usableCpus(status, none), "0-3, 8 and 10-11");
+        assertEquals(2, Machine.usableCpus(status, new Machine.Limits(null, 1.5, "cgroup v2")), "a quota of 1.5 CPUs runs on 2 at a time");
+        assertEquals(0, Machine.usableCpus(dir.resolve("missing"), none), "not Linux: no opinion");
+        assertTrue(Machine.cores() >= 1 && Machine.cores() <= Runtime.getRuntime().availableProcessors());
+    }
 }

@@ -329,7 +329,7 @@ public class ResultsTest {
         assertEquals("view-direct", row.get("method"));
         assertTrue(r.html().contains("study mb per s") && r.html().contains("wall mb per s"));
         Results inRounds = new Results(r.runs().stream().map(run -> EstimateTest.inRound(run.deepCopy(), run.get("run").getAsInt() + 1)).toList());
-        assertEquals(Estimate.overRounds(80, new double[] {80, 100, 40}), Estimate.ofCase(inRounds, row, "wall_mb_per_s"),
+        assertEquals(Estimate.overRounds(80, new double[] {80, 100, 40}, null), Estimate.ofCase(inRounds, row, "wall_mb_per_s"),
                 "three rounds: t over each round's own rate");
         assertFalse(new Results(List.of(run("java", "read", MB, 0, 1_000_000))).html().contains("study mb per s"),
                 "single-threaded snippets have no such columns");

@@ -46,4 +46,13 @@ class NativeTest {
         List<String> cmd = Build.nativeCommand(Path.of("x.c"), Path.of("libx.so"), Path.of("/jdk/include"));
         assertTrue(cmd.containsAll(List.of("-shared", "-fPIC", "-I/jdk/include", "-I/jdk/include/linux")), cmd.toString());
     }
+
+    @Test
+    void aSnippetsSourcesIncludeTheSourcesTheyNameInTurn(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        java.nio.file.Files.writeString(dir.resolve("A.java"), "///usr/bin/env jbang\n//SOURCES B.java\nclass A {}\n");
+        java.nio.file.Files.writeString(dir.resolve("B.java"), "//SOURCES C.java A.java\nclass B {}\n");
+        java.nio.file.Files.writeString(dir.resolve("C.java"), "class C {}\n");
+        assertEquals(List.of(dir.resolve("A.java"), dir.resolve("B.java"), dir.resolve("C.java")), Build.javaSources(dir.resolve("A.java")),
+                "C, named by B only, is a source of A (it changes A's build), and A is read once");
+    }
 }

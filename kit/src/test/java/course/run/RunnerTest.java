@@ -101,8 +101,11 @@ class RunnerTest {
         Path live = Files.createDirectories(scratch.resolve(Scratch.RUN_PREFIX + "789"));
         Path older = Files.createDirectories(scratch.resolve("run-12345"));  // no owner in its name: left alone
         Files.writeString(scratch.resolve("notes.txt"), "mine");
-        assertEquals(2, Scratch.sweepStale(scratch));
-        assertFalse(Files.exists(dead.getParent()) || Files.exists(reused));
+        Path deadTool = Files.writeString(scratch.resolve("run-" + ended.pid() + "-1-strace-99.txt"), "a dead kernel's strace output");
+        Path liveTool = Files.writeString(scratch.resolve(Scratch.RUN_PREFIX + "exercise-1.dat"), "mine, live");
+        assertEquals(3, Scratch.sweepStale(scratch));
+        assertFalse(Files.exists(dead.getParent()) || Files.exists(reused) || Files.exists(deadTool));
+        assertTrue(Files.exists(liveTool));
         assertTrue(Files.isDirectory(live) && Files.isDirectory(older) && Files.exists(scratch.resolve("notes.txt")));
         assertEquals(0, Scratch.sweepStale(scratch.resolve("none")), "no scratch folder yet: nothing to do");
     }

@@ -240,9 +240,8 @@ class ChartsTest {
     }
 
     /**
-     * Kit bug (reported, not fixed): a case whose median user and system CPU times are both 0 gets
-     * sys_share_pct = NaN, and rateVsSize / throughputBars copy the whole summary row into the spec.
-     * Gson (the kernel's JSON writer too) refuses NaN by default, so such a chart cannot be sent.
+     * A case whose median user and system CPU times are both 0 has no kernel share, and rateVsSize and throughputBars
+     * copy the whole summary row into the spec: Gson (the kernel's JSON writer too) refuses NaN, so the row must hold none.
      */
     @Test
     void chartsSerializeWhenNoCpuTimeWasMeasured() {
