@@ -151,9 +151,10 @@ spec = {
     "display_name": f"Java {feature} (course)",
     "language": "java",
     "interrupt_mode": "message",
-    # the kit is on every notebook's classpath, wherever the notebook sits (labs/, an nbgrader release folder)
+    # the kit is on every notebook's classpath, wherever the notebook sits (labs/, an nbgrader release folder), and its
+    # packages are imported before the first cell (kit/startup.jsh)
     "env": {"JAVA_HOME": jdk, "COURSE_HOME": home, "JJAVA_CLASSPATH": f"{home}/kit/target/course-kit.jar",
-            "PATH": f"{jdk}/bin:{os.environ['PATH']}"},
+            "JJAVA_STARTUP_SCRIPTS_PATH": f"{home}/kit/startup.jsh", "PATH": f"{jdk}/bin:{os.environ['PATH']}"},
     "metadata": {"debugger": False},
 }
 with open(os.path.join(kernel_dir, "kernel.json"), "w") as f:

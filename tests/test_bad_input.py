@@ -163,14 +163,14 @@ def test_buffer_larger_than_memory_allows(commands, tmp_path, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_an_operation_larger_than_memory_allows(commands, tmp_path, language):
     """An operation's array must fit too: Java ended in an OutOfMemoryError's stack trace, C in one line; now both say it."""
-    cmd = commands("raw_io", language) + ["--op", "read", "--file-size", "512m", "--op-size", "512m", "--file", str(tmp_path / "x.dat")]
-    if language == "java":
+    cmd = commands("raw_io", language) + ["--op", "read", "--file-size", "64m", "--op-size", "64m", "--file", str(tmp_path / "x.dat")]
+    if language == "java":  # a 64 MB heap allows 32 MB
         result = run_snippet(cmd, [], env_extra={"JDK_JAVA_OPTIONS": "-Xmx64m"})
-    else:
-        result = subprocess.run(["bash", "-c", "ulimit -v 300000; exec \"$@\"", "bash", *cmd], env=ENV, capture_output=True, text=True, timeout=120)
+    else:  # about 98 MB of address space allows about 48 MB
+        result = subprocess.run(["bash", "-c", "ulimit -v 100000; exec \"$@\"", "bash", *cmd], env=ENV, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr
     result.stderr = "\n".join(l for l in result.stderr.splitlines() if not l.startswith("NOTE: Picked up"))
-    check_failed(result, "--op-size 512m: larger than memory allows here (at most", tmp_path)
+    check_failed(result, "--op-size 64m: larger than memory allows here (at most", tmp_path)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

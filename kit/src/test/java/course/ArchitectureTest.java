@@ -145,6 +145,13 @@ class ArchitectureTest {
     }
 
     @Test
+    void theKernelImportsEveryPackage() throws java.io.IOException {
+        List<String> imported = java.nio.file.Files.readAllLines(course.base.Course.home().resolve("kit/startup.jsh")).stream()
+                .filter(l -> l.startsWith("import ")).map(l -> l.replaceFirst("^import (.*)\\.\\*;$", "$1")).sorted().toList();
+        assertEquals(LAYERS.stream().flatMap(List::stream).sorted().toList(), imported, "kit/startup.jsh imports each package of LAYERS");
+    }
+
+    @Test
     void theClassFilesAreRead() {
         Map<String, Set<String>> uses = uses();
         assertEquals(true, uses.get("course.Lab").contains("course.run.Sweep"), "a lab makes sweeps");
