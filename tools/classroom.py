@@ -181,10 +181,10 @@ def precompile():
                    stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME)))
 
 
-# What grading reads of the course (read-only; its Python environment too, wherever it lies): the kit, the snippets and what the set-up built of
+# What grading reads of the course (read-only; its Python environment too, wherever it lies): the kit (and the kernel's imports of it), the snippets and what the set-up built of
 # them, the presets and the published figures. Nothing else of it: not data/results, build/handin, build/grading
 # (other hand-ins), build/classroom, the class view or report, scratch/.
-COURSE_PARTS = ["kit/target", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
+COURSE_PARTS = ["kit/target", "kit/startup.jsh", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
                 "data/results.schema.json", "data/not-judged.csv", "setup", "build/env.sh", "build/tools", "build/c",
                 "build/native", "build/jbang-built", "build/jbang-home", "build/jbang-repo"]
 

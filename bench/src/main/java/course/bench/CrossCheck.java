@@ -1,7 +1,8 @@
 package course.bench;
 
-import course.Course;
-import course.Runner;
+import course.base.Course;
+import course.run.Preset;
+import course.run.Runner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +22,7 @@ public final class CrossCheck {
     static final double TARGET = 0.10;
 
     public static void main(String[] args) throws Exception {
-        long size = Course.preset("00-start-here", Course.presetName()).size("first_size");
+        long size = Preset.of("00-start-here", Preset.chosenName()).size("first_size");
         Path scratch = Course.scratch();
 
         List<String> flags = List.of("--op", "read", "--pattern", "seq", "--file-size", Course.formatSize(size), "--op-size", "1",
