@@ -398,12 +398,6 @@ public final class Results {
         return median(values);
     }
 
-    /** Largest over smallest of a summary column across the cases that pass the filter (1 = flat). */
-    public double spread(String column, Predicate<Map<String, Object>> filter) {
-        List<Double> values = column(column, filter);
-        return Collections.max(values) / Collections.min(values);
-    }
-
     /** The non-empty values of a summary column over the cases that pass the filter. */
     private List<Double> column(String column, Predicate<Map<String, Object>> filter) {
         List<Double> values = summary().stream().filter(filter).map(r -> (Number) r.get(column))
