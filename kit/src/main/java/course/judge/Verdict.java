@@ -45,7 +45,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static final double SAME = 1.05;
     static final String HOLDS = "holds", CHANGED = "changed", REVERSED = "reversed", TOO_CLOSE = "too close to call",
             IN_PAPER = "judged in paper";
-    static final String SETTLE = "The interval straddles an edge of the band where the claim holds: more runs (a larger repeat) or the paper preset would settle it.";
+    static final String SETTLE = "The interval straddles an edge of the band where the claim holds: more runs (a larger repeat) or the paper"
+            + " preset narrow it, which settles the claim unless the figure itself lies on that edge.";
     static final String NO_INTERVAL = "One round gives no interval (it shows nothing of how the next process would differ): run two rounds or more, as quick and paper do.";
     static final String NOT_MEASURED = "this run could not measure it (see the notes above: a tool that cannot run here)";
 
