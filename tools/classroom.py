@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import threading
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
@@ -142,7 +143,7 @@ def autograde(labs):
             outcomes.update(zip(safe, pool.map(lambda hand_in: grade(*hand_in), safe)))
     finally:
         for template in templates.values():
-            shutil.rmtree(template.parent, ignore_errors=True)
+            remove_tree(template.parent)
     problems = [f"{student} ({lab}): {outcomes[lab, student]}" for lab, student in hand_ins if outcomes[lab, student]]
     if problems:
         sys.exit("classroom: not graded (their marks are left as they were): " + "; ".join(problems))
@@ -282,7 +283,17 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits, template, progress):
         shutil.copytree(course / "autograded" / student / lab, graded)
         return None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
+
+
+def remove_tree(folder):
+    """Removes a sandbox's folder. bubblewrap's end kills what was left in its pid namespace, but those processes may
+    still be exiting for a moment after it returns (and a folder they held is then not empty yet): try again a while."""
+    for _ in range(50):
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            return
+        time.sleep(0.1)
 
 
 def ensure(folder):
