@@ -10,3 +10,5 @@ import course.show.*;
 import course.judge.*;
 import course.record.*;
 import course.base.*;
+// The stop button by signal (the kernelspec's interrupt_mode), a burst of presses counted once.
+StopButton.install();

@@ -150,7 +150,9 @@ spec = {
              "-jar", f"{kernel_dir}/jjava.jar", "{connection_file}"],
     "display_name": f"Java {feature} (course)",
     "language": "java",
-    "interrupt_mode": "message",
+    # SIGINT to the kernel's process group (its snippets too), handled by the kit (course.show.StopButton): a burst
+    # of presses stops one cell, where JJava's message mode cancelled whatever ran as each queued message was read
+    "interrupt_mode": "signal",
     # the kit is on every notebook's classpath, wherever the notebook sits (labs/, an nbgrader release folder), and its
     # packages are imported before the first cell (kit/startup.jsh)
     "env": {"JAVA_HOME": jdk, "COURSE_HOME": home, "JJAVA_CLASSPATH": f"{home}/kit/target/course-kit.jar",

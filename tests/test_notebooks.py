@@ -167,6 +167,65 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         km.shutdown_kernel(now=True)
 
 
+def started(kc, code):
+    """Sends a cell and returns its message id once the kernel runs it."""
+    sent = kc.execute(code)
+    while True:
+        m = kc.get_iopub_msg(timeout=60)
+        if m["parent_header"].get("msg_id") == sent and m["msg_type"] == "execute_input":
+            time.sleep(0.2)
+            return sent
+
+
+def run_and_collect(km, kc, first, second, presses):
+    """Sends cell `first`, presses stop `presses` times 5 ms apart once it runs, sends `second` at once, and returns
+    both replies' statuses and what `second` printed before the kernel said it was idle."""
+    import queue
+    a = started(kc, first)
+    for _ in range(presses):
+        km.interrupt_kernel()
+        time.sleep(0.005)
+    b = kc.execute(second)
+    status, printed, idle = {}, "", False
+    deadline = time.time() + 60
+    while time.time() < deadline and not (a in status and b in status and idle):
+        try:
+            m = kc.get_shell_msg(timeout=0.05)
+            status[m["parent_header"]["msg_id"]] = m["content"].get("status")
+        except queue.Empty:
+            pass
+        try:
+            while (m := kc.get_iopub_msg(timeout=0.01)) is not None:
+                if m["parent_header"].get("msg_id") == b:
+                    printed += m["content"].get("text", "") if m["msg_type"] == "stream" else ""
+                    idle |= m["msg_type"] == "status" and m["content"]["execution_state"] == "idle"
+        except queue.Empty:
+            pass
+    return status.get(a), status.get(b), printed
+
+
+def test_a_burst_of_stop_presses_stops_one_cell(tmp_path):
+    """Stop pressed eight times within 50 ms while a cell runs, the next cell sent at once (as Run All queues it), ten
+    times over: each burst stops the running cell and no other, and the next cell runs whole, its output delivered. In
+    JJava's message mode the leftover presses stopped the next cell (16 bursts in 16 here). A press on its own after a
+    pause still stops a cell."""
+    with kernel_environment(kernel_env(tmp_path)):
+        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    try:
+        for burst in range(10):
+            first, second, printed = run_and_collect(km, kc, "Thread.sleep(30_000);",
+                                                     f'Thread.sleep(300); System.out.println("cell {burst} ran");', 8)
+            assert (first, second) == ("error", "ok"), f"burst {burst}: the running cell {first}, the next {second}"
+            assert f"cell {burst} ran" in printed, f"burst {burst}: the next cell's output was lost ({printed!r})"
+        time.sleep(1)
+        started(kc, "Thread.sleep(30_000);")
+        km.interrupt_kernel()
+        assert kc.get_shell_msg(timeout=10)["content"]["status"] == "error", "a lone press after a pause stopped no cell"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
 LONG_RUNS = [  # a sweep that writes for a minute: a C process, a JVM, or an MPI job (mpirun and its ranks)
     pytest.param("raw_io", 'lab.sweep("raw_io").languages("c").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();', id="c"),
     pytest.param("raw_io", 'lab.sweep("raw_io").languages("java").ops("write").fileSize(Course.parseSize("256m")).repeat(50).run();', id="java"),
