@@ -56,10 +56,13 @@ public final class Lab07 {
     public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results mapSizes, Results raf, SecondLock secondLock) {
         Results smallest = mapSizes.where("file_size", lab.preset().smallest("map_sizes"));
         Results largest = mapSizes.where("file_size", lab.preset().largest("map_sizes"));
+        String atStudySize = "the study ranked its ways over a 1 GB shared array (§V.B); over this preset's smaller file a run lasts tens"
+            + " of milliseconds, and there one bulk copy's lead over another moves from one pass to the next by more than a pass's"
+            + " interval shows.";
         return List.of(
             // §V.B: steady across its configurations and tests, not run to run (the study gave averages, no spread): here, across
             // operations and thread counts, how far each way fell behind the fastest where it fell furthest
-            Verdict.above(lab.claim("awan.approaches.view-buffer-most-stable"),
+            Verdict.inPaper(lab.preset().name(), Verdict.above(lab.claim("awan.approaches.view-buffer-most-stable"),
                 Estimate.of(d -> {
                     Results r = d.from(javaRuns);
                     return Math.min(r.worstStanding("mapped"), r.worstStanding("bulk")) / Math.min(r.worstStanding("view-heap"), r.worstStanding("view-direct"));
@@ -67,14 +70,16 @@ public final class Lab07 {
                 "at its worst (over operations and thread counts) the steadiest other way fell %s as far behind the fastest way as the steadier"
                     + " view buffer did",
                 Why.ifLower("Another way kept closer to the fastest everywhere here: from the page cache, mapped and bulk ways keep pace with view buffers.")),
+                atStudySize),
             Verdict.near(lab.claim("awan.approaches.braf-comparable"),
                 Estimate.of(d -> d.from(javaRuns).where("strategy", "bulk").ratioTo(d.from(javaRuns).where("strategy", "view-direct"))),
                 "BulkRandomAccessFile took %s the direct view buffer's time",
                 Why.ifHigher("The native half copies the array and swaps each int: a cost the view buffer shares, but not equally on reads from memory.")),
-            Verdict.near(lab.claim("awan.nio-threads.braf-mapped-read-comparable"),
+            Verdict.inPaper(lab.preset().name(), Verdict.near(lab.claim("awan.nio-threads.braf-mapped-read-comparable"),
                 Estimate.of(d -> d.from(javaRuns).where("strategy", "bulk").where("op", "read").ratioTo(d.from(javaRuns).where("strategy", "mapped").where("op", "read"))),
                 "bulk reads took %s the time of mapped reads",
                 Why.ifHigher("From the page cache, a mapping copies once, while the bulk read copies into the kernel's buffer and again into the array.")),
+                atStudySize),
             Verdict.above(lab.claim("awan.approaches.mapped-mixed"),
                 Estimate.of(d -> d.from(javaRuns).mixedStanding("mapped")),  // over each operation × threads the Java ways shared
                 "mapped's lead where it was fastest and its lag where it was slowest, the smaller of the two: %s (above 1: both happened)",
@@ -92,10 +97,11 @@ public final class Lab07 {
                 Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "bulk"))),
                 Verdict.RATIO_TOLERANCE, "substantially: slower by more than the ratio tolerance", "RandomAccessFile took %s the time of BulkRandomAccessFile",
                 Why.ifLower("One call per int costs little more than the bulk call here.")),
-            Verdict.below(lab.claim("awan.approaches.nio-recommended"),
+            Verdict.inPaper(lab.preset().name(), Verdict.below(lab.claim("awan.approaches.nio-recommended"),
                 Estimate.of(d -> d.from(javaRuns).strategies("view-heap", "view-direct").bestStrategyRatioTo(d.from(javaRuns).strategies("bulk"))),
                 "the better view buffer took %s the bulk extension's time (RandomAccessFile's slowness is the row above)",
                 Why.ifHigher("The bulk extension kept up with NIO here: from the page cache, its conversion and the JDK's copy cost about what a view buffer's copies do.")),
+                atStudySize),
             Verdict.claim(lab.claim("awan.approaches.filelock-jvm-wide"), switch (secondLock) {
                     case THREW -> Verdict.Seen.AS_CLAIMED;
                     case WOULD_WAIT -> Verdict.Seen.OPPOSITE;
