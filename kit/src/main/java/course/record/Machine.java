@@ -22,9 +22,9 @@ public final class Machine {
         Map<String, String> m = new LinkedHashMap<>();
         Limits limits = Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup"));
         m.put("cpu", firstMatch(Path.of("/proc/cpuinfo"), "model name"));
-        m.put("cores", String.valueOf(cores()));
-        int jvm = Runtime.getRuntime().availableProcessors();
-        if (jvm != cores()) m.put("cores the JVM reports", jvm + " (more than this process may use: the course counts " + cores() + ")");
+        int cores = cores(), jvm = Runtime.getRuntime().availableProcessors();
+        m.put("cores", String.valueOf(cores));
+        if (jvm != cores) m.put("cores the JVM reports", jvm + " (more than this process may use: the course counts " + cores + ")");
         m.put("memory", memory());
         m.put("container limits", limits.describe());
         m.put("load", load(Path.of("/proc/loadavg"), Path.of("/proc/stat")));
@@ -80,9 +80,18 @@ public final class Machine {
      * odd container runtime can make the JVM report more, and a lab would then start that many processes at once.
      */
     public static int cores() {
-        int jvm = Runtime.getRuntime().availableProcessors();
-        int usable = usableCpus(Path.of("/proc/self/status"), Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup")));
-        return usable > 0 ? Math.min(jvm, usable) : jvm;
+        return Cores.COUNT;
+    }
+
+    /** The count worked out once per kernel (the first time it is asked), not from /proc at every call. */
+    private static final class Cores {
+        static final int COUNT = count();
+
+        private static int count() {
+            int jvm = Runtime.getRuntime().availableProcessors();
+            int usable = usableCpus(Path.of("/proc/self/status"), Limits.read(Path.of("/proc/self/cgroup"), Path.of("/sys/fs/cgroup")));
+            return usable > 0 ? Math.min(jvm, usable) : jvm;
+        }
     }
 
     /** CPUs this process may run on (Cpus_allowed_list: "0-3,8"), cut to a CPU quota rounded up; 0 when it cannot say. */

@@ -163,7 +163,12 @@ public final class Sweep {
      * One thing a sweep varies: a flag (or the language, or the JDK) and its values given the choices made before it
      * (null: the flag left out). Every combination is a case, the first axis slowest.
      */
-    private record Axis(String name, java.util.function.Function<Map<String, String>, List<String>> values) {}
+    private record Axis(String name, String list, List<?> given, java.util.function.Function<Map<String, String>, List<String>> values) {
+        /** An axis no builder method sets. */
+        Axis(String name, java.util.function.Function<Map<String, String>, List<String>> values) {
+            this(name, null, null, values);
+        }
+    }
 
     private static List<String> orAbsent(List<?> values) {
         return values == null ? java.util.Collections.singletonList(null) : values.stream().map(String::valueOf).toList();
@@ -175,25 +180,25 @@ public final class Sweep {
 
     private List<Axis> axes() {
         return List.of(
-                new Axis("--pattern", chosen -> patterns),
-                new Axis("--op-size", chosen -> sizes(opSizes)),
-                new Axis("--file-size", chosen -> {
+                new Axis("--pattern", "patterns", patterns, chosen -> patterns),
+                new Axis("--op-size", "opSizes", opSizes, chosen -> sizes(opSizes)),
+                new Axis("--file-size", "fileSizes", fileSizes, chosen -> {
                     if (operations == 0) return sizes(fileSizes);
                     long opSize = Course.parseSize(chosen.get("--op-size"));
                     return sizes(List.of(Math.max(opSize, Math.min(maxFileSize, opSize * operations))));
                 }),
-                new Axis("--text", chosen -> orAbsent(texts)),
-                new Axis("--type", chosen -> orAbsent(types)),
+                new Axis("--text", "texts", texts, chosen -> orAbsent(texts)),
+                new Axis("--type", "types", types, chosen -> orAbsent(types)),
                 // a buffer size of 0 is the library's default: the flag is left out
-                new Axis("--buffer-size", chosen -> bufferSizes == null ? orAbsent(null)
+                new Axis("--buffer-size", "bufferSizes", bufferSizes, chosen -> bufferSizes == null ? orAbsent(null)
                         : bufferSizes.stream().map(b -> b > 0 ? Course.formatSize(b) : null).toList()),
-                new Axis("--threads", chosen -> orAbsent(threads)),
-                new Axis("--depth", chosen -> orAbsent(depths)),
-                new Axis("--procs", chosen -> orAbsent(procs)),
-                new Axis("--lock", chosen -> orAbsent(locks)),
-                new Axis("--strategy", chosen -> orAbsent(strategies)),
-                new Axis("--op", chosen -> ops),
-                new Axis("language", chosen -> languages),
+                new Axis("--threads", "threads", threads, chosen -> orAbsent(threads)),
+                new Axis("--depth", "depths", depths, chosen -> orAbsent(depths)),
+                new Axis("--procs", "procs", procs, chosen -> orAbsent(procs)),
+                new Axis("--lock", "locks", locks, chosen -> orAbsent(locks)),
+                new Axis("--strategy", "strategies", strategies, chosen -> orAbsent(strategies)),
+                new Axis("--op", "ops", ops, chosen -> ops),
+                new Axis("language", "languages", languages, chosen -> languages),
                 new Axis("jdk", chosen -> chosen.get("language").equals("java") ? jdks : orAbsent(null)));
     }
 
@@ -233,23 +238,9 @@ public final class Sweep {
         return runner.apply(this);
     }
 
-    /** The names of the lists this sweep was given empty (each multiplies the cases, so one empty list leaves none). */
+    /** The builder lists this sweep was given empty (each multiplies the cases, so one empty list leaves none). */
     private List<String> emptyLists() {
-        java.util.Map<String, List<?>> lists = new java.util.LinkedHashMap<>();
-        lists.put("languages", languages);
-        lists.put("ops", ops);
-        lists.put("patterns", patterns);
-        lists.put("fileSizes", fileSizes);
-        lists.put("opSizes", opSizes);
-        lists.put("bufferSizes", bufferSizes);
-        lists.put("strategies", strategies);
-        lists.put("texts", texts);
-        lists.put("types", types);
-        lists.put("threads", threads);
-        lists.put("depths", depths);
-        lists.put("procs", procs);
-        lists.put("locks", locks);
-        return lists.entrySet().stream().filter(e -> e.getValue() != null && e.getValue().isEmpty()).map(java.util.Map.Entry::getKey).toList();
+        return axes().stream().filter(a -> a.given() != null && a.given().isEmpty()).map(Axis::list).toList();
     }
 
     /**

@@ -20,12 +20,12 @@ import java.util.Locale;
 public final class SweepRun {
     private final Runner runner;
     private final Path scratch;
-    private final int roundMs;
+    private final Sweep sweep;
 
     SweepRun(Runner runner, Path scratch, Sweep sweep) {
         this.runner = runner;
         this.scratch = scratch;
-        this.roundMs = sweep.roundMs();
+        this.sweep = sweep;
     }
 
     /** The sweep's results; where this machine cannot run it at all (Exec.RunFailed.unsupported), one line saying so and none. */
@@ -83,9 +83,9 @@ public final class SweepRun {
     /** A later round of a short case with its runs stretched toward roundMs (see the class doc); any other step as planned. */
     private Sweep.Round stretched(Sweep.Round step, java.util.Map<String, List<Double>> firstRound) {
         List<Double> first = firstRound.get(caseKey(step.invocation()));
-        if (roundMs <= 0 || step.round() == 1 || first == null) return step;
+        if (sweep.roundMs() <= 0 || step.round() == 1 || first == null) return step;
         int planned = Integer.parseInt(step.invocation().flag("--repeat"));
-        int runs = Sweep.runsFor(planned, Results.median(first) / 1e6, roundMs);
+        int runs = Sweep.runsFor(planned, Results.median(first) / 1e6, sweep.roundMs());
         if (runs == planned) return step;
         List<String> flags = new ArrayList<>(step.invocation().flags());
         flags.set(flags.indexOf("--repeat") + 1, String.valueOf(runs));

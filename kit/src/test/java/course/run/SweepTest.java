@@ -105,7 +105,7 @@ class SweepTest {
     void aSweepThatPlansNoRunSaysWhichListWasEmpty() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> LAB.sweep("raw_io").fileSizes(List.of()).opSizes(List.of()).run());
-        assertEquals("this sweep of raw_io plans no run: fileSizes, opSizes given empty; give each at least one value", e.getMessage(),
+        assertEquals("this sweep of raw_io plans no run: opSizes, fileSizes given empty; give each at least one value", e.getMessage(),
                 "once an IndexOutOfBoundsException from the empty plan");
     }
 
