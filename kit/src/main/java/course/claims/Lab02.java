@@ -72,10 +72,13 @@ public final class Lab02 {
                     "Java with a " + Course.formatBytes(upBuffer) + " buffer took %s the time with " + Course.formatBytes(belowUp),
                     Why.ifLower("Read-ahead and write-behind keep up with any buffer here: the file sits in a page cache far larger than the buffer, so a large buffer costs only its first touch."))
                 .at(Course.formatBytes(upBuffer) + " buffer, " + Course.formatBytes(seqSize) + " file; study: 1 MB buffer, 100 MB file")),
-            Verdict.above(lab.claim("xu-guo.buffer-size.rand-time-rises-with-buffer"),
+            Verdict.inPaper(lab.preset().name(), Verdict.above(lab.claim("xu-guo.buffer-size.rand-time-rises-with-buffer"),
                 Estimate.of(d -> d.from(randSweep).where("buffer_size", largestPartial).ratioTo(d.from(randSweep).where("buffer_size", smallestBuffer))),
                 "a " + Course.formatBytes(largestPartial) + " buffer took %s the time of a " + Course.formatBytes(smallestBuffer) + " one",
                 Why.ifLower("Copying a few KB costs little next to the system calls a miss makes, so the buffer's size hardly shows.")),
+                "over this preset's " + Course.formatBytes(randSize) + " file a " + Course.formatBytes(largestPartial) + " buffer catches one read in "
+                    + randSize / largestPartial + " by the sizes alone (the row below), which pays back part of each refill's extra copy, and the"
+                    + " two together leave the figure within a few percent of the rule's line; the study's 10 MB file shows the refill's cost."),
             // at random places a buffer's hit ratio is about its size over the file's: below 100 buffers to the file, that arithmetic is all a run shows
             Verdict.when(randSize >= 100 * largestPartial, lab.claim("xu-guo.buffer-size.rand-buffer-hit-ratio"),
                 "This preset's " + Course.formatBytes(randSize) + " file holds " + randSize / largestPartial + " of its " + Course.formatBytes(largestPartial)
@@ -114,8 +117,10 @@ public final class Lab02 {
                 "C's kernel CPU time per byte fell from a 1-byte to a " + Course.formatBytes(seqLargest) + " buffer by %s Java's factor (reading:"
                     + " a breakdown much like Java's is a kernel share that falls alike)",
                 Why.either("C and Java pay the same system call per refill; what differs is the user-space loop around it.")), Lab01.CPU_SPLIT_BY_TICKS),
-            Verdict.share(lab.claim("xu-guo.buffering.read-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k read seq"),
+            Verdict.inPaper(lab.preset().name(), Verdict.share(lab.claim("xu-guo.buffering.read-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k read seq"),
                 Why.ifHigher("The study profiled functions on a 667 MHz CPU; here one call per KB is still a visible share of a loop that now handles a byte in a nanosecond or two.")),
+                "the study's figure is 0.36% of the CPU time, and a profile of this preset's " + Course.formatBytes(lab.preset().size("profile_size"))
+                    + " run holds a few hundred samples: a share near 1% rests on a handful of them, and its interval reaches across the band's edge."),
             Verdict.share(lab.claim("xu-guo.buffering.write-syscall-cpu-share"), CpuProfile.kernelShare(profiles, "java stream 1k write seq"),
                 Why.ifHigher("As for reads: the byte loop got faster, the system call much less so.")),
             Verdict.share(lab.claim("xu-guo.buffering.memcpy-cpu-share-bufferedstream"), CpuProfile.copyShare(profiles, "java stream 1k read seq"),
