@@ -27,6 +27,8 @@ def test_report_of_chosen_labs(tmp_path):
     assert [name for name, _ in sections] == LABS
     for name, body in sections:
         assert body.count('src="data:image/svg+xml') >= 2, f"{name}: charts must be images (SVG, inline)"
+        alts = re.findall(r'<img alt="([^"]*)" src="data:image/svg', body)
+        assert len(alts) >= 2 and all(len(a) > 20 and "No description" not in a for a in alts), f"{name}: each chart says in words what it shows"
         if "lab.verdicts(" in (HOME / "labs" / f"{name}.ipynb").read_text():
             table = re.search(r"<th>verdict</th>.*?</table>", body, re.S)
             assert table, f"{name}: no verdict table"

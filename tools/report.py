@@ -3,6 +3,7 @@ LABS="03-operation-size 05-text-lines"` or `python tools/report.py LAB ...` runs
 one self-contained HTML file, build/report.html (COURSE_REPORT overrides it): each lab's narrative,
 tables, verdicts, and its charts as static SVG rendered offline by vl-convert. A cell that fails is kept
 in the report, and the run ends with a non-zero status naming it."""
+import base64
 import html
 import os
 import sys
@@ -20,12 +21,15 @@ pre{background:#f6f8fa;padding:.5em;overflow-x:auto}nav a{margin-right:1em}.lab{
 
 
 def static_charts(nb):
-    """Replaces every Vega-Lite output by its SVG, so the report needs no script and no network."""
+    """Replaces every Vega-Lite output by its SVG as an image whose alt text is the chart's one-line description (the
+    text the kit gives every chart), so the report needs no script and no network, and a screen reader reads each chart."""
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             spec = out.get("data", {}).pop(VEGA_LITE, None)
             if spec is not None:
-                out["data"]["image/svg+xml"] = vl_convert.vegalite_to_svg(spec, allowed_base_urls=[])
+                svg = base64.b64encode(vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]).encode()).decode()
+                alt = html.escape(spec.get("description") or out["data"].get("text/plain", ""), quote=True)
+                out["data"]["text/html"] = f'<img alt="{alt}" src="data:image/svg+xml;base64,{svg}">'
 
 
 def to_html(nb):
