@@ -195,7 +195,8 @@ def run_and_collect(km, kc, first, second, presses):
         except queue.Empty:
             pass
         try:
-            while (m := kc.get_iopub_msg(timeout=0.01)) is not None:
+            while True:  # until the queue is empty (queue.Empty)
+                m = kc.get_iopub_msg(timeout=0.01)
                 if m["parent_header"].get("msg_id") == b:
                     printed += m["content"].get("text", "") if m["msg_type"] == "stream" else ""
                     idle |= m["msg_type"] == "status" and m["content"]["execution_state"] == "idle"

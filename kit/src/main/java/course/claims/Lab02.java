@@ -77,8 +77,9 @@ public final class Lab02 {
                 "a " + Course.formatBytes(largestPartial) + " buffer took %s the time of a " + Course.formatBytes(smallestBuffer) + " one",
                 Why.ifLower("Copying a few KB costs little next to the system calls a miss makes, so the buffer's size hardly shows.")),
                 "over this preset's " + Course.formatBytes(randSize) + " file a " + Course.formatBytes(largestPartial) + " buffer catches one read in "
-                    + randSize / largestPartial + " by the sizes alone (the row below), which pays back part of each refill's extra copy, and the"
-                    + " two together leave the figure within a few percent of the rule's line; the study's 10 MB file shows the refill's cost."),
+                    + randSize / largestPartial + " by the sizes alone (the row below), which pays back part of each refill's extra copy: the two"
+                    + " together can leave the figure near the rule's line, where a quick pass cannot place it; the study's 10 MB file shows"
+                    + " the refill's cost alone."),
             // at random places a buffer's hit ratio is about its size over the file's: below 100 buffers to the file, that arithmetic is all a run shows
             Verdict.when(randSize >= 100 * largestPartial, lab.claim("xu-guo.buffer-size.rand-buffer-hit-ratio"),
                 "This preset's " + Course.formatBytes(randSize) + " file holds " + randSize / largestPartial + " of its " + Course.formatBytes(largestPartial)

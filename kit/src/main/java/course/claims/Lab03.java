@@ -31,9 +31,9 @@ public final class Lab03 {
                 Estimate.of(d -> d.from(seq).where("op_size", "4096").ratio("java", "c")),
                 "Java took %s C's time with 4 KB operations",
                 Why.ifHigher("With a 4 KB array per call Java still copies through a native buffer of its own (FileInputStream reads into a C buffer, then into the array); larger operations hide it.")),
-                "Java's own copy of each 4 KB is a few tens of percent of a call here, and over this preset's file a run makes a few thousand"
-                    + " calls in milliseconds: the figure moves from one pass to the next by more than a pass's interval shows. The study's"
-                    + " 100 MB file makes 25,600 calls a run."),
+                "Java's own copy of each 4 KB sits beside a system call whose cost moves with the machine's state, and over this preset's file"
+                    + " a run makes a few thousand calls in milliseconds: the figure can move from one pass to the next by more than a pass's"
+                    + " interval shows. The study's 100 MB file makes 25,600 calls a run."),
             Verdict.near(lab.claim("xu-guo.operation-size.seq-knee-high"),
                 Estimate.of(d -> d.from(seq).where("language", "java").where("op_size", "1024").ratioTo(d.from(seq).where("language", "java").where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),
                 "Java's 4 KB operations took %s the time per byte of 1 KB ones",

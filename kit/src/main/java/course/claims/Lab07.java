@@ -57,8 +57,8 @@ public final class Lab07 {
         Results smallest = mapSizes.where("file_size", lab.preset().smallest("map_sizes"));
         Results largest = mapSizes.where("file_size", lab.preset().largest("map_sizes"));
         String atStudySize = "the study ranked its ways over a 1 GB shared array (§V.B); over this preset's smaller file a run lasts tens"
-            + " of milliseconds, and there one bulk copy's lead over another moves from one pass to the next by more than a pass's"
-            + " interval shows.";
+            + " of milliseconds, and there one bulk copy's lead over another can move from one pass to the next by more than a"
+            + " pass's interval shows.";
         return List.of(
             // §V.B: steady across its configurations and tests, not run to run (the study gave averages, no spread): here, across
             // operations and thread counts, how far each way fell behind the fastest where it fell furthest
