@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import jsonschema
@@ -93,6 +94,18 @@ def cmdline(proc):
         return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+def survivors(matches, grace=15.0):
+    """The command lines of the processes that matches(command line) picks and that are still there after
+    up to grace seconds: whoever stops them (mpirun, the kit) may return once it has signalled them, and a
+    killed process stays visible while the kernel tears down its memory."""
+    deadline = time.time() + grace
+    while True:
+        left = [line for line in map(cmdline, Path("/proc").glob("[0-9]*")) if line and matches(line)]
+        if not left or time.time() > deadline:
+            return left
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
 
-from conftest import ENV, EXECUTED, HOME, RESULTS, SAVED_RESULTS, cmdline, needs_mpi
+from conftest import ENV, EXECUTED, HOME, RESULTS, SAVED_RESULTS, cmdline, needs_mpi, survivors
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 # lab 08 starts MPI jobs: without Open MPI it is skipped with the install line (CI installs it, so there it runs)
@@ -149,16 +149,11 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         assert not worker.is_alive(), "the cell did not return after the interrupt"
         assert outcome["reply"]["content"]["status"] == "error"
 
-        def leftovers():
-            return [cmdline(p) for p in Path("/proc").glob("[0-9]*")
-                    if any(m in cmdline(p) for m in markers) and str(tmp_path) in cmdline(p)]
-
         # JJava returns from the cell at once and stops its evaluation behind it: give the kit's clean-up
         # (SIGTERM, then SIGKILL after 3 s) its few seconds
         deadline = time.time() + 15
-        while (children := leftovers()) and time.time() < deadline:
-            time.sleep(0.2)
-        assert children == [], "a child process outlived the interrupt"
+        assert survivors(lambda line: any(m in line for m in markers) and str(tmp_path) in line) == [], \
+            "a child process outlived the interrupt"
         while list(tmp_path.iterdir()) and time.time() < deadline:
             time.sleep(0.2)
         assert list(tmp_path.iterdir()) == [], "the interrupted run left files behind"
@@ -262,7 +257,7 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
         said = "".join(m["content"].get("text", "") for m in reply if m["msg_type"] == "stream")
         assert f"removed 1 run folder(s) a stopped kernel left in {tmp_path}" in said
         assert not folder.exists() and live.exists()
-        assert [p for p in orphans if cmdline(p)] == [], "the orphan was stopped"
+        assert survivors(lambda line: str(folder) in line) == [], "the orphan was stopped"
     finally:
         for manager, client in ((km, kc), (km2, kc2)):
             client.stop_channels()
