@@ -8,6 +8,7 @@ import course.base.Exec;
 import course.base.Html;
 import course.base.Scratch;
 import course.judge.Context;
+import course.judge.Estimate;
 import course.judge.Published;
 import course.judge.Verdict;
 import course.profile.CpuProfile;
@@ -558,6 +559,17 @@ public final class Lab {
         save();
     }
 
+    /** A verdict's figure on its rule's scale, and its interval where it has one (JSON has no NaN or infinity). */
+    private static JsonObject judgedFigure(Estimate figure) {
+        JsonObject o = new JsonObject();
+        o.addProperty("value", figure.value());
+        if (Double.isFinite(figure.low()) && Double.isFinite(figure.high())) {
+            o.addProperty("low", figure.low());
+            o.addProperty("high", figure.high());
+        }
+        return o;
+    }
+
     /** Writes everything recorded so far, with the machine, to data/results/ (atomically: never half a file). */
     public Path save() {
         JsonObject doc = new JsonObject();
@@ -580,6 +592,7 @@ public final class Lab {
             o.addProperty("measured", v.measured());
             o.addProperty("verdict", v.outcome());
             o.addProperty("rule", v.rule());
+            if (v.judged() != null && Double.isFinite(v.judged().value())) o.add("judged", judgedFigure(v.judged()));
             checked.add(o);
         }
         doc.add("verdicts", checked);

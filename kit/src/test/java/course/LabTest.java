@@ -126,6 +126,25 @@ class LabTest {
     }
 
     @Test
+    void aVerdictIsSavedWithTheFigureItsRuleJudged() throws IOException {
+        Lab lab = Lab.open("01-raw-io", "smoke");
+        var why = course.judge.Why.ifLower("lower").orIfHigher("higher");
+        var cost = lab.claim("xu-guo.raw-1byte.java-vs-c-write-syscall-cost.100mb");
+        printed(() -> lab.verdicts(course.judge.Verdict.ratio(cost, new course.judge.Estimate(1.3, 1.25, 1.36), why),
+                course.judge.Verdict.ratio(cost, new course.judge.Estimate(1.3, Double.NaN, Double.NaN), why),
+                course.judge.Verdict.unmeasured(cost, "no tool")));
+        Path file = lab.save();
+        try {
+            var saved = com.google.gson.JsonParser.parseString(Files.readString(file)).getAsJsonObject().getAsJsonArray("verdicts");
+            assertEquals("{\"value\":1.3,\"low\":1.25,\"high\":1.36}", saved.get(0).getAsJsonObject().get("judged").toString());
+            assertEquals("{\"value\":1.3}", saved.get(1).getAsJsonObject().get("judged").toString(), "one round: no interval, and no NaN in JSON");
+            assertFalse(saved.get(2).getAsJsonObject().has("judged"), "nothing measured, nothing judged");
+        } finally {
+            Files.delete(file);
+        }
+    }
+
+    @Test
     void laterLabsRepeatLabZerosColdReading() throws IOException {
         Results[] device = ProfileTest.ceiling(10, 100, 0.5);
         Lab start = Lab.open("00-start-here", "quick");

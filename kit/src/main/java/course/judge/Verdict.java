@@ -9,6 +9,8 @@ import java.util.Locale;
  * measured figure, its 95% interval (see Estimate: Student's t over the rounds) and the rule
  * that judged it. The rules are stated here once, so every lab judges the same way, and each row shows
  * its own.
+ * judged is the figure on the scale its rule compares (a ratio; a share's odds; a cut's speed-up), null for
+ * a claim made in words or not measured: saved with the results, so that passes can be set side by side.
  *
  * <p>Every numeric claim is judged as a ratio, on a log scale, so that missing by ×2 counts the same
  * either way:
@@ -39,7 +41,7 @@ import java.util.Locale;
  * interval, not the tolerance: a noisy run widens the interval and ends too close to call rather than
  * flipping. ×1.05 is about twice the noise floor labs 00 to 03 measure between identical processes.
  */
-public record Verdict(Published.Claim claim, String measured, String outcome, String why, String rule) {
+public record Verdict(Published.Claim claim, String measured, String outcome, String why, String rule, Estimate judged) {
     public static final double RATIO_TOLERANCE = 1.25;
     public static final double SHARE_ODDS_TOLERANCE = 2;
     public static final double SAME = 1.05;
@@ -126,7 +128,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = outcome(1, measuredRatio, RATIO_TOLERANCE);
         return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome,
-                explain(outcome, why, measuredRatio.value() > 1, measuredRatio), band(null, 1, RATIO_TOLERANCE, "%.3g×"));
+                explain(outcome, why, measuredRatio.value() > 1, measuredRatio), band(null, 1, RATIO_TOLERANCE, "%.3g×"), measuredRatio);
     }
 
     private static Verdict direction(Published.Claim claim, Estimate ratio, boolean claimedUp, String shown, Why why) {
@@ -136,7 +138,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         String outcome = (claimedUp ? up : down) ? HOLDS : reaches ? TOO_CLOSE : (claimedUp ? down : up) ? REVERSED : CHANGED;
         String rule = String.format(Locale.ROOT, "holds %s ×%.3g; reversed %s ×%.3g; changed between (no clear difference)",
                 claimedUp ? "above" : "below", claimedUp ? SAME : 1 / SAME, claimedUp ? "below" : "above", claimedUp ? 1 / SAME : SAME);
-        return new Verdict(claim, String.format(Locale.ROOT, shown, ratio.format("%.3g×")), outcome, explain(outcome, why, !claimedUp, ratio), rule);
+        return new Verdict(claim, String.format(Locale.ROOT, shown, ratio.format("%.3g×")), outcome, explain(outcome, why, !claimedUp, ratio), rule, ratio);
     }
 
     /**
@@ -148,7 +150,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = measuredRatio.low() >= threshold ? HOLDS : measuredRatio.high() < threshold ? CHANGED : TOO_CLOSE;
         return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, false, measuredRatio),
-                String.format(Locale.ROOT, "holds at or above %.3g× (reading: %s)", threshold, reading));
+                String.format(Locale.ROOT, "holds at or above %.3g× (reading: %s)", threshold, reading), measuredRatio);
     }
 
     /**
@@ -160,7 +162,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
         if (Double.isNaN(measuredRatio.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = measuredRatio.high() <= threshold ? HOLDS : measuredRatio.low() > threshold ? CHANGED : TOO_CLOSE;
         return new Verdict(claim, String.format(Locale.ROOT, shown, measuredRatio.format("%.3g×")), outcome, explain(outcome, why, true, measuredRatio),
-                String.format(Locale.ROOT, "holds at or below %.3g× (reading: %s)", threshold, reading));
+                String.format(Locale.ROOT, "holds at or below %.3g× (reading: %s)", threshold, reading), measuredRatio);
     }
 
     /** The one judgement: measured against published on a log scale, within ×tolerance either way. */
@@ -202,7 +204,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                                   Why why, String rule) {
         Boolean atLeast = bound(claim);
         String outcome = atLeast == null ? outcome(published, measured, tolerance) : boundOutcome(atLeast, published, measured, tolerance);
-        return new Verdict(claim, shown, outcome, explain(outcome, why, measured.value() > published, measured), rule);
+        return new Verdict(claim, shown, outcome, explain(outcome, why, measured.value() > published, measured), rule, measured);
     }
 
     private static String explain(String outcome, Why why, boolean higher, Estimate measured) {
@@ -244,7 +246,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
 
     /** A claim this run could not check, with the reason (a tool that is not installed, say). */
     public static Verdict unmeasured(Published.Claim claim, String why) {
-        return new Verdict(claim, "n/a", "not measured", why, "");
+        return new Verdict(claim, "n/a", "not measured", why, "", null);
     }
 
     /**
@@ -255,7 +257,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static Verdict inPaper(String preset, Verdict judged, String why) {
         if (preset.equals("paper")) return judged;
         return new Verdict(judged.claim(), judged.measured(), IN_PAPER,
-                "Not judged in " + preset + ": " + why + " The paper preset judges it.", judged.rule());
+                "Not judged in " + preset + ": " + why + " The paper preset judges it.", judged.rule(), judged.judged());
     }
 
     /** judge's verdict where this machine can measure the claim, otherwise "not measured" with whyNot. */
@@ -315,11 +317,11 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
             case OPPOSITE -> REVERSED;
             case OTHERWISE -> CHANGED;
         };
-        return new Verdict(claim, measured, outcome, seen == Seen.AS_CLAIMED ? "" : whyIfNot, rule);
+        return new Verdict(claim, measured, outcome, seen == Seen.AS_CLAIMED ? "" : whyIfNot, rule, null);
     }
 
     /** The same verdict with the setting that differs from the study's, shown beside the figure ("250 KB file; study: 100 MB"). */
     public Verdict at(String setting) {
-        return new Verdict(claim, measured + " · " + setting, outcome, why, rule);
+        return new Verdict(claim, measured + " · " + setting, outcome, why, rule, judged);
     }
 }
