@@ -5,13 +5,18 @@
 reads the results the labs saved (data/results/ unless FOLDER says otherwise), takes each lab's last
 --last saves of --preset, and prints, over the claims judged in every one of them: how many kept one
 verdict, how many rows were "too close to call", and every claim that went between holds and
-changed/reversed without being too close to call in any pass (a hard flip: its intervals were too narrow).
+changed/reversed without being too close to call in any pass (a hard flip: its intervals were too narrow),
+and how many pairs of passes gave one claim intervals that do not overlap (saves that carry the judged
+figure, kit of 2026-11 on): two such passes cannot both hold one value, so something moved between them
+that neither interval holds. Were the intervals honest about pass-to-pass differences, under 1 pair in 100
+would (two independent 95% intervals of equal width miss each other 0.6% of the time).
 Run the passes first, e.g. three times `make report` (each runs every lab in quick and saves its results).
 """
 import argparse
 import json
 import sys
 from collections import defaultdict
+from itertools import combinations
 from pathlib import Path
 
 from labs import HOME
@@ -33,14 +38,19 @@ def passes(folder, preset, last):
 
 
 def report(by_lab):
-    kept = total = too_close = rows = 0
-    flips, changing, always_close = [], [], []
+    kept = total = too_close = rows = pairs = 0
+    flips, changing, always_close, apart = [], [], [], []
     for lab, runs in sorted(by_lab.items()):
         outcomes = defaultdict(list)
         for verdicts in runs:
             for v in verdicts:
                 if v.get("verdict") in JUDGED:
                     outcomes[v["claim"]].append((v["verdict"], v.get("measured", "")))
+        for claim, figures in sorted(intervals(runs).items()):
+            for a, b in combinations(figures, 2):
+                pairs += 1
+                if a["high"] < b["low"] or b["high"] < a["low"]:
+                    apart.append(f"{lab} {claim}: " + " | ".join(f"{f['value']:.3g} [{f['low']:.3g}–{f['high']:.3g}]" for f in figures))
         for claim, seen in sorted(outcomes.items()):
             if len(seen) != len(runs):
                 continue  # judged in some passes only ("not measured" or "judged in paper" in others)
@@ -69,6 +79,22 @@ def report(by_lab):
     print("too close to call in every pass:")
     for line in always_close:
         print("  " + line)
+    if pairs:
+        print(f"pairs of passes whose intervals for one claim do not overlap: {len(apart)} of {pairs} ({100 * len(apart) / pairs:.1f}%;"
+              " honest intervals and nothing moving between passes: under 1%)")
+        for line in dict.fromkeys(apart):
+            print("  " + line)
+
+
+def intervals(runs):
+    """{claim: [its judged figure in each pass]}, for claims whose every pass saved a figure with an interval."""
+    figures = defaultdict(list)
+    for verdicts in runs:
+        for v in verdicts:
+            judged = v.get("judged")
+            if isinstance(judged, dict) and {"value", "low", "high"} <= judged.keys():
+                figures[v["claim"]].append(judged)
+    return {claim: seen for claim, seen in figures.items() if len(seen) == len(runs)}
 
 
 def main(argv):
