@@ -2,7 +2,9 @@
 Vega-Lite v5 spec that renders offline, results saved; the kernel is always shut down. Each executed
 notebook is kept (conftest.EXECUTED) for test_report."""
 import copy
+import html
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -27,8 +29,6 @@ def kernel_env(scratch):
 def text_boxes(svg, role):
     """The texts of one role in a rendered chart, each with its box: (text, left, top, right, bottom), estimated
     from its anchor point, font size and length (an average glyph is about 0.58 of the font size wide)."""
-    import html
-    import re
     boxes = []
     for group in re.finditer(rf'<g class="mark-text role-{role}[^"]*"[^>]*>(.*?)</g>', svg, re.S):
         for t in re.finditer(r"<text([^>]*)>([^<]*)</text>", group.group(1)):
@@ -62,6 +62,20 @@ def assert_readable(lab, spec, svg):
         for b, bl, bt, br, bb in labels[i + 1:]:
             overlap = min(ar, br) - max(al, bl) > 1 and min(ab, bb) - max(at, bt) > 1
             assert not overlap, f"{lab}: chart '{spec.get('title')}': labels {a!r} and {b!r} overlap"
+
+
+CODE_BOX = re.compile(r"<div style='flex:1 1 (\d+)ch;[^']*'>.*?<pre[^>]*>(.*?)</pre></div>", re.S)
+
+
+def assert_code_side_by_side_unclipped(lab, shown):
+    """lab.code shows a Java method beside its C twin in boxes that wrap onto two rows rather than clip a line:
+    each box asks for the width of its longest line."""
+    assert "flex-wrap:wrap" in shown, f"{lab}: the code boxes never wrap onto two rows: {shown[:120]!r}"
+    boxes = CODE_BOX.findall(shown)
+    assert len(boxes) == 2, f"{lab}: lab.code showed {len(boxes)} code boxes: {shown[:120]!r}"
+    for width, code in boxes:
+        widest = max(len(line) for line in html.unescape(code).splitlines())
+        assert int(width) >= widest, f"{lab}: a code box asks for {width} characters, its longest line has {widest}"
 
 
 def test_the_readability_check_sees_overlaps_and_field_names():
@@ -110,6 +124,8 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
                     f"{lab}: chart '{spec.get('title')}' has no one-line text alternative"
         if cell.cell_type == "code" and "lab.chart(" in cell.source:
             assert charts > drawn_before, f"{lab}: a cell that draws a chart drew none: {cell.source[:80]!r}"
+        if cell.cell_type == "code" and "lab.code(" in cell.source:
+            assert_code_side_by_side_unclipped(lab, "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs))
     assert charts >= 2, f"{lab} drew {charts} charts"
     saved = set(results.glob(f"{lab[:-6]}-smoke-*.json")) - before
     assert saved, f"{lab} saved no results under {RESULTS} (COURSE_RESULTS)"

@@ -25,6 +25,8 @@ def test_report_of_chosen_labs(tmp_path):
     assert "<script" not in page and "vnd.vegalite" not in page and "http://" not in re.sub(r'xmlns(:\w+)?="[^"]*"', "", page)
     sections = re.findall(r'<section class="lab" id="([^"]+)">(.*?)</section>', page, re.S)
     assert [name for name, _ in sections] == LABS
+    # what a cell printed wraps as JupyterLab wraps it (a sentence is not clipped at the page's edge); code does not
+    assert re.search(r"\.output_text pre\{white-space:pre-wrap\}", page) and '<div class="output_subarea output_stream output_stdout output_text">' in page
     for name, body in sections:
         assert body.count('src="data:image/svg+xml') >= 2, f"{name}: charts must be images (SVG, inline)"
         alts = re.findall(r'<img alt="([^"]*)" src="data:image/svg', body)

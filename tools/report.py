@@ -17,7 +17,7 @@ from labs import HOME, VEGA_LITE, execute, lab_paths
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%}
-pre{background:#f6f8fa;padding:.5em;overflow-x:auto}nav a{margin-right:1em}.lab{border-top:3px solid #333;margin-top:3em}"""
+pre{background:#f6f8fa;padding:.5em;overflow-x:auto}.output_text pre{white-space:pre-wrap}nav a{margin-right:1em}.lab{border-top:3px solid #333;margin-top:3em}"""
 
 
 def static_charts(nb):

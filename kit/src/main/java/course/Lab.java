@@ -390,15 +390,21 @@ public final class Lab {
         Path javaFile = runner.build().javaSource(snippet), cFile = runner.build().cSource(snippet);
         String java = extract(javaFile, javaMethod);
         String c = extract(cFile, cFunction);
-        String html = "<div style='display:flex;gap:1em'>" + codeBox(javaFile.getFileName() + " · " + javaMethod, java)
+        String html = "<div style='display:flex;flex-wrap:wrap;gap:1em'>" + codeBox(javaFile.getFileName() + " · " + javaMethod, java)
                 + codeBox(cFile.getFileName() + " · " + cFunction, c) + "</div>";
         Notebook.html(html, java + "\n" + c);
     }
 
-    /** A snippet's code, scrolling sideways where a line is long (JupyterLab would otherwise break it mid-word). */
+    /**
+     * A snippet's code, as wide as its longest line: side by side with its twin where both fit, one above the other
+     * where they do not (a clipped line hides the strategy), scrolling sideways only on a screen narrower than one line.
+     * The box takes the code's font so that its width in ch is the code's own.
+     */
     private static String codeBox(String title, String code) {
-        return "<div style='flex:1;min-width:0'><b>" + Html.escape(title) + "</b><pre style='font-size:85%;white-space:pre;overflow-x:auto'>"
-                + Html.escape(code) + "</pre></div>";
+        int widest = code.lines().mapToInt(String::length).max().orElse(0);
+        return "<div style='flex:1 1 " + (widest + 4) + "ch;min-width:0;font-family:var(--jp-code-font-family,monospace);font-size:85%'>"
+                + "<b style='font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:117.6%'>" + Html.escape(title) + "</b>"
+                + "<pre style='font-size:inherit;font-family:inherit;white-space:pre;overflow-x:auto'>" + Html.escape(code) + "</pre></div>";
     }
 
     /** One function or method of any course file (say "c-snippets/jni/bulkraf.c"), shown as lab.code shows snippets. */

@@ -75,6 +75,15 @@ public class ResultsTest {
     }
 
     @Test
+    void aShareOfSystemTimePoolsTheRunsThatTickedThereRarely() {
+        // four runs of 4 ticks each (4 ms a tick): one tick in the system in one run only, as the kernel samples it
+        List<JsonObject> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) runs.add(run("c", "write", "seq", 1000, 1, i, 16_000_000, i == 0 ? 12_000_000 : 16_000_000, i == 0 ? 4_000_000 : 0));
+        assertEquals(100.0 * 4 / 64, (double) new Results(runs).summary().get(0).get("sys_share_pct"), 1e-9,
+                "4 ms of 64 ms in all, where the median run's share would be 0%");
+    }
+
+    @Test
     void residentIsTheMostAnyColdRunFoundCachedAndShownOnlyWhereMeasured() {
         JsonObject warm = Runs.run("c", "read", 1 << 20, 0, 1000);
         List<JsonObject> cold = new java.util.ArrayList<>();
