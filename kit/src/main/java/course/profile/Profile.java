@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
 public final class Profile {
     /** A row of `strace -c`: % time, seconds, usecs/call, calls, [errors], syscall. */
     static final Pattern STRACE_ROW = Pattern.compile("^\\s*[0-9.]+\\s+[0-9.]+\\s+\\d+\\s+(\\d+)\\s+(?:\\d+\\s+)?(\\w+)\\s*$");
-    /** The calls among IO_CALLS that move bytes (the table's "calls per byte moved"). */
+    /** The calls among IO_CALLS that move bytes (the table's "bytes of the file per call that moves bytes"). */
     static final List<String> MOVING_CALLS = List.of("read", "write", "pread64", "pwrite64", "copy_file_range", "sendfile");
     static final List<String> IO_CALLS = List.of("read", "write", "lseek", "pread64", "pwrite64", "copy_file_range", "sendfile", "openat", "close", "fsync");
 
@@ -67,8 +67,13 @@ public final class Profile {
         // read, write and the calls asked for always, the other calls where some run made them
         List<String> shown = traced.stream().filter(c -> c.equals("read") || c.equals("write") || also.contains(c)
                 || byInvocation.values().stream().anyMatch(counts -> counts.getOrDefault(c, 0L) > 0)).toList();
-        showCounts(byInvocation, shown, "I/O calls per byte moved", counts -> String.format(Locale.ROOT, "%.2f",
-                MOVING_CALLS.stream().mapToLong(c -> counts.getOrDefault(c, 0L)).sum() / (double) bytes));
+        showCounts(byInvocation, shown, "bytes of the file per call that moves bytes", counts -> bytesPerMovingCall(counts, bytes));
+    }
+
+    /** The file's size over the calls that move bytes: per call rather than per byte, so that a buffer's 8 KB a call reads as 8,192, not 0.00. */
+    static String bytesPerMovingCall(Map<String, Long> counts, long bytes) {
+        long calls = MOVING_CALLS.stream().mapToLong(c -> counts.getOrDefault(c, 0L)).sum();
+        return calls == 0 ? "no such call" : String.format(Locale.ROOT, "%,.0f", bytes / (double) calls);
     }
 
     /**

@@ -427,6 +427,8 @@ public final class Results {
             "threads", "depth", "procs", "file_size", "op_size");
     public static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
             "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
+    /** Measures that count things (a median of counts). */
+    static final List<String> COUNTS = List.of("platform_threads", "tasks", "io_workers");
     /** Measures only some snippets or runs have: shown where at least one row has them. */
     public static final List<String> OPTIONAL_MEASURES = List.of("sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s",
             "platform_threads");
@@ -468,6 +470,8 @@ public final class Results {
     static String format(String column, Object value) {
         if (value instanceof Long size && (column.equals("file_size") || column.equals("op_size"))) return Course.formatSize(size);
         if (value == null) return "n/a";
+        // a count (threads, tasks) is a median of whole numbers: 7 or 7.5, never "7.00"
+        if (value instanceof Double d && COUNTS.contains(column)) return d == Math.rint(d) ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%,.1f", d);
         if (value instanceof Double d) return d >= 1000 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.3g", d);
         return String.valueOf(value);
     }

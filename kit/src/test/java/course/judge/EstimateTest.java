@@ -303,17 +303,22 @@ public class EstimateTest {
     /**
      * Pairing, measured with the same simulation: each round's figure sets its cases against those run beside
      * them. The round's shared offset then cancels; an unpaired figure (java from one round, c from another)
-     * keeps it, so its interval is wider for the same coverage.
+     * keeps it, so its interval is wider for the same coverage. The saved runs' rounds differ little (a shared
+     * log sd near 0.03 against a process's 0.14 and a run's 0.35), too little for 1000 experiments to resolve the
+     * saving (which way the widths came out turned with the saved runs), so the saving is measured on a machine
+     * whose rounds differ as much as its runs do (a busy neighbour for a minute), and the coverage on this one.
      */
     @Test
     void pairingTheCasesOfARoundNarrowsTheInterval() throws IOException {
         Noise noise = Noise.measured();
         int[] quick = {1, 1, 1};
-        Coverage paired = Coverage.of(noise, quick, false, 1000, 31), unpaired = Coverage.of(noise, quick, true, 1000, 31);
-        System.out.printf("three rounds of one run: paired covered %.1f%% (width ×%.2f), unpaired %.1f%% (width ×%.2f)%n",
-                paired.percent(), paired.medianWidth(), unpaired.percent(), unpaired.medianWidth());
+        Coverage paired = Coverage.of(noise, quick, false, 1000, 31);
         assertTrue(paired.covered() >= 930, "paired: " + paired);
-        assertTrue(paired.medianWidth() < unpaired.medianWidth(), paired + " against " + unpaired);
+        Noise busy = new Noise(noise.run(), noise.process(), noise.run());
+        Coverage pairedBusy = Coverage.of(busy, quick, false, 1000, 31), unpairedBusy = Coverage.of(busy, quick, true, 1000, 31);
+        System.out.printf("three rounds of one run: paired covered %.1f%%; rounds as different as runs: paired width ×%.2f, unpaired ×%.2f%n",
+                paired.percent(), pairedBusy.medianWidth(), unpairedBusy.medianWidth());
+        assertTrue(pairedBusy.medianWidth() < 0.9 * unpairedBusy.medianWidth(), pairedBusy + " against " + unpairedBusy);
     }
 
     static double sd(double[] x) {

@@ -28,6 +28,14 @@ public class ProfileTest {
     }
 
     @Test
+    void theCallTableSaysHowManyBytesEachCallMoved() {
+        assertEquals("8,192", Profile.bytesPerMovingCall(java.util.Map.of("read", 100L, "pread64", 28L, "openat", 9L), 1 << 20),
+                "1 MB in 128 reads: the openat is not a call that moves bytes");
+        assertEquals("1", Profile.bytesPerMovingCall(java.util.Map.of("write", 262_144L), 262_144));
+        assertEquals("no such call", Profile.bytesPerMovingCall(java.util.Map.of("mmap", 4L), 1 << 20));
+    }
+
+    @Test
     void coldReadingSaysWhetherColdReachedTheDevice() {
         Results[] device = ceiling(10, 100, 0.5);
         assertEquals("Cold runs found at most 0.5% of the file cached and read 10.0× slower than warm ones: on this machine cold reads"

@@ -75,6 +75,14 @@ public class ResultsTest {
     }
 
     @Test
+    void aCountIsShownWhole() {
+        assertEquals("7", Results.format("platform_threads", 7.0));
+        assertEquals("7.5", Results.format("tasks", 7.5), "the median of an even number of runs");
+        assertEquals("1,024", Results.format("tasks", 1024.0));
+        assertEquals("7.00", Results.format("median_ms", 7.0), "a time keeps its three figures");
+    }
+
+    @Test
     void aShareOfSystemTimePoolsTheRunsThatTickedThereRarely() {
         // four runs of 4 ticks each (4 ms a tick): one tick in the system in one run only, as the kernel samples it
         List<JsonObject> runs = new java.util.ArrayList<>();
