@@ -173,6 +173,7 @@ public final class Results {
             double userAll = values(group, "user_ns").stream().mapToDouble(Double::doubleValue).sum();
             double sysAll = values(group, "sys_ns").stream().mapToDouble(Double::doubleValue).sum();
             row.put("sys_share_pct", userAll + sysAll > 0 ? 100 * sysAll / (userAll + sysAll) : null);  // too short to register CPU time
+            row.put("cpu_ms", (userAll + sysAll) / 1e6);
             row.put("cpu_ns_per_op", (user + sys) / first.ops());
             row.put("sys_ns_per_op", sys / first.ops());
             Long misses = first.misses();  // counted only by strategies that keep their own buffer
@@ -447,12 +448,24 @@ public final class Results {
             else columns.add(c);
         }
         for (String c : SHOWN_MEASURES) {
-            if (!OPTIONAL_MEASURES.contains(c) || rows.stream().anyMatch(r -> r.get(c) != null)) columns.add(c);
+            if (!OPTIONAL_MEASURES.contains(c) || rows.stream().anyMatch(r -> shown(r, c) != null)) columns.add(c);
         }
         Html.Table table = new Html.Table(columns.stream().map(c -> c.replace('_', ' ')).toArray(String[]::new));
         if (!same.isEmpty()) table.caption("every row: " + String.join(" · ", same));
-        for (Map<String, Object> row : rows) table.row(columns.stream().map(c -> format(c, row.get(c))).toList());
+        for (Map<String, Object> row : rows) table.row(columns.stream().map(c -> format(c, shown(row, c))).toList());
         return table.html();
+    }
+
+    /**
+     * The CPU time a case's runs must hold in all before the table splits it into user and system: the kernel
+     * samples the split at each timer tick (1 to 10 ms by its configuration), so 200 ms holds 20 ticks or more.
+     */
+    static final double SPLIT_MIN_CPU_MS = 200;
+
+    /** What the table shows of a row's column: its system share only where the runs held enough CPU time to split. */
+    private static Object shown(Map<String, Object> row, String column) {
+        if (column.equals("sys_share_pct") && row.get("cpu_ms") instanceof Double cpu && cpu < SPLIT_MIN_CPU_MS) return null;
+        return row.get(column);
     }
 
     @Override

@@ -75,6 +75,18 @@ public class ResultsTest {
     }
 
     @Test
+    void theTableSplitsCpuTimeOnlyWhereTheRunsHeldEnoughOfIt() {
+        // five runs of 10 ms of CPU time each: 50 ms in all, a handful of ticks
+        List<JsonObject> short_ = new java.util.ArrayList<>(), long_ = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) short_.add(run("c", "write", "seq", 1000, 1, i, 10_000_000, 6_000_000, 4_000_000));
+        for (int i = 0; i < 5; i++) long_.add(run("c", "read", "seq", 1000, 1, i, 50_000_000, 30_000_000, 20_000_000));
+        assertEquals(40.0, (double) new Results(short_).summary().get(0).get("sys_share_pct"), 1e-9, "the figure is kept for the verdicts");
+        assertFalse(new Results(short_).html().contains("sys share"), "no row holds enough CPU time: no column");
+        String both = new Results(short_).and(new Results(long_)).html();
+        assertTrue(both.contains("<th>sys share pct</th>") && both.contains("<td>40.0</td>") && both.contains("<td>n/a</td>"), both);
+    }
+
+    @Test
     void aCountIsShownWhole() {
         assertEquals("7", Results.format("platform_threads", 7.0));
         assertEquals("7.5", Results.format("tasks", 7.5), "the median of an even number of runs");
