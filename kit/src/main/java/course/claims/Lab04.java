@@ -6,12 +6,14 @@ import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
 import course.run.Preset;
+import course.show.Charts;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Lab 04's claims (Bonachea, Dickens and Thakur §2–4: typed arrays), judged on this kernel's JDK's runs of each
  * Java way (`javaWays`), C's big-endian and native-order twins (`c`) and the buffer-size sweep of the buffered data
- * stream (`buffers`).
+ * stream (`buffers`); and the chart that sets this machine's throughput beside the study's figures.
  */
 public final class Lab04 {
     private Lab04() {
@@ -72,5 +74,39 @@ public final class Lab04 {
                     / d.from(javaWays).strategies("bytebuffer", "bytebuffer-direct", "varhandle", "native").highestStrategyMedian("mb_per_s")),
                 2, "reasonable: at least half raw bytes' throughput", "raw bytes ran at %s the best of today's typed ways (ByteBuffer views, VarHandles)",
                 Why.ifLower("ByteBuffer views (Java 1.4) and VarHandles (Java 9) move a whole int[] per call: the bulk operations the study asked for exist now.")));
+    }
+
+    /** The study's figures for each approach (Fig 2, §4.2–4.4), by operation: the ticks of hereAndInTheStudy. */
+    private static final Map<String, List<List<String>>> STUDY_FIGURES = Map.of(
+        "write", List.of(
+            List.of("data", "bonachea.typed-array.datastream-unbuffered-example"),
+            List.of("data-buffered", "bonachea.typed-array.datastream-buffered-example"),
+            List.of("data-buffered", "bonachea.typed-array.origin-buffered-stream-write"),
+            List.of("data-bytearray", "bonachea.typed-array.sp-bytearray-stream-write.64"),
+            List.of("encode", "bonachea.typed-array.sp-encode-decode-write.64"),
+            List.of("encode", "bonachea.typed-array.origin-encode-decode-write.64"),
+            List.of("bytes", "bonachea.typed-array.sp-raw-bytes-write.32"),
+            List.of("bytes", "bonachea.typed-array.origin-raw-bytes-write.64")),
+        "read", List.of(
+            List.of("data-buffered", "bonachea.typed-array.origin-buffered-stream-read"),
+            List.of("data-bytearray", "bonachea.typed-array.sp-bytearray-stream-read.64"),
+            List.of("data-bytearray", "bonachea.typed-array.origin-bytearray-stream-read"),
+            List.of("encode", "bonachea.typed-array.sp-encode-decode-read.64"),
+            List.of("encode", "bonachea.typed-array.origin-encode-decode-read.64"),
+            List.of("bytes", "bonachea.typed-array.sp-raw-bytes-read.16"),
+            List.of("bytes", "bonachea.typed-array.origin-raw-bytes-read.16")));
+
+    /**
+     * Two charts, write then read: each approach the study measured as a bar of this machine's median MB/s (with its
+     * interval) on the runs given (one JDK's), and the study's figures for the same approach as labelled ticks.
+     */
+    public static void hereAndInTheStudy(Lab lab, Results javaWays) {
+        for (String op : List.of("write", "read")) {
+            Results mine = javaWays.where("op", op);
+            var bars = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes").stream()
+                .map(s -> Charts.bar(s, Estimate.of(d -> d.from(mine).where("strategy", s).median("mb_per_s", r -> true)))).toList();
+            var ticks = STUDY_FIGURES.get(op).stream().map(f -> Charts.reference(f.get(0), lab.claim(f.get(1)))).toList();
+            lab.chart(Charts.logBars(bars, ticks, "MB per second", "Java " + op + ": this machine (bars) and the study (ticks)"));
+        }
     }
 }

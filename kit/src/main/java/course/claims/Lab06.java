@@ -5,13 +5,14 @@ import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
+import course.show.Charts;
 import java.util.List;
 
 /**
  * Lab 06's claims (Bonachea et al. §5–7: bulk I/O through JNI; Xu and Guo §4.6: a native call per operation), judged
  * on the Java ways' bulk runs (`javaRuns`), C's big-endian and native-order twins (`c`) and the sweep of operation
  * sizes through Java's own buffer, a JNI call each and C (`ops`). "Kept": the study's design with its byte[] kept
- * from call to call (its code made a new one per call).
+ * from call to call (its code made a new one per call). Also the chart that sets this machine's int[] writes beside Fig 4's.
  */
 public final class Lab06 {
     private Lab06() {
@@ -68,5 +69,21 @@ public final class Lab06 {
                     .ratioTo(d.from(ops).where("op_size", "1"), "ms_per_mb", "op_size")),
                 "the largest operations took %s the time per MB of 1-byte ones (geometric mean of Java's own buffer, JNI and C)",
                 Why.ifHigher("See the chart: larger operations did not pay here.")));
+    }
+
+    /**
+     * Writing an int[]: the study's JNI design (its byte[] kept), C's big-endian twin and encode/decode as bars of this
+     * machine's median MB/s with their intervals, on all's int runs; Fig 4's IBM SP figures for the same kinds as ticks.
+     */
+    public static void hereAndInTheStudy(Lab lab, Results all) {
+        Results writes = all.where("type", "int").where("op", "write");
+        lab.chart(Charts.logBars(
+            List.of(Charts.bar("JNI bulk", Estimate.of(d -> d.from(writes).strategies("jni-convert-reuse").median("mb_per_s"))),
+                    Charts.bar("C", Estimate.of(d -> d.from(writes).strategies("big").median("mb_per_s"))),
+                    Charts.bar("encode", Estimate.of(d -> d.from(writes).strategies("encode").median("mb_per_s")))),
+            List.of(Charts.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.32")), Charts.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.64")),
+                    Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.32")), Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.64")),
+                    Charts.reference("encode", lab.claim("bonachea.typed-array.sp-encode-decode-write.64"))),
+            "MB per second", "Writing an int[]: this machine (bars) and the IBM SP (ticks)"));
     }
 }
