@@ -298,6 +298,11 @@ public final class Results {
         return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 
+    /** The strategy with the highest median of a summary column (the fastest way by MB/s, say); "" when there is none. */
+    public String strategyWithHighestMedian(String column) {
+        return medianByStrategy(column).entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("");
+    }
+
     /** The lowest of the strategies' medians of a summary column; NaN when there is none. */
     public double lowestStrategyMedian(String column) {
         return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);

@@ -87,6 +87,16 @@ public class ResultsTest {
     }
 
     @Test
+    void theStrategyWithTheHighestMedianIsNamed() {
+        JsonObject slow = Runs.run("java", "read", MB, 0, 4_000_000), fast = Runs.run("java", "read", MB, 0, 1_000_000);
+        slow.addProperty("strategy", "data");
+        fast.addProperty("strategy", "bytes");
+        assertEquals("bytes", new Results(List.of(slow, fast)).strategyWithHighestMedian("mb_per_s"));
+        assertEquals("data", new Results(List.of(slow, fast)).strategyWithHighestMedian("median_ms"));
+        assertEquals("", new Results(List.of()).strategyWithHighestMedian("mb_per_s"));
+    }
+
+    @Test
     void aCountIsShownWhole() {
         assertEquals("7", Results.format("platform_threads", 7.0));
         assertEquals("7.5", Results.format("tasks", 7.5), "the median of an even number of runs");
