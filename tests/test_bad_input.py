@@ -403,6 +403,19 @@ def cut_short_after_the_first_run(proc, target):
     os.truncate(target, 1000)
 
 
+def test_a_warning_of_the_jvm_never_mixes_with_the_run_records(commands, tmp_path):
+    """Unified logging writes the JVM's warnings to stdout, where the run records go (a JVM in another PID namespace
+    holding the same pid's hsperfdata file made one in CI): a Java snippet keeps them on stderr. Large pages asked
+    for where none are configured give such a warning at will."""
+    out = run_snippet(commands("raw_io", "java"), ["--op", "read", "--file-size", "64k", "--op-size", "4k", "--repeat", "2",
+                      "--file", str(tmp_path / "x.dat")], {"JDK_JAVA_OPTIONS": "-XX:+UseLargePages"})
+    if "UseLargePages disabled" not in out.stdout + out.stderr:
+        pytest.skip("this machine has large pages: the JVM gives no warning to test with")
+    assert out.returncode == 0, out.stderr
+    assert "UseLargePages disabled" in out.stderr and "warning" not in out.stdout, out.stdout
+    assert len(rows(out.stdout)) == 2
+
+
 def test_a_file_cut_short_under_a_reader(commands, tmp_path):
     """Another program truncates the file while readInt is reading it: one line, the file removed."""
     target = tmp_path / "x.dat"

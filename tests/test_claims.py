@@ -26,11 +26,14 @@ def used_by_labs():
                for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]]
     sources += [(path.stem[3:], path.read_text(encoding="utf-8")) for path in sorted((HOME / "kit/src/main/java/course/claims").glob("Lab*.java"))]
     for lab, source in sources:
-        # each call's (or judging method's) claims run from its name to the next one's (a cell may hold both)
-        calls = sorted((m.start(), m.group(1) or m.group(2)) for m in
-                       re.finditer(r"lab\.(verdicts|thenAndHere)\(|static List<\w+> (verdicts|thenAndHere)\(", source))
+        # each call's (or judging method's) claims run from its name to the next one's (a cell may hold both); another
+        # method of a judging class (a chart that ticks the study's figures, say) ends the region and counts for neither
+        calls = sorted((m.start(), m.group(1) or m.group(2) or "other") for m in
+                       re.finditer(r"lab\.(verdicts|thenAndHere)\(|static List<\w+> (verdicts|thenAndHere)\(|static void \w+\(", source))
         for i, (start, call) in enumerate(calls):
             end = calls[i + 1][0] if i + 1 < len(calls) else len(source)
+            if call == "other":
+                continue
             for claim in set(CLAIM.findall(source[start:end])):  # a claim named in both arms of a condition counts once
                 (judged if call == "verdicts" else context)[claim].append(lab)
     return judged, context

@@ -76,6 +76,20 @@ public final class Lab04 {
                 Why.ifLower("ByteBuffer views (Java 1.4) and VarHandles (Java 9) move a whole int[] per call: the bulk operations the study asked for exist now.")));
     }
 
+    /**
+     * Two charts, write then read: each approach the study measured as a bar of this machine's median MB/s (with its
+     * interval) on the runs given (one JDK's), and the study's figures for the same approach as labelled ticks.
+     */
+    public static void hereAndInTheStudy(Lab lab, Results javaWays) {
+        for (String op : List.of("write", "read")) {
+            Results mine = javaWays.where("op", op);
+            var bars = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes").stream()
+                .map(s -> Charts.bar(s, Estimate.of(d -> d.from(mine).where("strategy", s).median("mb_per_s", r -> true)))).toList();
+            var ticks = STUDY_FIGURES.get(op).stream().map(f -> Charts.reference(f.get(0), lab.claim(f.get(1)))).toList();
+            lab.chart(Charts.logBars(bars, ticks, "MB per second", "Java " + op + ": this machine (bars) and the study (ticks)"));
+        }
+    }
+
     /** The study's figures for each approach (Fig 2, §4.2–4.4), by operation: the ticks of hereAndInTheStudy. */
     private static final Map<String, List<List<String>>> STUDY_FIGURES = Map.of(
         "write", List.of(
@@ -95,18 +109,4 @@ public final class Lab04 {
             List.of("encode", "bonachea.typed-array.origin-encode-decode-read.64"),
             List.of("bytes", "bonachea.typed-array.sp-raw-bytes-read.16"),
             List.of("bytes", "bonachea.typed-array.origin-raw-bytes-read.16")));
-
-    /**
-     * Two charts, write then read: each approach the study measured as a bar of this machine's median MB/s (with its
-     * interval) on the runs given (one JDK's), and the study's figures for the same approach as labelled ticks.
-     */
-    public static void hereAndInTheStudy(Lab lab, Results javaWays) {
-        for (String op : List.of("write", "read")) {
-            Results mine = javaWays.where("op", op);
-            var bars = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes").stream()
-                .map(s -> Charts.bar(s, Estimate.of(d -> d.from(mine).where("strategy", s).median("mb_per_s", r -> true)))).toList();
-            var ticks = STUDY_FIGURES.get(op).stream().map(f -> Charts.reference(f.get(0), lab.claim(f.get(1)))).toList();
-            lab.chart(Charts.logBars(bars, ticks, "MB per second", "Java " + op + ": this machine (bars) and the study (ticks)"));
-        }
-    }
 }

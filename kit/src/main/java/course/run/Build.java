@@ -161,7 +161,11 @@ public final class Build {
             List<String> built = jbangBuild(source, key);
             String mainClass = built.get(0);
             List<String> classpath = built.subList(1, built.size());
-            List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString()));
+            // stdout holds run records only: the JVM's own warnings go to stderr (unified logging writes them to stdout), and
+            // no hsperfdata file, which a JVM of the same pid in another PID namespace (a sandbox, a container) sharing
+            // /tmp finds locked, and says so, on stdout
+            List<String> cmd = new ArrayList<>(List.of(javaHome().resolve("bin/java").toString(), "-XX:-UsePerfData", "-Xlog:disable",
+                    "-Xlog:all=warning:stderr"));
             List<String> libraries = nativeLibraries(sources);
             if (!libraries.isEmpty()) {  // one property: given twice, the JVM keeps only the last
                 cmd.add("-Djava.library.path=" + String.join(":", libraries.stream().map(l -> nativeLibrary(l).getParent().toString()).toList()));
