@@ -350,8 +350,6 @@ public final class Profile {
 
     /** Slower than this many times the warm read, a cold read is taken to have reached a slower device. */
     static final double COLD_REACHES_DEVICE = 1.5;
-    /** More of the file than this still cached after eviction, and eviction did not work here. */
-    static final double EVICTION_FAILED_PCT = 10;
 
     /**
      * One sentence on what "cold" means on this machine: how much of each file the harness found still
@@ -363,7 +361,7 @@ public final class Profile {
         // cold writes record no residency (nothing was read): only the reads say how cold the file was
         double resident = cold.typed().stream().map(Run::residentPct).filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
         double slower = warmMbPerS / coldMbPerS;
-        if (resident > EVICTION_FAILED_PCT) {
+        if (resident > Results.EVICTION_FAILED_PCT) {
             return String.format(Locale.ROOT, "Cold runs still found up to %.0f%% of the file in the page cache: eviction does not work on this "
                     + "file system (tmpfs, say), so \"cold\" figures here are warm ones.", resident);
         }
@@ -426,9 +424,9 @@ public final class Profile {
         return byCase;
     }
 
-    /** The cases whose pages eviction did not reach: more than EVICTION_FAILED_PCT of the file still cached. */
+    /** The cases whose pages eviction did not reach: more than Results.EVICTION_FAILED_PCT of the file still cached. */
     private static List<String> held(Map<String, Double> residentByCase) {
-        return residentByCase.keySet().stream().filter(c -> residentByCase.get(c) > EVICTION_FAILED_PCT).toList();
+        return residentByCase.keySet().stream().filter(c -> residentByCase.get(c) > Results.EVICTION_FAILED_PCT).toList();
     }
 
     private static String caseOf(Object language, Object method) {

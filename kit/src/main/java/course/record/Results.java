@@ -433,6 +433,9 @@ public final class Results {
             "threads", "depth", "procs", "file_size", "op_size");
     public static final List<String> SHOWN_MEASURES = List.of("runs", "median_ms", "min_ms", "max_ms", "mb_per_s", "ops_per_s",
             "sys_share_pct", "hit_ratio_pct", "resident_pct", "study_mb_per_s", "wall_mb_per_s", "platform_threads");
+    /** More of a cold run's file than this still cached when its clock started, and eviction did not work for it. */
+    public static final double EVICTION_FAILED_PCT = 10;
+
     /** Measures that count things (a median of counts). */
     static final List<String> COUNTS = List.of("platform_threads", "tasks", "io_workers");
     /** Measures only some snippets or runs have: shown where at least one row has them. */

@@ -412,27 +412,44 @@ public final class Charts {
         for (Map<String, Object> row : summary) {
             Map<String, Object> v = new LinkedHashMap<>(row);
             v.put("case", row.get("language") + " " + (byMethod ? row.get("method") : row.get("op")));
-            v.put("cache", "o-direct".equals(row.get("strategy")) ? BYPASSED : row.get("cache"));
+            boolean held = "cold".equals(row.get("cache")) && row.get("resident_pct") instanceof Double pct && pct > Results.EVICTION_FAILED_PCT;
+            v.put("cache", "o-direct".equals(row.get("strategy")) ? BYPASSED : held ? STILL_CACHED : row.get("cache"));
             values.add(v);
         }
         int longest = values.stream().mapToInt(v -> v.get("case").toString().length()).max().orElse(0);
-        List<String> caches = values.stream().anyMatch(v -> BYPASSED.equals(v.get("cache"))) ? List.of("warm", "cold", BYPASSED) : List.of("warm", "cold");
+        // warm and cold always, the others where some run was so, in the legend's order
+        List<String> caches = CACHE_COLOURS.keySet().stream().filter(c -> c.equals("warm") || c.equals("cold")
+                || values.stream().anyMatch(v -> c.equals(v.get("cache")))).toList();
         Map<String, Object> bars = Map.of("mark", "bar", "encoding", Map.of(
                 "x", Map.of("field", "case", "type", "nominal", "title", "", "axis", Map.of("labelAngle", longest > LEVEL_LABEL ? -30 : 0)),
                 "xOffset", Map.of("field", "cache"),
                 "y", Map.of("field", "mb_per_s", "type", "quantitative", "title", "MB per second (median)"),
                 "color", Map.of("field", "cache", "type", "nominal", "title", "page cache",
-                        "scale", Map.of("domain", caches, "range", List.of("#e69f00", "#0072b2", "#009e73").subList(0, caches.size()))),
+                        "scale", Map.of("domain", caches, "range", caches.stream().map(CACHE_COLOURS::get).toList())),
                 "tooltip", List.of(Map.of("field", "case"), Map.of("field", "cache"), Map.of("field", "mb_per_s", "format", ",.0f"))));
         return described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
-                + ", warm and cold page cache (and bypassed, where a run bypassed it) side by side");
+                + ", warm and cold page cache (and bypassed, where a run bypassed it) side by side"
+                + (caches.contains(STILL_CACHED) ? "; a cold case that found its file still cached is marked so" : ""));
     }
+
+    /** How throughputBars names cold runs whose file eviction left in the page cache (a mapping held it): warm figures. */
+    static final String STILL_CACHED = "cold, yet cached";
 
     /** The longest bar label referenceBars sets level (longer ones are slanted). */
     static final int LEVEL_LABEL = 14;
 
     /** How throughputBars names runs that did not go through the page cache. */
     static final String BYPASSED = "bypassed (O_DIRECT)";
+
+    /** throughputBars' colours, in the legend's order. */
+    private static final Map<String, String> CACHE_COLOURS = new LinkedHashMap<>();
+
+    static {
+        CACHE_COLOURS.put("warm", "#e69f00");
+        CACHE_COLOURS.put("cold", "#0072b2");
+        CACHE_COLOURS.put(STILL_CACHED, "#999999");
+        CACHE_COLOURS.put(BYPASSED, "#009e73");
+    }
 
     /** Each measured run's time by run index: the JIT's warm-up shows as early Java runs that take longer. */
     public static Map<String, Object> perRun(Results results, String title) {

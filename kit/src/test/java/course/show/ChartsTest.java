@@ -230,6 +230,22 @@ class ChartsTest {
     }
 
     @Test
+    void throughputBarsMarkAColdCaseWhoseFileStayedCached() {
+        JsonObject held = run("java", "read", MB, 0, 1_000_000), evicted = run("c", "read", MB, 0, 3_000_000);
+        held.addProperty("cache", "cold");
+        held.addProperty("resident_pct", 100.0);
+        evicted.addProperty("cache", "cold");
+        evicted.addProperty("resident_pct", 0.0);
+        JsonObject spec = json(Charts.throughputBars(new Results(List.of(held, evicted)), "Mapped"));
+        List<String> caches = new ArrayList<>();
+        spec.getAsJsonObject("data").getAsJsonArray("values").forEach(v -> caches.add(v.getAsJsonObject().get("cache").getAsString()));
+        assertEquals(List.of(Charts.STILL_CACHED, "cold"), caches);
+        assertTrue(spec.toString().contains("\"domain\":[\"warm\",\"cold\",\"" + Charts.STILL_CACHED + "\"]"), spec.toString());
+        assertTrue(spec.toString().contains("\"range\":[\"#e69f00\",\"#0072b2\",\"#999999\"]"), "each name keeps its colour");
+        assertTrue(spec.get("description").getAsString().endsWith("a cold case that found its file still cached is marked so"));
+    }
+
+    @Test
     void perRun() {
         JsonObject spec = json(Charts.perRun(results(), "Runs"));
         assertSelfContained(spec, 18);
