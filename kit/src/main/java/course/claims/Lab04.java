@@ -8,7 +8,6 @@ import course.record.Results;
 import course.run.Preset;
 import course.show.Charts;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Lab 04's claims (Bonachea, Dickens and Thakur §2–4: typed arrays), judged on this kernel's JDK's runs of each
@@ -85,28 +84,29 @@ public final class Lab04 {
             Results mine = javaWays.where("op", op);
             var bars = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes").stream()
                 .map(s -> Charts.bar(s, Estimate.of(d -> d.from(mine).where("strategy", s).median("mb_per_s", r -> true)))).toList();
-            var ticks = STUDY_FIGURES.get(op).stream().map(f -> Charts.reference(f.get(0), lab.claim(f.get(1)))).toList();
+            var ticks = STUDY_FIGURES.stream().filter(f -> f.op().equals(op)).map(f -> Charts.reference(f.approach(), lab.claim(f.claim()))).toList();
             lab.chart(Charts.logBars(bars, ticks, "MB per second", "Java " + op + ": this machine (bars) and the study (ticks)"));
         }
     }
 
-    /** The study's figures for each approach (Fig 2, §4.2–4.4), by operation: the ticks of hereAndInTheStudy. */
-    private static final Map<String, List<List<String>>> STUDY_FIGURES = Map.of(
-        "write", List.of(
-            List.of("data", "bonachea.typed-array.datastream-unbuffered-example"),
-            List.of("data-buffered", "bonachea.typed-array.datastream-buffered-example"),
-            List.of("data-buffered", "bonachea.typed-array.origin-buffered-stream-write"),
-            List.of("data-bytearray", "bonachea.typed-array.sp-bytearray-stream-write.64"),
-            List.of("encode", "bonachea.typed-array.sp-encode-decode-write.64"),
-            List.of("encode", "bonachea.typed-array.origin-encode-decode-write.64"),
-            List.of("bytes", "bonachea.typed-array.sp-raw-bytes-write.32"),
-            List.of("bytes", "bonachea.typed-array.origin-raw-bytes-write.64")),
-        "read", List.of(
-            List.of("data-buffered", "bonachea.typed-array.origin-buffered-stream-read"),
-            List.of("data-bytearray", "bonachea.typed-array.sp-bytearray-stream-read.64"),
-            List.of("data-bytearray", "bonachea.typed-array.origin-bytearray-stream-read"),
-            List.of("encode", "bonachea.typed-array.sp-encode-decode-read.64"),
-            List.of("encode", "bonachea.typed-array.origin-encode-decode-read.64"),
-            List.of("bytes", "bonachea.typed-array.sp-raw-bytes-read.16"),
-            List.of("bytes", "bonachea.typed-array.origin-raw-bytes-read.16")));
+    /** One of the study's figures (Fig 2, §4.2–4.4) for an approach and an operation: a tick of hereAndInTheStudy. */
+    private record StudyFigure(String op, String approach, String claim) {
+    }
+
+    private static final List<StudyFigure> STUDY_FIGURES = List.of(
+        new StudyFigure("write", "data", "bonachea.typed-array.datastream-unbuffered-example"),
+        new StudyFigure("write", "data-buffered", "bonachea.typed-array.datastream-buffered-example"),
+        new StudyFigure("write", "data-buffered", "bonachea.typed-array.origin-buffered-stream-write"),
+        new StudyFigure("write", "data-bytearray", "bonachea.typed-array.sp-bytearray-stream-write.64"),
+        new StudyFigure("write", "encode", "bonachea.typed-array.sp-encode-decode-write.64"),
+        new StudyFigure("write", "encode", "bonachea.typed-array.origin-encode-decode-write.64"),
+        new StudyFigure("write", "bytes", "bonachea.typed-array.sp-raw-bytes-write.32"),
+        new StudyFigure("write", "bytes", "bonachea.typed-array.origin-raw-bytes-write.64"),
+        new StudyFigure("read", "data-buffered", "bonachea.typed-array.origin-buffered-stream-read"),
+        new StudyFigure("read", "data-bytearray", "bonachea.typed-array.sp-bytearray-stream-read.64"),
+        new StudyFigure("read", "data-bytearray", "bonachea.typed-array.origin-bytearray-stream-read"),
+        new StudyFigure("read", "encode", "bonachea.typed-array.sp-encode-decode-read.64"),
+        new StudyFigure("read", "encode", "bonachea.typed-array.origin-encode-decode-read.64"),
+        new StudyFigure("read", "bytes", "bonachea.typed-array.sp-raw-bytes-read.16"),
+        new StudyFigure("read", "bytes", "bonachea.typed-array.origin-raw-bytes-read.16"));
 }

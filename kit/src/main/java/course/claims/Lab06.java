@@ -77,10 +77,9 @@ public final class Lab06 {
      */
     public static void hereAndInTheStudy(Lab lab, Results all) {
         Results writes = all.where("type", "int").where("op", "write");
+        java.util.function.Function<String, Estimate> rate = strategy -> Estimate.of(d -> d.from(writes).strategies(strategy).median("mb_per_s"));
         lab.chart(Charts.logBars(
-            List.of(Charts.bar("JNI bulk", Estimate.of(d -> d.from(writes).strategies("jni-convert-reuse").median("mb_per_s"))),
-                    Charts.bar("C", Estimate.of(d -> d.from(writes).strategies("big").median("mb_per_s"))),
-                    Charts.bar("encode", Estimate.of(d -> d.from(writes).strategies("encode").median("mb_per_s")))),
+            List.of(Charts.bar("JNI bulk", rate.apply("jni-convert-reuse")), Charts.bar("C", rate.apply("big")), Charts.bar("encode", rate.apply("encode"))),
             List.of(Charts.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.32")), Charts.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.64")),
                     Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.32")), Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.64")),
                     Charts.reference("encode", lab.claim("bonachea.typed-array.sp-encode-decode-write.64"))),

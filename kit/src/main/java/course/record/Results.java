@@ -167,11 +167,11 @@ public final class Results {
             row.put("mb_per_s", mb / (median / 1e9));
             row.put("ms_per_mb", median / 1e6 / mb);
             row.put("ops_per_s", first.ops() / (median / 1e9));
-            double user = median(values(group, "user_ns")), sys = median(values(group, "sys_ns"));
+            List<Double> userNs = values(group, "user_ns"), sysNs = values(group, "sys_ns");
+            double user = median(userNs), sys = median(sysNs);
             // The kernel splits CPU time between user and system by sampling at each timer tick, so a run of a few ticks
             // often has none in the system: the share pools the case's runs (a median of runs would often read 0%).
-            double userAll = values(group, "user_ns").stream().mapToDouble(Double::doubleValue).sum();
-            double sysAll = values(group, "sys_ns").stream().mapToDouble(Double::doubleValue).sum();
+            double userAll = userNs.stream().mapToDouble(Double::doubleValue).sum(), sysAll = sysNs.stream().mapToDouble(Double::doubleValue).sum();
             row.put("sys_share_pct", userAll + sysAll > 0 ? 100 * sysAll / (userAll + sysAll) : null);  // too short to register CPU time
             row.put("cpu_ms", (userAll + sysAll) / 1e6);
             row.put("cpu_ns_per_op", (user + sys) / first.ops());
