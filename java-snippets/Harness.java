@@ -297,10 +297,9 @@ final class Harness {
     }
 
     /**
-     * CPU time of the measuring thread, split into user and kernel (system-call) time the way C's
-     * getrusage(RUSAGE_THREAD) splits it: the exact total, shared out as the kernel's tick samples of
-     * user and system time fall (/proc/thread-self/stat). Returns {total ns, user part, system part};
-     * runs shorter than a tick have no samples, and both parts are 0, as in C.
+     * CPU time of the measuring thread, to be split into user and kernel (system-call) time the way C's
+     * getrusage(RUSAGE_THREAD) splits it (cpuSplit). Returns {total ns so far, user ticks so far, system ticks
+     * so far}: the exact total and the kernel's tick samples of where it went (/proc/thread-self/stat).
      */
     static long[] cpuTimes() {
         return withTicks(THREADS.getCurrentThreadCpuTime(), "/proc/thread-self/stat", THREADS::getCurrentThreadUserTime);
@@ -327,11 +326,21 @@ final class Harness {
         }
     }
 
-    /** {user ns, system ns} between two cpuTimes() (or processCpuTimes()) readings. */
+    /**
+     * {user ns, system ns} between two cpuTimes() (or processCpuTimes()) readings, as the kernel gives them to C's
+     * getrusage: each reading's exact total is shared out as its ticks so far fall, and a run's part is the
+     * difference. So a run shorter than a tick keeps its exact CPU time, split as the thread's time was so far.
+     */
     static long[] cpuSplit(long[] start, long[] end) {
-        long total = end[0] - start[0], userPart = end[1] - start[1], sysPart = end[2] - start[2];
-        long user = userPart + sysPart == 0 ? 0 : total * userPart / (userPart + sysPart);
-        return new long[] {user, userPart + sysPart == 0 ? 0 : total - user};
+        long total = end[0] - start[0];
+        long user = Math.max(0, Math.min(total, userSoFar(end) - userSoFar(start)));  // the kernel, too, keeps both parts from going back
+        return new long[] {user, total - user};
+    }
+
+    /** A reading's total, user part: its share of the ticks so far (no tick yet: all of it, the kernel's rule). */
+    private static long userSoFar(long[] reading) {
+        long ticks = reading[1] + reading[2];
+        return ticks == 0 ? reading[0] : (long) (reading[0] * (double) reading[1] / ticks);
     }
 
     // ---- what a read brings in ---------------------------------------------------------------

@@ -289,6 +289,7 @@ def test_lab_08_without_mpi_says_how_to_install_it_and_stops(tmp_path):
         with pytest.raises(CellExecutionError) as stopped:
             execute(HOME / "labs/08-mpi-processes.ipynb", "smoke", tmp_path / "scratch")
     assert "lab.requireMpi();" in str(stopped.value), "the lab stops in its first code cell"
+    assert "MPI is not installed here" in str(stopped.value), "a failed lab's message holds the exception (JJava's reply does not)"
     message = stopped.value.evalue
     assert f"MPI is not installed here (no {tmp_path}/no-mpi/bin/mpirun and {tmp_path}/no-mpi/bin/mpicc)" in message
     assert "sudo apt-get install openmpi-bin libopenmpi-dev" in message

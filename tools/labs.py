@@ -1,10 +1,12 @@
 """Running the labs headlessly in the real Java kernel: shared by `make report` and the tests."""
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 HOME = Path(__file__).resolve().parent.parent
 VEGA_LITE = "application/vnd.vegalite.v5+json"
@@ -36,5 +38,16 @@ def execute(path, preset, scratch=None, allow_errors=False):
     if scratch is not None:
         extra["COURSE_SCRATCH"] = str(scratch)
     with kernel_environment(extra):
-        client.execute()
+        try:
+            client.execute()
+        except CellExecutionError as failed:
+            # JJava's reply carries only its own frames: the exception and its frames are in the cell's error output
+            raise CellExecutionError(f"{failed}\nThe cell's error output:\n{error_outputs(nb)}", failed.ename, failed.evalue) from None
     return nb
+
+
+def error_outputs(nb):
+    """The error outputs of a notebook's cells as plain text (no terminal colours)."""
+    lines = [line for cell in nb.cells for out in cell.get("outputs", []) if out.output_type == "error"
+             for line in [f"{out.ename}: {out.evalue}", *out.traceback]]
+    return "\n".join(re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines)

@@ -146,6 +146,40 @@ class HarnessTest {
         }
     }
 
+    // ---- CPU time ---------------------------------------------------------------------------
+
+    @Nested
+    class CpuTime {
+
+        @Test
+        void aRunShorterThanATickKeepsItsExactCpuTime() {
+            // 3 ms of CPU between two readings with the same tick counts (10 ms ticks): not 0 ns, split as the thread's ticks so far
+            long[] split = Harness.cpuSplit(new long[] {100_000_000, 2, 8}, new long[] {103_000_000, 2, 8});
+            assertEquals(3_000_000, split[0] + split[1], "the exact total");
+            assertEquals(600_000, split[0], "a fifth in user, as 2 ticks of 10 fell there");
+        }
+
+        @Test
+        void aThreadWithNoTickYetCountsItAllAsUserTimeAsTheKernelDoes() {
+            assertArrayEquals(new long[] {4_000_000, 0}, Harness.cpuSplit(new long[] {1_000_000, 0, 0}, new long[] {5_000_000, 0, 0}));
+        }
+
+        @Test
+        void aLongRunSplitsAsItsOwnTicksFall() {
+            // 1 s of CPU, its 100 ticks 10 in user and 90 in the kernel, after 1 s that was all user
+            long[] split = Harness.cpuSplit(new long[] {1_000_000_000, 100, 0}, new long[] {2_000_000_000, 110, 90});
+            assertEquals(2_000_000_000L * 110 / 200 - 1_000_000_000L, split[0]);
+            assertEquals(1_000_000_000, split[0] + split[1]);
+        }
+
+        @Test
+        void neitherPartGoesBelowZero() {
+            // the ratio so far moved towards user more than this run's time can hold: all of it is user, none negative
+            long[] split = Harness.cpuSplit(new long[] {1_000_000_000, 0, 100}, new long[] {1_001_000_000, 100, 100});
+            assertArrayEquals(new long[] {1_000_000, 0}, split);
+        }
+    }
+
     @Nested
     class Processes {
         Harness.Options mpi(String... args) throws Harness.UsageError {

@@ -28,8 +28,8 @@ public final class Lab02 {
      * registered no kernel time at all (a run shorter than the kernel's accounting tick).
      */
     static double kernelRatio(Results a, Results b) {
-        boolean registered = a.summary().stream().allMatch(r -> ((Number) r.get("sys_ns_per_op")).doubleValue() > 0)
-            && b.summary().stream().allMatch(r -> ((Number) r.get("sys_ns_per_op")).doubleValue() > 0);
+        boolean registered = a.summary().stream().allMatch(r -> r.get("sys_ns_per_op") instanceof Double v && v > 0)
+            && b.summary().stream().allMatch(r -> r.get("sys_ns_per_op") instanceof Double v && v > 0);
         return registered ? a.ratioTo(b, "sys_ns_per_op") : Double.NaN;
     }
 

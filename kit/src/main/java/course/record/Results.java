@@ -168,14 +168,16 @@ public final class Results {
             row.put("ms_per_mb", median / 1e6 / mb);
             row.put("ops_per_s", first.ops() / (median / 1e9));
             List<Double> userNs = values(group, "user_ns"), sysNs = values(group, "sys_ns");
-            double user = median(userNs), sys = median(sysNs);
             // The kernel splits CPU time between user and system by sampling at each timer tick, so a run of a few ticks
             // often has none in the system: the share pools the case's runs (a median of runs would often read 0%).
             double userAll = userNs.stream().mapToDouble(Double::doubleValue).sum(), sysAll = sysNs.stream().mapToDouble(Double::doubleValue).sum();
-            row.put("sys_share_pct", userAll + sysAll > 0 ? 100 * sysAll / (userAll + sysAll) : null);  // too short to register CPU time
+            // The same for CPU time per operation: the runs' CPU time over all their operations. None registered: null, not 0 ns.
+            boolean registered = userAll + sysAll > 0;
+            double opsAll = values(group, "ops").stream().mapToDouble(Double::doubleValue).sum();
+            row.put("sys_share_pct", registered ? 100 * sysAll / (userAll + sysAll) : null);
             row.put("cpu_ms", (userAll + sysAll) / 1e6);
-            row.put("cpu_ns_per_op", (user + sys) / first.ops());
-            row.put("sys_ns_per_op", sys / first.ops());
+            row.put("cpu_ns_per_op", registered ? (userAll + sysAll) / opsAll : null);
+            row.put("sys_ns_per_op", registered ? sysAll / opsAll : null);
             Long misses = first.misses();  // counted only by strategies that keep their own buffer
             row.put("hit_ratio_pct", misses == null ? null : 100 * (1 - misses / (double) first.ops()));
             row.put("method", method(first.json()));
@@ -248,9 +250,12 @@ public final class Results {
         return geometricMeanRatio(keyed(work, column), other.keyed(work, column), "no piece of work was run in both sets of results");
     }
 
-    /** Each case's value of a summary column, with the key its matching fields make (several cases may share a key). */
+    /**
+     * Each case's value of a summary column, with the key its matching fields make (several cases may share a key);
+     * NaN where the case has none (CPU time too short to register).
+     */
     private List<Map.Entry<String, Double>> keyed(List<String> fields, String column) {
-        return summary().stream().map(row -> Map.entry(key(row, fields), ((Number) row.get(column)).doubleValue())).toList();
+        return summary().stream().map(row -> Map.entry(key(row, fields), row.get(column) instanceof Number v ? v.doubleValue() : Double.NaN)).toList();
     }
 
     /**
@@ -265,19 +270,24 @@ public final class Results {
         return 100 * (1 - 1 / ratioTo(other, "mb_per_s", differ.toArray(String[]::new)));
     }
 
-    /** The geometric mean of a / b over every pair of cases with the same key (positive values only). */
+    /**
+     * The geometric mean of a / b over every pair of cases with the same key (positive values only). No pair at all
+     * is a mistake of the caller's (thrown); pairs with no positive values (no CPU time registered) give NaN: not measured.
+     */
     private static double geometricMeanRatio(List<Map.Entry<String, Double>> a, List<Map.Entry<String, Double>> b, String noneMessage) {
         double logSum = 0;
-        int n = 0;
+        int pairs = 0, n = 0;
         for (var x : a) {
             for (var y : b) {
-                if (!x.getKey().equals(y.getKey()) || x.getValue() <= 0 || y.getValue() <= 0) continue;
+                if (!x.getKey().equals(y.getKey())) continue;
+                pairs++;
+                if (!(x.getValue() > 0) || !(y.getValue() > 0)) continue;
                 logSum += Math.log(x.getValue() / y.getValue());
                 n++;
             }
         }
-        if (n == 0) throw new IllegalArgumentException(noneMessage);
-        return Math.exp(logSum / n);
+        if (pairs == 0) throw new IllegalArgumentException(noneMessage);
+        return n == 0 ? Double.NaN : Math.exp(logSum / n);
     }
 
     /** Only the runs of these strategies (say the two view buffers). */

@@ -171,6 +171,21 @@ public class ResultsTest {
     }
 
     @Test
+    void cpuTimePerOperationPoolsTheRunsAndIsMissingWhereNoneRegistered() {
+        // tick-sampled CPU time: one run got the whole 2 ms tick, the other none; a case with no tick at all has no figure
+        Results r = new Results(List.of(
+                run("java", "read", "seq", 1000, 1, 0, 1_000_000, 2_000_000, 0),
+                run("java", "read", "seq", 1000, 1, 1, 1_000_000, 0, 0),
+                run("c", "read", "seq", 1000, 1, 0, 1_000_000, 0, 0),
+                run("c", "read", "seq", 1000, 1, 1, 1_000_000, 0, 0)));
+        Map<String, Object> java = r.where("language", "java").summary().get(0);
+        assertEquals(1_000.0, (double) java.get("cpu_ns_per_op"), 1e-9, "2 ms over the 2000 operations of both runs");
+        assertNull(r.where("language", "c").summary().get(0).get("cpu_ns_per_op"), "no CPU time registered: no figure, not 0 ns");
+        assertTrue(Double.isNaN(r.ratio("java", "c", "cpu_ns_per_op")), "not measured, where a run of 0 ns would have been a crash or infinity");
+        assertThrows(IllegalArgumentException.class, () -> r.ratio("java", "rust", "cpu_ns_per_op"), "no case in both is a caller's mistake");
+    }
+
+    @Test
     void ratioOfAnotherColumn() {
         Results r = new Results(List.of(
                 run("java", "write", "seq", 1000, 1, 0, 9_000_000, 3_000_000, 3_000_000),
