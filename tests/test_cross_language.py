@@ -178,22 +178,25 @@ def test_small_reads_counts_the_tasks_the_kernel_ran_cold(commands, evict_helper
 @pytest.mark.parametrize("language", ["java", "c"])
 def test_small_reads_counts_the_io_wq_workers_a_file_system_needs(commands, language):
     """On tmpfs, which cannot be asked to read without blocking, io_uring hands every read to an io-wq worker: a
-    task of the process's named iou-wrk-<tid>, which each run counts (io_workers), and among its tasks."""
+    task of the process's named iou-wrk-<tid>, which the runs count (io_workers), and among its tasks. The count is
+    sampled (a look about every millisecond): once in CI one Java run of two counted none (not reproduced here in
+    60 runs beside three busy loops), so the runs must count one between them, and each run's tasks hold its own."""
     shm = Path("/dev/shm")
     if ["/dev/shm", "tmpfs"] not in [line.split()[1:3] for line in Path("/proc/mounts").read_text().splitlines()] or not os.access(shm, os.W_OK):
         pytest.skip("no tmpfs at /dev/shm to write to")
     target = shm / f"course-io-wq-{os.getpid()}-{language}.dat"
     try:
         out = run_snippet(commands("small_reads", language), ["--strategy", "io-uring", "--depth", "16", "--pattern", "rand",
-                          "--file-size", "16m", "--op-size", "4k", "--repeat", "2", "--warmup", "0", "--file", str(target)],
+                          "--file-size", "16m", "--op-size", "4k", "--repeat", "3", "--warmup", "0", "--file", str(target)],
                           env_extra={"COURSE_SCRATCH_MARGIN": "1m"})
     finally:
         target.unlink(missing_ok=True)
     if out.returncode == 3 and os.environ.get("CI") != "true":
         pytest.skip(out.stderr.strip())
     assert out.returncode == 0, out.stderr
-    for r in rows(out.stdout):
-        assert r["io_workers"] >= 1, r
+    runs = rows(out.stdout)
+    assert max(r["io_workers"] for r in runs) >= 1, runs
+    for r in runs:
         assert r["tasks"] >= 2 + r["io_workers"], r
 
 

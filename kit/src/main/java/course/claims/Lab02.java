@@ -1,5 +1,6 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.base.Course;
 import course.judge.Estimate;
@@ -7,6 +8,7 @@ import course.judge.Verdict;
 import course.judge.Why;
 import course.profile.CpuProfile;
 import course.record.Results;
+import course.show.Charts;
 import java.util.List;
 
 /**
@@ -33,6 +35,46 @@ public final class Lab02 {
         return registered ? a.ratioTo(b, "sys_ns_per_op") : Double.NaN;
     }
 
+    /** The study's first step (Fig 4.5) in one language: the time a 1 KB buffered stream saved over no buffer, in percent. */
+    static Estimate streamCut(Results none, Results streams, String language) {
+        Results stream1k = studysBuffer(streams);
+        return Estimate.ofCut(d -> d.from(stream1k).where("language", language).cut(d.from(none)));
+    }
+
+    /** Its second step: the time a hand-kept 1 KB buffer saved over the 1 KB buffered stream, in percent. */
+    static Estimate directCut(Results streams, Results direct, String language) {
+        Results stream1k = studysBuffer(streams);
+        return Estimate.ofCut(d -> d.from(direct).where("language", language).cut(d.from(stream1k)));
+    }
+
+    /** Java's time over C's, both with a hand-kept 1 KB buffer. */
+    static Estimate javaOverC(Results direct) {
+        return Estimate.of(d -> d.from(direct).ratio("java", "c"));
+    }
+
+    /** The buffered streams' runs with the study's 1 KB buffer. */
+    private static Results studysBuffer(Results streams) {
+        return streams.where("buffer_size", "1024");
+    }
+
+    /** Both steps' time saved in Java and in C as bars with their intervals, the study's two figures for Java as ticks. */
+    public static void cutsBesideTheStudy(Lab lab, Results none, Results streams, Results direct) {
+        lab.chart(Charts.cutBars(
+            List.of(Charts.bar("Java: stream vs none", streamCut(none, streams, "java")), Charts.bar("C: stdio vs none", streamCut(none, streams, "c")),
+                    Charts.bar("Java: direct vs stream", directCut(streams, direct, "java")), Charts.bar("C: direct vs stdio", directCut(streams, direct, "c"))),
+            List.of(Charts.cutReference("Java: stream vs none", lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw")),
+                    Charts.cutReference("Java: direct vs stream", lab.claim("xu-guo.buffering.direct-extra-time-cut"))),
+            "Time saved by each step, 1 KB buffers"));
+    }
+
+    /** The learner's three guesses (cell "Predict before you run") beside this run's figures, in one sentence. */
+    public static void againstYourGuesses(Results none, Results streams, Results direct, double streamCut, double directCut, double javaOverC) {
+        System.out.println(String.format(java.util.Locale.ROOT, "%s; here a 1 KB buffered stream saved %s of the unbuffered time, a hand-kept 1 KB buffer"
+                + " saved %s of the buffered stream's, and Java took %s C's time with it.",
+            Guess.said("%.0f%%, %.0f%% and %.1f×", streamCut, directCut, javaOverC), streamCut(none, streams, "java").format("%.0f%%"),
+            directCut(streams, direct, "java").format("%.0f%%"), javaOverC(direct).format("%.2f×")));
+    }
+
     public static List<Verdict> verdicts(Lab lab, Results none, Results streams, Results direct, Results seqSweep, Results randSweep,
                                   List<CpuProfile> profiles) {
         long randSize = lab.preset().size("rand_size");
@@ -41,17 +83,16 @@ public final class Lab02 {
         long upBuffer = lab.preset().largestUpTo("seq_buffers", Course.parseSize("1m"));  // the study's 1 MB, or the nearest the preset runs
         long belowUp = lab.preset().largestBelow("seq_buffers", upBuffer);
         long seqSize = lab.preset().size("seq_size");
-        Results stream1k = streams.where("buffer_size", "1024");
         long seqLargest = lab.preset().largest("seq_buffers");
         return List.of(
             Verdict.cut(lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw"),
-                Estimate.ofCut(d -> d.from(stream1k).where("language", "java").cut(d.from(none))),
+                streamCut(none, streams, "java"),
                 Why.ifHigher("A one-byte system call now costs hundreds of nanoseconds while the CPU copies a byte in well under one: removing 1023 of every 1024 calls saves nearly all the time.")),
             Verdict.cut(lab.claim("xu-guo.buffering.direct-extra-time-cut"),
-                Estimate.ofCut(d -> d.from(direct).where("language", "java").cut(d.from(stream1k))),
+                directCut(streams, direct, "java"),
                 Why.ifHigher("BufferedInputStream.read() takes a lock and checks its state on every byte; a hand-kept array is one bounds-checked load the JIT keeps in a register.")
                    .orIfLower("The JIT inlines BufferedInputStream.read() and its uncontended lock: the stream's bookkeeping costs less than it did.")),
-            Verdict.ratio(lab.claim("xu-guo.buffer-size.java-over-c-time-seq-direct"), Estimate.of(d -> d.from(direct).ratio("java", "c")),
+            Verdict.ratio(lab.claim("xu-guo.buffer-size.java-over-c-time-seq-direct"), javaOverC(direct),
                 Why.ifLower("The JIT compiles the byte loop to machine code much like gcc's: the interpreter-era gap has closed.")
                    .orIfHigher("Java's byte loop pays bounds checks, and the JDK's native read copies through a buffer of its own; C reads into its array.")),
             Verdict.below(lab.claim("xu-guo.buffer-size.seq-time-falls-with-buffer"),

@@ -2,11 +2,17 @@ package course.claims;
 
 import course.Lab;
 import course.base.Course;
+import course.base.Html;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
+import course.record.Run;
+import course.show.Charts;
+import course.show.Notebook;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Lab 05's claims (Lord and Reddy: reading lines of text), judged at the white paper's 250 KB file on its steps
@@ -15,6 +21,42 @@ import java.util.List;
  */
 public final class Lab05 {
     private Lab05() {
+    }
+
+    /** Each later step (a method as the tables name it) and the white paper's series for it (its tables' row names). */
+    private static final Map<String, String> STUDY_SERIES = Map.of("datainput-buffered 2k", "datainputstream-bufferedinputstream",
+        "reader 1k", "bufferedreader-1024", "reader 8k", "bufferedreader-8192", "own-reader", "bufferedfilereader");
+    private static final List<String> LATER_STEPS = List.of("datainput-buffered 2k", "reader 1k", "reader 8k", "own-reader", "chars");
+
+    /**
+     * One chart per file size: each later step's time over step 1's on this machine (bars, with intervals) and the white paper's
+     * ratio for the same step from its tables (ticks); the hand-kept char[] loop has no table entry, so no tick.
+     */
+    public static void stepsBesideTheStudy(Lab lab, Results step1, Results steps) {
+        for (long size : lab.preset().sizes("sizes")) {
+            Results first = step1.where("file_size", size);
+            List<Map<String, Object>> bars = new ArrayList<>(), ticks = new ArrayList<>();
+            String kb = String.valueOf(size / 1024);
+            var studyStepOne = lab.published().find("Lord & Reddy", "text-readline", "datainputstream-readline", kb);
+            for (String method : LATER_STEPS) {
+                Results mine = steps.where("file_size", size).method(method);
+                bars.add(Charts.bar(method, Estimate.of(d -> d.from(mine).ratioTo(d.from(first)))));
+                var study = lab.published().find("Lord & Reddy", "text-readline", STUDY_SERIES.getOrDefault(method, ""), kb);
+                if (study != null && studyStepOne != null) ticks.add(Charts.mark(method, study.value() / studyStepOne.value(), "Lord & Reddy, " + study.where()));
+            }
+            lab.chart(Charts.logBars(bars, ticks, "time ÷ step 1's time", Course.formatBytes(size) + " file: each step against DataInputStream.readLine"));
+        }
+    }
+
+    /** What each reader made of each kind of text: its lines and the sum of their characters, one row per run. */
+    public static void linesAndCharacters(Results kinds) {
+        Html.Table table = new Html.Table("language", "reader", "text", "lines", "sum of characters").left(0, 1, 2);
+        StringBuilder text = new StringBuilder();
+        for (Run run : kinds.typed()) {
+            table.row(run.language(), run.strategy(), run.text(), String.format(java.util.Locale.ROOT, "%,d", run.ops()), String.format(java.util.Locale.ROOT, "%,d", run.checksum()));
+            text.append(String.format(java.util.Locale.ROOT, "%-5s %-20s %-6s %8d lines  sum of characters %,14d%n", run.language(), run.strategy(), run.text(), run.ops(), run.checksum()));
+        }
+        Notebook.html(table.html(), text.toString());
     }
 
     public static void judge(Lab lab, Results step1, Results steps, Results kinds) {

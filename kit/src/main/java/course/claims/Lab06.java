@@ -72,6 +72,20 @@ public final class Lab06 {
     }
 
     /**
+     * FFM's three ways beside the study's JNI design and C (int[], MB per second), and what they came to in one sentence:
+     * ffm over JNI, ffm-native over C's native, and the hazard ffm-heap over ffm-native (the copy it saved).
+     */
+    public static void ffmBesideJniAndC(Lab lab, Results ffm, Results javaRuns, Results c) {
+        Results jni = javaRuns.where("strategy", "jni-convert-reuse");
+        lab.chart(Charts.methodBars(ffm.and(jni).and(c).where("type", "int"), "int[]: FFM beside JNI and C, MB per second"));
+        System.out.println(String.format(java.util.Locale.ROOT, "FFM's big-endian bulk I/O ran at %.2f× the throughput of the study's JNI design"
+                + " (its byte[] kept); ffm-native at %.2f× C's native write and read; the hazard, ffm-heap, saved ffm-native's copy and ran at %.2f× its throughput.",
+            ffm.where("strategy", "ffm").ratioTo(jni, "mb_per_s"),
+            ffm.where("strategy", "ffm-native").ratioTo(c.where("strategy", "native"), "mb_per_s", "language"),
+            ffm.where("strategy", "ffm-heap").ratioTo(ffm.where("strategy", "ffm-native"), "mb_per_s")));
+    }
+
+    /**
      * Writing an int[]: the study's JNI design (its byte[] kept), C's big-endian twin and encode/decode as bars of this
      * machine's median MB/s with their intervals, on all's int runs; Fig 4's IBM SP figures for the same kinds as ticks.
      */
