@@ -1,11 +1,13 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 01's claims (Xu and Guo: raw 1-byte I/O), judged on its sequential and random 1-byte sweeps: Java over C in
@@ -49,5 +51,11 @@ public final class Lab01 {
             Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-vs-c-write-syscall-cost.100mb"),
                 Estimate.of(d -> d.from(seq).where("op", "write").ratio("java", "c", "cpu_ns_per_op")),
                 Why.ifLower("A 1-byte write from Java today costs less over C's than it did: the call path through the JDK's native code is short.")));
+    }
+
+    /** The learner's guesses ("Predict before you run") beside this run's Java-over-C time ratios. */
+    public static void againstYourGuesses(Results seq, Results rand, double sequential, double random) {
+        System.out.println(String.format(Locale.ROOT, "%s; Java took %.2f× C's time sequentially and %.2f× at random here.",
+            Guess.said("%.1f× (sequential) and %.1f× (random)", sequential, random), seq.ratio("java", "c"), rand.ratio("java", "c")));
     }
 }

@@ -1,11 +1,13 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 03's claims (Xu and Guo §4.5: operation size), judged on its sequential and random sweeps of operation sizes:
@@ -43,5 +45,14 @@ public final class Lab03 {
                     / d.from(seq).where("language", "java").where("op_size", "1").ratioTo(d.from(seq).where("language", "java").where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),
                 "Java's speed-up from 1-byte to 4 KB operations: %s the sequential one at random",
                 Why.ifLower("At random each operation also pays a seek, which larger operations do not remove.")));
+    }
+
+    /** The learner's guesses beside this run: what 4 KB operations saved in Java, from 1 B and from 1 KB, and Java over C at 4 KB. */
+    public static void againstYourGuesses(Results seq, double cut, String knee, double javaOverCLarge) {
+        Results seqJava = seq.where("language", "java");
+        System.out.println(String.format(Locale.ROOT, "%s; here 4 KB operations saved %.0f%% of Java's 1-byte time, a further %.0f%% from 1 KB to 4 KB,"
+                + " and Java took %.2f× C's time at 4 KB.",
+            Guess.said("%.0f%%, a knee at %s and %.1f×", cut, knee, javaOverCLarge), seqJava.where("op_size", "4096").cut(seqJava.where("op_size", "1"), "op_size"),
+            seqJava.where("op_size", "4096").cut(seqJava.where("op_size", "1024"), "op_size"), seq.where("op_size", "4096").ratio("java", "c")));
     }
 }

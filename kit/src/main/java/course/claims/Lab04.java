@@ -1,5 +1,6 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Estimate;
 import course.judge.Verdict;
@@ -8,6 +9,7 @@ import course.record.Results;
 import course.run.Preset;
 import course.show.Charts;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 04's claims (Bonachea, Dickens and Thakur §2–4: typed arrays), judged on this kernel's JDK's runs of each
@@ -109,4 +111,12 @@ public final class Lab04 {
         new StudyFigure("read", "encode", "bonachea.typed-array.origin-encode-decode-read.64"),
         new StudyFigure("read", "bytes", "bonachea.typed-array.sp-raw-bytes-read.16"),
         new StudyFigure("read", "bytes", "bonachea.typed-array.origin-raw-bytes-read.16"));
+
+    /** The learner's guesses beside this run: DataOutputStream's MB/s, encode/decode over raw bytes, and the fastest way. */
+    public static void againstYourGuesses(Results javaWays, double dataMBs, double encodeOverBytes, String best) {
+        var mbPerS = javaWays.medianByStrategy("mb_per_s");  // each Java way's median MB/s
+        System.out.println(String.format(Locale.ROOT, "%s; this machine measured %.2f MB/s, encode/decode at %.2f× the rate of raw bytes, and %s was fastest.",
+            Guess.said("%.2f\u00a0MB/s, %.2f× and %s", dataMBs, encodeOverBytes, best), mbPerS.get("data"), mbPerS.get("encode") / mbPerS.get("bytes"),
+            javaWays.strategies("encode", "bytes", "bytebuffer", "bytebuffer-direct", "varhandle", "native").strategyWithHighestMedian("mb_per_s")));
+    }
 }

@@ -1,5 +1,6 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Estimate;
 import course.judge.Verdict;
@@ -7,6 +8,7 @@ import course.judge.Why;
 import course.record.Results;
 import course.show.Charts;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 06's claims (Bonachea et al. §5–7: bulk I/O through JNI; Xu and Guo §4.6: a native call per operation), judged
@@ -98,5 +100,21 @@ public final class Lab06 {
                     Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.32")), Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.64")),
                     Charts.reference("encode", lab.claim("bonachea.typed-array.sp-encode-decode-write.64"))),
             "MB per second", "Writing an int[]: this machine (bars) and the IBM SP (ticks)"));
+    }
+
+    /**
+     * What the ways came to against the study's design with its byte[] kept (the direct design, a new byte[] per call), then the
+     * learner's guesses beside this run: JNI over C, direct over the study's design, GetPrimitiveArrayCritical over Get<Type>ArrayElements.
+     */
+    public static void againstYourGuesses(Results javaRuns, Results c, double jniOverC, double directOverStudy, double criticalGain) {
+        Estimate direct = Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-critical").ratioTo(d.from(javaRuns).where("strategy", "jni-convert-reuse"), "mb_per_s"));
+        Estimate newArray = Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-convert").ratioTo(d.from(javaRuns).where("strategy", "jni-convert-reuse"), "mb_per_s"));
+        System.out.println(String.format(Locale.ROOT, "Against the study's design with its byte[] kept: the direct design the study declined ran at %s its throughput,"
+            + " and a new byte[] per call, as the study's code made, at %s (int and double, read and write).", direct.format("%.2f×"), newArray.format("%.2f×")));
+        System.out.println(String.format(Locale.ROOT, "%s; here the study's JNI design ran at %.2f× C's throughput, the direct design at %.2f× the study's,"
+                + " and GetPrimitiveArrayCritical at %.2f× Get<Type>ArrayElements' throughput.",
+            Guess.said("%.2f×, %.2f× and %.2f×", jniOverC, directOverStudy, criticalGain),
+            javaRuns.where("strategy", "jni-convert-reuse").ratioTo(c.where("strategy", "big"), "mb_per_s", "language"), direct.value(),
+            javaRuns.where("strategy", "jni-critical").ratioTo(javaRuns.where("strategy", "jni-elements"), "mb_per_s")));
     }
 }

@@ -1,12 +1,15 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Context;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
+import course.show.Charts;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 07's figures and claims (Awan et al. §III–V: NIO and threads on one shared file): the study's bandwidths beside
@@ -110,5 +113,36 @@ public final class Lab07 {
                 "holds when a second, overlapping lock in the same JVM throws; reversed when it would wait (locks held per thread);"
                     + " changed when it is granted",
                 "This JDK's locks no longer belong to the JVM as a whole."));
+    }
+
+    /** Reads by the wall clock over thread counts, and how far the study's way (bytes over the mean thread time) overstates it at the most threads. */
+    public static void wallClockReads(Lab lab, Results all, int most) {
+        Results reads = all.where("op", "read");
+        lab.chart(Charts.lines(reads, true, "threads", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"));
+        Results atMost = reads.where("threads", most);
+        System.out.println(String.format(Locale.ROOT, "With %d threads on %d cores, the study's way gives %.2f× the wall-clock bandwidth (median over the ways).",
+            most, lab.cores(), atMost.median("study_mb_per_s", r -> true) / atMost.median("wall_mb_per_s", r -> true)));
+    }
+
+    /** Each way with and without a lock on its thread's region, and what the lock cost in time. */
+    public static void lockCost(Lab lab, Results locking) {
+        lab.chart(Charts.methodBars(locking, "With and without a lock on each thread's region, MB per second"));
+        System.out.println(String.format(Locale.ROOT, "Locked runs took %.2f× the time of unlocked ones (geometric mean over ways and operations).",
+            locking.where("lock", "region").ratioTo(locking.where("lock", "none"))));
+    }
+
+    /** RandomAccessFile's one int per call against the view buffer, one thread. */
+    public static void rafAgainstViewBuffer(Results raf) {
+        System.out.println(String.format(Locale.ROOT, "RandomAccessFile took %.0f× the time of the view buffer.",
+            raf.where("strategy", "raf").ratioTo(raf.where("strategy", "view-direct"))));
+    }
+
+    /** The learner's guesses beside this run: the best read bandwidth the study's way, and the most threads' gain over one (wall clock). */
+    public static void againstYourGuesses(Results javaRuns, Results all, double readGBs, double threadsSpeedup) {
+        double viewRead = javaRuns.where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s");
+        Results reads = all.where("op", "read").strategies("view-heap", "view-direct", "mapped", "bulk");
+        System.out.println(String.format(Locale.ROOT, "%s; this machine read at up to %.1f GB/s the study's way, and more threads gave %.2f× one thread (wall clock).",
+            Guess.said("%.1f\u00a0GB/s and %.1f×", readGBs, threadsSpeedup), viewRead / 1024,
+            reads.max("wall_mb_per_s") / reads.where("threads", "1").max("wall_mb_per_s")));
     }
 }

@@ -1,12 +1,15 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Context;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
+import course.show.Charts;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 08's figures and claims (Bonachea et al. §4, §7; Awan et al. Fig 7: MPI processes on one shared file): the
@@ -88,5 +91,30 @@ public final class Lab08 {
 
     private static double gain(Results runs, int procs) {
         return runs.where("procs", procs).median("wall_mb_per_s") / runs.where("procs", 1).median("wall_mb_per_s");
+    }
+
+    /** Reads by the wall clock over process counts (past the cores shaded), and how far the study's way overstates it at the most processes. */
+    public static void wallClockReads(Lab lab, Results all, int most) {
+        lab.chart(Charts.withRange(Charts.lines(all.where("op", "read"), true, "procs", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"),
+            lab.cores(), most, "more processes than cores"));
+        Results atMost = all.where("procs", most);
+        System.out.println(String.format(Locale.ROOT, "With %d processes on %d cores, the study's way gives %.2f× the wall-clock bandwidth (median over ways and operations).",
+            most, lab.cores(), atMost.median("study_mb_per_s", r -> true) / atMost.median("wall_mb_per_s", r -> true)));
+    }
+
+    /** The locked runs beside the same ways unlocked at the same process count, and what the lock cost in time. */
+    public static void lockCost(Lab lab, Results locked, Results all, int most) {
+        Results unlocked = all.where("procs", most).strategies("view-direct", "independent");
+        lab.chart(Charts.methodBars(locked.and(unlocked), "With and without a lock on each process's region, " + most + " processes, MB per second"));
+        System.out.println(String.format(Locale.ROOT, "Locked runs took %.2f× the time of unlocked ones (geometric mean over languages and operations).",
+            locked.ratioTo(unlocked)));
+    }
+
+    /** The learner's guesses beside this run: the best Java read the study's way, and Java's fastest way over C's for the same work. */
+    public static void againstYourGuesses(Results javaRuns, Results cRuns, double readMBs, double javaOverC) {
+        System.out.println(String.format(Locale.ROOT, "%s; here the best Java read was %.0f MB/s the study's way, and Java's best way took %.2f× C's.",
+            Guess.said("%.0f\u00a0MB/s and %.1f×", readMBs, javaOverC),
+            javaRuns.where("op", "read").strategies("view-direct", "mapped", "bulk", "streams").max("study_mb_per_s"),
+            javaRuns.fastest().ratioTo(cRuns.fastest(), "median_ms", "language")));  // each language's fastest way, same work
     }
 }

@@ -1,9 +1,12 @@
 package course.claims;
 
+import course.Guess;
 import course.Lab;
 import course.judge.Verdict;
 import course.record.Results;
+import course.show.Charts;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Lab 10's claim (JDK-8329593: no carrier added for virtual threads reading files opened for buffered I/O), judged on
@@ -29,5 +32,34 @@ public final class Lab10 {
                         + " (the scheduler compensated with carriers, as before the change)",
                     "The scheduler added carriers while virtual threads waited in file reads: this JDK still compensates for buffered file I/O.");
             }));
+    }
+
+    /** The learner's guess beside this run: Java's O_DIRECT reads over its warm page-cache reads, in MB/s. */
+    public static void againstYourGuess(Results direct, Results cached, double directOverWarm) {
+        System.out.println(String.format(Locale.ROOT, "%s; here O_DIRECT read at %.2f× the warm page cache's MB/s.", Guess.said("%.2f", directOverWarm),
+            direct.where("language", "java").where("op", "read").median("mb_per_s") / cached.where("language", "java").where("op", "read").median("mb_per_s")));
+    }
+
+    /** The learner's guess beside this run: cold, reading through a mapping with load() first over the same reads without it. */
+    public static void loadAgainstYourGuess(Results mapsCold, double loadCold) {
+        System.out.println(String.format(Locale.ROOT, "%s; cold, load() first took %.2f× the time of the same reads without it here.",
+            Guess.said("%.2f×", loadCold), mapsCold.where("strategy", "segment-load").ratioTo(mapsCold.where("strategy", "segment"))));
+    }
+
+    /**
+     * The small random reads warm and cold against the reads in flight, and, cold, the most tasks the kernel ran and platform threads the
+     * runtime counted at once; then the most io-wq workers io_uring used, and the learner's guess beside virtual over platform threads, cold.
+     */
+    public static void readersAgainstYourGuess(Lab lab, Results readersWarm, Results readersCold, List<Integer> inFlight, double virtualCold) {
+        lab.chart(Charts.lines(readersWarm, true, "in_flight", "mb_per_s", false, "Warm: random 4 KB reads, N in flight, MB per second"));
+        lab.chart(Charts.lines(readersCold, true, "in_flight", "mb_per_s", false, "Cold: random 4 KB reads, N in flight, MB per second"));
+        lab.chart(Charts.lines(readersCold, true, "in_flight", "tasks", true, "Cold: the most tasks (threads) the kernel ran at once"));
+        lab.chart(Charts.lines(readersCold, true, "in_flight", "platform_threads", true, "Cold: the most platform threads the runtime counted at once"));
+        Results ringCold = readersCold.where("strategy", "io-uring");
+        if (!ringCold.runs().isEmpty()) System.out.println(String.format(Locale.ROOT, "Cold through io_uring, at most %.0f io-wq workers at once.", ringCold.max("io_workers")));
+        int most = java.util.Collections.max(inFlight);
+        System.out.println(String.format(Locale.ROOT, "%s; with %d workers, cold, virtual threads took %.2f× the time of platform threads here.",
+            Guess.said("%.2f×", virtualCold), most, readersCold.where("strategy", "virtual").where("threads", most)
+                .ratioTo(readersCold.where("language", "java").where("strategy", "platform").where("threads", most))));
     }
 }

@@ -27,7 +27,7 @@ public final class Machine {
         if (jvm != cores) m.put("cores the JVM reports", jvm + " (more than this process may use: the course counts " + cores + ")");
         m.put("memory", memory());
         m.put("container limits", limits.describe());
-        m.put("load", load(Path.of("/proc/loadavg"), Path.of("/proc/stat")));
+        m.put("load", load(Path.of("/proc/loadavg"), Path.of("/proc/stat"), Path.of("/proc/self/stat"), BUSY_WINDOW_MS));
         m.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         Scratch.createDirectories(scratch);
         m.put("scratch", scratch.toString());
@@ -66,8 +66,10 @@ public final class Machine {
         if (!m.get("container limits").equals(NO_LIMITS)) why.add("a container limits it (" + m.get("container limits") + ")");
         if (m.containsKey("cores the JVM reports")) why.add("the JVM reports " + m.get("cores the JVM reports"));
         String load = m.get("load");
-        java.util.regex.Matcher busy = java.util.regex.Pattern.compile("load ([0-9.]+) per core").matcher(load);
-        if (busy.find() && Double.parseDouble(busy.group(1)) > BUSY_LOAD_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
+        // what other work does now, where known; the 1-minute load also counts the lab run just before this one
+        java.util.regex.Matcher now = java.util.regex.Pattern.compile("([0-9.]+) per core busy with other work now").matcher(load);
+        java.util.regex.Matcher busy = now.find() ? now : java.util.regex.Pattern.compile("load ([0-9.]+) per core").matcher(load);
+        if ((busy == now || busy.find()) && Double.parseDouble(busy.group(1)) > BUSY_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
         java.util.regex.Matcher steal = java.util.regex.Pattern.compile("steal ([0-9.]+)%").matcher(load);
         if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");
         return why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
@@ -113,8 +115,10 @@ public final class Machine {
     }
 
     static final String NO_LIMITS = "none";
-    /** Above this 1-minute load per core, other programs compete with the lab's runs. */
-    static final double BUSY_LOAD_PER_CORE = 0.5;
+    /** Above this much of each core busy with other programs' work (now, or else the 1-minute load), they compete with the lab's runs. */
+    static final double BUSY_PER_CORE = 0.5;
+    /** How long the course watches the CPUs for other work when a lab opens: long enough for a few 10 ms ticks on each core. */
+    static final long BUSY_WINDOW_MS = 300;
     /** Above this share of CPU time taken by the hypervisor since boot, the machine's cores are shared. */
     static final double SHARED_STEAL_PCT = 2.0;
 
@@ -193,19 +197,60 @@ public final class Machine {
         }
     }
 
-    /** The 1-minute load per usable core, and the share of CPU time a hypervisor took since boot (steal). */
-    static String load(Path loadavg, Path stat) {
+    /**
+     * The 1-minute load per usable core; how much of each core other processes kept busy over a short window now (windowMs,
+     * 0 for none), this process's own time left out; and the share of CPU time a hypervisor took since boot (steal). The
+     * load alone would blame other work for the lab run a minute before, or the kernel's own start.
+     */
+    static String load(Path loadavg, Path stat, Path self, long windowMs) {
         try {
             double load = Double.parseDouble(Files.readString(loadavg).split("\\s+")[0]);
-            String[] cpu = Files.readAllLines(stat).get(0).split("\\s+");  // cpu user nice system idle iowait irq softirq steal …
+            String before = Files.readString(stat), selfBefore = Files.readString(self);
+            String[] cpu = before.lines().findFirst().orElseThrow().split("\\s+");  // cpu user nice system idle iowait irq softirq steal …
             double total = 0;
             for (int i = 1; i < cpu.length && i <= 8; i++) total += Double.parseDouble(cpu[i]);
             double steal = cpu.length > 8 && total > 0 ? 100 * Double.parseDouble(cpu[8]) / total : 0;
-            return String.format(java.util.Locale.ROOT, "load %.2f per core (1 min), steal %.1f%% of CPU time since boot",
-                    load / cores(), steal);
+            String busyNow = "";
+            if (windowMs > 0) {
+                Thread.sleep(windowMs);
+                double other = otherWorkPerCore(before, selfBefore, Files.readString(stat), Files.readString(self));
+                if (!Double.isNaN(other)) busyNow = String.format(java.util.Locale.ROOT, ", %.2f per core busy with other work now", other);
+            }
+            return String.format(java.util.Locale.ROOT, "load %.2f per core (1 min)%s, steal %.1f%% of CPU time since boot", load / cores(), busyNow, steal);
         } catch (IOException | RuntimeException notLinux) {
             return "unknown";
+        } catch (InterruptedException stopped) {
+            Thread.currentThread().interrupt();
+            return "unknown";
         }
+    }
+
+    /**
+     * Between two readings of /proc/stat and /proc/self/stat: the CPU time other processes' work took (user, nice, system,
+     * irq, softirq; not idle, I/O wait or steal) over all the CPUs' time, so 1 is every core busy. NaN when no tick passed.
+     */
+    static double otherWorkPerCore(String statBefore, String selfBefore, String statAfter, String selfAfter) {
+        long[] a = cpuTicks(statBefore), b = cpuTicks(statAfter);
+        double all = b[0] - a[0], own = ownTicks(selfAfter) - ownTicks(selfBefore);
+        return all <= 0 ? Double.NaN : Math.max(0, b[1] - a[1] - own) / all;
+    }
+
+    /** /proc/stat's first line as {all ticks but guests', working ticks}. */
+    private static long[] cpuTicks(String stat) {
+        String[] f = stat.lines().findFirst().orElseThrow().split("\\s+");
+        long all = 0, working = 0;
+        for (int i = 1; i < f.length && i <= 8; i++) {
+            long t = Long.parseLong(f[i]);
+            all += t;
+            if (i != 4 && i != 5 && i != 8) working += t;  // 4 idle, 5 iowait, 8 steal
+        }
+        return new long[] {all, working};
+    }
+
+    /** This process's user and system ticks from /proc/self/stat (fields 14 and 15; its name may hold spaces). */
+    private static long ownTicks(String self) {
+        String[] f = self.substring(self.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     /** The scratch folder's file system as the kernel names it (findmnt; stat -f calls ext4 "ext2/ext3"). */

@@ -66,7 +66,19 @@ class MachineTest {
     void loadAndStealFromProc(@TempDir Path dir) throws IOException {
         Path loadavg = write(dir.resolve("loadavg"), "0.00 0.10 0.20 1/90 123\n");
         Path stat = write(dir.resolve("stat"), "cpu  900 0 50 9000 0 0 0 50 0 0\ncpu0 1 2 3\n");
-        assertEquals("load 0.00 per core (1 min), steal 0.5% of CPU time since boot", Machine.load(loadavg, stat));
+        Path self = write(dir.resolve("self"), "123 (java (kernel)) S 1 123 123 0 -1 4194560 0 0 0 0 40 10 0 0 20 0 30 0 5 0 0\n");
+        assertEquals("load 0.00 per core (1 min), steal 0.5% of CPU time since boot", Machine.load(loadavg, stat, self, 0));
+        assertEquals("load 0.00 per core (1 min), steal 0.5% of CPU time since boot", Machine.load(loadavg, stat, self, 1),
+            "no tick passed in the window: nothing said about now");
+    }
+
+    @Test
+    void otherWorkNowLeavesThisProcessOut() {
+        // 2 cores for 300 ms: 60 ticks; 30 of them working (user 20, system 10), 12 of those this process's own
+        String before = "cpu  1000 0 500 9000 100 0 0 50 0 0\n", after = "cpu  1020 0 510 9025 105 0 0 50 0 0\n";
+        String selfBefore = "7 (a b) S 1 7 7 0 -1 0 0 0 0 0 100 50 0 0\n", selfAfter = "7 (a b) S 1 7 7 0 -1 0 0 0 0 0 110 52 0 0\n";
+        assertEquals(18.0 / 60, Machine.otherWorkPerCore(before, selfBefore, after, selfAfter), 1e-9);
+        assertTrue(Double.isNaN(Machine.otherWorkPerCore(before, selfBefore, before, selfBefore)), "no tick passed");
     }
 
     @Test
@@ -82,6 +94,12 @@ class MachineTest {
         String w = Machine.warning(busy);
         assertTrue(w.startsWith("\n⚠ This machine is shared or throttled"), w);
         assertTrue(w.contains("other work keeps its cores busy") && w.contains("a hypervisor takes CPU time"), w);
+        Map<String, String> afterALab = new LinkedHashMap<>(quiet);
+        afterALab.put("load", "load 1.20 per core (1 min), 0.03 per core busy with other work now, steal 0.0% of CPU time since boot");
+        assertEquals("", Machine.warning(afterALab), "a lab run a minute ago raised the load; nothing runs now");
+        Map<String, String> busyNow = new LinkedHashMap<>(quiet);
+        busyNow.put("load", "load 0.20 per core (1 min), 0.95 per core busy with other work now, steal 0.0% of CPU time since boot");
+        assertTrue(Machine.warning(busyNow).contains("other work keeps its cores busy"), Machine.warning(busyNow));
     }
 
     @Test
