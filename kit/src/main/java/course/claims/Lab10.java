@@ -56,7 +56,13 @@ public final class Lab10 {
         lab.chart(Charts.lines(readersCold, true, "in_flight", "tasks", true, "Cold: the most tasks (threads) the kernel ran at once"));
         lab.chart(Charts.lines(readersCold, true, "in_flight", "platform_threads", true, "Cold: the most platform threads the runtime counted at once"));
         Results ringCold = readersCold.where("strategy", "io-uring");
-        if (!ringCold.runs().isEmpty()) System.out.println(String.format(Locale.ROOT, "Cold through io_uring, at most %.0f io-wq workers at once.", ringCold.max("io_workers")));
+        if (!ringCold.runs().isEmpty()) {
+            double workers = ringCold.max("io_workers");
+            String fs = lab.machine().get("filesystem");
+            System.out.println(workers == 0 ? "Cold through io_uring, no io-wq worker ran: " + fs + " finished each read when its page arrived, no thread waiting."
+                : String.format(Locale.ROOT, "Cold through io_uring, at most %.0f io-wq worker%s at once: %s handed the reads that had to wait to them.",
+                    workers, workers == 1 ? "" : "s", fs));
+        }
         int most = java.util.Collections.max(inFlight);
         System.out.println(String.format(Locale.ROOT, "%s; with %d workers, cold, virtual threads took %.2f× the time of platform threads here.",
             Guess.said("%.2f×", virtualCold), most, readersCold.where("strategy", "virtual").where("threads", most)
