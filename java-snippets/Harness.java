@@ -297,9 +297,10 @@ final class Harness {
     }
 
     /**
-     * CPU time of the measuring thread, to be split into user and kernel (system-call) time the way C's
-     * getrusage(RUSAGE_THREAD) splits it (cpuSplit). Returns {total ns so far, user ticks so far, system ticks
-     * so far}: the exact total and the kernel's tick samples of where it went (/proc/thread-self/stat).
+     * CPU time of the measuring thread, to be split into user and kernel (system-call) time as C's
+     * getrusage(RUSAGE_THREAD) splits it (cpuSplit). Returns {total ns so far, user time so far, system time so
+     * far}: the exact total, and the kernel's own split of the thread's time as /proc/thread-self/stat gives it
+     * (the split getrusage gives C, cut to whole 10 ms units).
      */
     static long[] cpuTimes() {
         return withTicks(THREADS.getCurrentThreadCpuTime(), "/proc/thread-self/stat", THREADS::getCurrentThreadUserTime);
@@ -327,17 +328,20 @@ final class Harness {
     }
 
     /**
-     * {user ns, system ns} between two cpuTimes() (or processCpuTimes()) readings, as the kernel gives them to C's
-     * getrusage: each reading's exact total is shared out as its ticks so far fall, and a run's part is the
-     * difference. So a run shorter than a tick keeps its exact CPU time, split as the thread's time was so far.
+     * {user ns, system ns} between two cpuTimes() (or processCpuTimes()) readings, near what C's getrusage gives:
+     * each reading's exact total is shared out in the ratio of the kernel's split so far, and a run's part is the
+     * difference. So a run shorter than 10 ms keeps its exact CPU time, split as the thread's time was so far. Until
+     * each part holds some tens of ms, the 10 ms units make the split coarser than C's (a thread's first 10 ms
+     * count as user time).
      */
     static long[] cpuSplit(long[] start, long[] end) {
         long total = end[0] - start[0];
-        long user = Math.max(0, Math.min(total, userSoFar(end) - userSoFar(start)));  // the kernel, too, keeps both parts from going back
+        // each part kept within the run's total (the kernel keeps them from going back by remembering past readings)
+        long user = Math.max(0, Math.min(total, userSoFar(end) - userSoFar(start)));
         return new long[] {user, total - user};
     }
 
-    /** A reading's total, user part: its share of the ticks so far (no tick yet: all of it, the kernel's rule). */
+    /** A reading's total, user part: its share of the split so far (none yet: all of it, as the kernel counts a thread with no tick). */
     private static long userSoFar(long[] reading) {
         long ticks = reading[1] + reading[2];
         return ticks == 0 ? reading[0] : (long) (reading[0] * (double) reading[1] / ticks);

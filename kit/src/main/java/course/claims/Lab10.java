@@ -57,11 +57,12 @@ public final class Lab10 {
         lab.chart(Charts.lines(readersCold, true, "in_flight", "platform_threads", true, "Cold: the most platform threads the runtime counted at once"));
         Results ringCold = readersCold.where("strategy", "io-uring");
         if (!ringCold.runs().isEmpty()) {
-            double workers = ringCold.max("io_workers");
+            double workers = ringCold.max("io_workers");  // the most a run saw at once, looking about once a millisecond
             String fs = lab.machine().get("filesystem");
-            System.out.println(workers == 0 ? "Cold through io_uring, no io-wq worker ran: " + fs + " finished each read when its page arrived, no thread waiting."
-                : String.format(Locale.ROOT, "Cold through io_uring, at most %.0f io-wq worker%s at once: %s handed the reads that had to wait to them.",
-                    workers, workers == 1 ? "" : "s", fs));
+            if (workers == 0) System.out.println("Cold through io_uring, the runs saw no io-wq worker (they look about once a millisecond): on " + fs
+                + " the reads that waited for the disk did so with no thread of their own.");
+            else if (workers > 0) System.out.println(String.format(Locale.ROOT, "Cold through io_uring, at most %.0f io-wq worker%s at once: %s handed"
+                + " the reads that had to wait to them.", workers, workers == 1 ? "" : "s", fs));
         }
         int most = java.util.Collections.max(inFlight);
         System.out.println(String.format(Locale.ROOT, "%s; with %d workers, cold, virtual threads took %.2f× the time of platform threads here.",

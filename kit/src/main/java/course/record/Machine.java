@@ -98,20 +98,26 @@ public final class Machine {
 
     /** CPUs this process may run on (Cpus_allowed_list: "0-3,8"), cut to a CPU quota rounded up; 0 when it cannot say. */
     static int usableCpus(Path procSelfStatus, Limits limits) {
-        int allowed = 0;
+        int allowed = allowedCpus(procSelfStatus).size();
+        if (allowed > 0 && limits.cpus() != null) allowed = Math.min(allowed, (int) Math.ceil(limits.cpus()));
+        return allowed;
+    }
+
+    /** The numbers of the CPUs this process may run on (Cpus_allowed_list: "0-3,8"); none when it cannot say. */
+    static java.util.Set<Integer> allowedCpus(Path procSelfStatus) {
+        java.util.Set<Integer> cpus = new java.util.TreeSet<>();
         try {
             for (String line : Files.readAllLines(procSelfStatus)) {
                 if (!line.startsWith("Cpus_allowed_list:")) continue;
                 for (String range : line.substring(line.indexOf(':') + 1).strip().split(",")) {
                     String[] ends = range.split("-");
-                    allowed += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
+                    for (int c = Integer.parseInt(ends[0]); c <= Integer.parseInt(ends[ends.length - 1]); c++) cpus.add(c);
                 }
             }
         } catch (IOException | RuntimeException notLinux) {
-            return 0;
+            return java.util.Set.of();
         }
-        if (allowed > 0 && limits.cpus() != null) allowed = Math.min(allowed, (int) Math.ceil(limits.cpus()));
-        return allowed;
+        return cpus;
     }
 
     static final String NO_LIMITS = "none";
@@ -198,8 +204,8 @@ public final class Machine {
     }
 
     /**
-     * The 1-minute load per usable core; how much of each core other processes kept busy over a short window now (windowMs,
-     * 0 for none), this process's own time left out; and the share of CPU time a hypervisor took since boot (steal). The
+     * The 1-minute load per usable core; how much of each CPU this process may use other processes kept busy over a short
+     * window now (windowMs, 0 for none), this process's own time left out; and the share of CPU time a hypervisor took since boot (steal). The
      * load alone would blame other work for the lab run a minute before, or the kernel's own start.
      */
     static String load(Path loadavg, Path stat, Path self, long windowMs) {
@@ -213,7 +219,7 @@ public final class Machine {
             String busyNow = "";
             if (windowMs > 0) {
                 Thread.sleep(windowMs);
-                double other = otherWorkPerCore(before, selfBefore, Files.readString(stat), Files.readString(self));
+                double other = otherWorkPerCore(before, selfBefore, Files.readString(stat), Files.readString(self), allowedCpus(Path.of("/proc/self/status")));
                 if (!Double.isNaN(other)) busyNow = String.format(java.util.Locale.ROOT, ", %.2f per core busy with other work now", other);
             }
             return String.format(java.util.Locale.ROOT, "load %.2f per core (1 min)%s, steal %.1f%% of CPU time since boot", load / cores(), busyNow, steal);
@@ -227,22 +233,27 @@ public final class Machine {
 
     /**
      * Between two readings of /proc/stat and /proc/self/stat: the CPU time other processes' work took (user, nice, system,
-     * irq, softirq; not idle, I/O wait or steal) over all the CPUs' time, so 1 is every core busy. NaN when no tick passed.
+     * irq, softirq; not idle, I/O wait or steal) on the CPUs this process may run on (all, where it cannot say), over those
+     * CPUs' time, so 1 is every one of them busy. NaN when no tick passed.
      */
-    static double otherWorkPerCore(String statBefore, String selfBefore, String statAfter, String selfAfter) {
-        long[] a = cpuTicks(statBefore), b = cpuTicks(statAfter);
+    static double otherWorkPerCore(String statBefore, String selfBefore, String statAfter, String selfAfter, java.util.Set<Integer> allowed) {
+        long[] a = cpuTicks(statBefore, allowed), b = cpuTicks(statAfter, allowed);
         double all = b[0] - a[0], own = ownTicks(selfAfter) - ownTicks(selfBefore);
         return all <= 0 ? Double.NaN : Math.max(0, b[1] - a[1] - own) / all;
     }
 
-    /** /proc/stat's first line as {all ticks but guests', working ticks}. */
-    private static long[] cpuTicks(String stat) {
-        String[] f = stat.lines().findFirst().orElseThrow().split("\\s+");
+    /** {all ticks but guests', working ticks} of the allowed CPUs' lines of /proc/stat (cpu0, cpu1, …), or of its first line, all CPUs. */
+    private static long[] cpuTicks(String stat, java.util.Set<Integer> allowed) {
         long all = 0, working = 0;
-        for (int i = 1; i < f.length && i <= 8; i++) {
-            long t = Long.parseLong(f[i]);
-            all += t;
-            if (i != 4 && i != 5 && i != 8) working += t;  // 4 idle, 5 iowait, 8 steal
+        for (String line : stat.lines().toList()) {
+            String[] f = line.split("\\s+");
+            boolean wanted = allowed.isEmpty() ? f[0].equals("cpu") : f[0].matches("cpu\\d+") && allowed.contains(Integer.parseInt(f[0].substring(3)));
+            if (!wanted) continue;
+            for (int i = 1; i < f.length && i <= 8; i++) {
+                long t = Long.parseLong(f[i]);
+                all += t;
+                if (i != 4 && i != 5 && i != 8) working += t;  // 4 idle, 5 iowait, 8 steal
+            }
         }
         return new long[] {all, working};
     }

@@ -77,8 +77,18 @@ class MachineTest {
         // 2 cores for 300 ms: 60 ticks; 30 of them working (user 20, system 10), 12 of those this process's own
         String before = "cpu  1000 0 500 9000 100 0 0 50 0 0\n", after = "cpu  1020 0 510 9025 105 0 0 50 0 0\n";
         String selfBefore = "7 (a b) S 1 7 7 0 -1 0 0 0 0 0 100 50 0 0\n", selfAfter = "7 (a b) S 1 7 7 0 -1 0 0 0 0 0 110 52 0 0\n";
-        assertEquals(18.0 / 60, Machine.otherWorkPerCore(before, selfBefore, after, selfAfter), 1e-9);
-        assertTrue(Double.isNaN(Machine.otherWorkPerCore(before, selfBefore, before, selfBefore)), "no tick passed");
+        assertEquals(18.0 / 60, Machine.otherWorkPerCore(before, selfBefore, after, selfAfter, java.util.Set.of()), 1e-9);
+        assertTrue(Double.isNaN(Machine.otherWorkPerCore(before, selfBefore, before, selfBefore, java.util.Set.of())), "no tick passed");
+    }
+
+    @Test
+    void otherWorkNowCountsOnlyTheCpusThisProcessMayUse() {
+        // 4 CPUs, this process pinned to cpu2 and cpu3, both kept busy by others; cpu0 and cpu1 idle (30 ticks each)
+        String before = "cpu  0 0 0 0 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0\ncpu2 0 0 0 0 0 0 0 0\ncpu3 0 0 0 0 0 0 0 0\n";
+        String after = "cpu  60 0 0 60 0 0 0 0 0 0\ncpu0 0 0 0 30 0 0 0 0\ncpu1 0 0 0 30 0 0 0 0\ncpu2 30 0 0 0 0 0 0 0\ncpu3 30 0 0 0 0 0 0 0\n";
+        String self = "7 (x) S 1 7 7 0 -1 0 0 0 0 0 0 0 0 0\n";
+        assertEquals(1.0, Machine.otherWorkPerCore(before, self, after, self, java.util.Set.of(2, 3)), 1e-9, "its two CPUs are full");
+        assertEquals(0.5, Machine.otherWorkPerCore(before, self, after, self, java.util.Set.of()), 1e-9, "the machine as a whole, half");
     }
 
     @Test
