@@ -53,9 +53,10 @@ public final class Lab01 {
                 Why.ifLower("A 1-byte write from Java today costs less over C's than it did: the call path through the JDK's native code is short.")));
     }
 
-    /** The learner's guesses ("Predict before you run") beside this run's Java-over-C time ratios. */
+    /** The learner's guesses ("Predict before you run") beside this run's Java-over-C time ratios, with their intervals. */
     public static void againstYourGuesses(Results seq, Results rand, double sequential, double random) {
-        System.out.println(String.format(Locale.ROOT, "%s; Java took %.2f× C's time sequentially and %.2f× at random here.",
-            Guess.said("%.1f× (sequential) and %.1f× (random)", sequential, random), seq.ratio("java", "c"), rand.ratio("java", "c")));
+        System.out.println(String.format(Locale.ROOT, "%s; Java took %s C's time sequentially and %s at random here.",
+            Guess.said("%.1f× (sequential) and %.1f× (random)", sequential, random),
+            Estimate.of(d -> d.from(seq).ratio("java", "c")).format("%.2f×"), Estimate.of(d -> d.from(rand).ratio("java", "c")).format("%.2f×")));
     }
 }

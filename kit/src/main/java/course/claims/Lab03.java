@@ -50,9 +50,11 @@ public final class Lab03 {
     /** The learner's guesses beside this run: what 4 KB operations saved in Java, from 1 B and from 1 KB, and Java over C at 4 KB. */
     public static void againstYourGuesses(Results seq, double cut, String knee, double javaOverCLarge) {
         Results seqJava = seq.where("language", "java");
-        System.out.println(String.format(Locale.ROOT, "%s; here 4 KB operations saved %.1f%% of Java's 1-byte time, a further %.0f%% from 1 KB to 4 KB,"
-                + " and Java took %.2f× C's time at 4 KB.",
-            Guess.said("%.0f%%, a knee at %s and %.1f×", cut, knee, javaOverCLarge), seqJava.where("op_size", "4096").cut(seqJava.where("op_size", "1"), "op_size"),
-            seqJava.where("op_size", "4096").cut(seqJava.where("op_size", "1024"), "op_size"), seq.where("op_size", "4096").ratio("java", "c")));
+        System.out.println(String.format(Locale.ROOT, "%s; here 4 KB operations saved %s of Java's 1-byte time, a further %s from 1 KB to 4 KB,"
+                + " and Java took %s C's time at 4 KB.",
+            Guess.said("%.0f%%, a knee at %s and %.1f×", cut, knee, javaOverCLarge),
+            Estimate.ofCut(d -> d.from(seqJava).where("op_size", "4096").cut(d.from(seqJava).where("op_size", "1"), "op_size")).format("%.1f%%"),
+            Estimate.ofCut(d -> d.from(seqJava).where("op_size", "4096").cut(d.from(seqJava).where("op_size", "1024"), "op_size")).format("%.0f%%"),
+            Estimate.of(d -> d.from(seq).where("op_size", "4096").ratio("java", "c")).format("%.2f×")));
     }
 }

@@ -114,9 +114,13 @@ public final class Lab04 {
 
     /** The learner's guesses beside this run: DataOutputStream's MB/s, encode/decode over raw bytes, and the fastest way. */
     public static void againstYourGuesses(Results javaWays, double dataMBs, double encodeOverBytes, String best) {
-        var mbPerS = javaWays.medianByStrategy("mb_per_s");  // each Java way's median MB/s
-        System.out.println(String.format(Locale.ROOT, "%s; this machine measured %.2f MB/s, encode/decode at %.2f× the rate of raw bytes, and %s was fastest.",
-            Guess.said("%.2f\u00a0MB/s, %.2f× and %s", dataMBs, encodeOverBytes, best), mbPerS.get("data"), mbPerS.get("encode") / mbPerS.get("bytes"),
+        Estimate data = Estimate.of(d -> d.from(javaWays).medianByStrategy("mb_per_s").get("data"));  // the way's median MB/s
+        Estimate encodeOverRaw = Estimate.of(d -> {
+            var mbPerS = d.from(javaWays).medianByStrategy("mb_per_s");
+            return mbPerS.get("encode") / mbPerS.get("bytes");
+        });
+        System.out.println(String.format(Locale.ROOT, "%s; this machine measured %s MB/s, encode/decode at %s the rate of raw bytes, and %s was fastest.",
+            Guess.said("%.2f\u00a0MB/s, %.2f× and %s", dataMBs, encodeOverBytes, best), data.format("%.2f"), encodeOverRaw.format("%.2f×"),
             javaWays.strategies("encode", "bytes", "bytebuffer", "bytebuffer-direct", "varhandle", "native").strategyWithHighestMedian("mb_per_s")));
     }
 }

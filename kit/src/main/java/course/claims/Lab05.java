@@ -118,13 +118,15 @@ public final class Lab05 {
     /** The learner's guesses beside this run: step 2's saving at 250 KB, a String per line, and the best Java reader over C's getline (big file). */
     public static void againstYourGuesses(Lab lab, Results step1, Results steps, Results big, double bufferingCut, double stringCost, double javaOverC) {
         Results at250 = step1.and(steps).where("file_size", String.valueOf(lab.preset().size("verdict_size")));  // the white paper's 250 KB file
-        double javaBest = big.strategies("reader", "own-reader", "chars", "files-lines", "files-readalllines", "files-reader", "files-readstring")
-            .lowestStrategyMedian("median_ms");  // the fastest Java way's median time
-        System.out.println(String.format(Locale.ROOT, "%s; here buffering saved %.0f%% of step 1's time, a String per line took %.2f× the time of chars,"
-                + " and the best Java reader %.2f× C getline's time.",
+        Results javaWays = big.strategies("reader", "own-reader", "chars", "files-lines", "files-readalllines", "files-reader", "files-readstring");
+        System.out.println(String.format(Locale.ROOT, "%s; here buffering saved %s of step 1's time, a String per line took %s the time of chars,"
+                + " and the best Java reader %s C getline's time.",
             Guess.said("%.0f%%, %.1f× and %.1f×", bufferingCut, stringCost, javaOverC),
-            -at250.strategies("datainput-buffered").where("buffer_size", "2048").percentChange(at250.strategies("datainput").where("buffer_size", "0")),
-            at250.strategies("own-reader").where("buffer_size", "0").median("median_ms") / at250.strategies("chars").where("buffer_size", "0").median("median_ms"),
-            javaBest / big.where("strategy", "getline").median("median_ms", r -> true)));
+            Estimate.ofCut(d -> -d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0")))
+                .format("%.0f%%"),
+            Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms")
+                / d.from(at250).strategies("chars").where("buffer_size", "0").median("median_ms")).format("%.2f×"),
+            Estimate.of(d -> d.from(javaWays).lowestStrategyMedian("median_ms") / d.from(big).where("strategy", "getline").median("median_ms", r -> true))
+                .format("%.2f×")));  // the fastest Java way's median time over C's
     }
 }

@@ -111,10 +111,11 @@ public final class Lab06 {
         Estimate newArray = Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-convert").ratioTo(d.from(javaRuns).where("strategy", "jni-convert-reuse"), "mb_per_s"));
         System.out.println(String.format(Locale.ROOT, "Against the study's design with its byte[] kept: the direct design the study declined ran at %s its throughput,"
             + " and a new byte[] per call, as the study's code made, at %s (int and double, read and write).", direct.format("%.2f×"), newArray.format("%.2f×")));
-        System.out.println(String.format(Locale.ROOT, "%s; here the study's JNI design ran at %.2f× C's throughput, the direct design at %.2f× the study's,"
-                + " and GetPrimitiveArrayCritical at %.2f× Get<Type>ArrayElements' throughput.",
+        System.out.println(String.format(Locale.ROOT, "%s; here the study's JNI design ran at %s C's throughput, the direct design at %s the study's,"
+                + " and GetPrimitiveArrayCritical at %s Get<Type>ArrayElements' throughput.",
             Guess.said("%.2f×, %.2f× and %.2f×", jniOverC, directOverStudy, criticalGain),
-            javaRuns.where("strategy", "jni-convert-reuse").ratioTo(c.where("strategy", "big"), "mb_per_s", "language"), direct.value(),
-            javaRuns.where("strategy", "jni-critical").ratioTo(javaRuns.where("strategy", "jni-elements"), "mb_per_s")));
+            Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-convert-reuse").ratioTo(d.from(c).where("strategy", "big"), "mb_per_s", "language")).format("%.2f×"),
+            direct.format("%.2f×"),
+            Estimate.of(d -> d.from(javaRuns).where("strategy", "jni-critical").ratioTo(d.from(javaRuns).where("strategy", "jni-elements"), "mb_per_s")).format("%.2f×")));
     }
 }

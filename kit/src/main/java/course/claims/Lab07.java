@@ -120,29 +120,29 @@ public final class Lab07 {
         Results reads = all.where("op", "read");
         lab.chart(Charts.lines(reads, true, "threads", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"));
         Results atMost = reads.where("threads", most);
-        System.out.println(String.format(Locale.ROOT, "With %d threads on %d cores, the study's way gives %.2f× the wall-clock bandwidth (median over the ways).",
-            most, lab.cores(), atMost.median("study_mb_per_s", r -> true) / atMost.median("wall_mb_per_s", r -> true)));
+        System.out.println(String.format(Locale.ROOT, "With %d threads on %d cores, the study's way gives %s the wall-clock bandwidth (median over the ways).",
+            most, lab.cores(), Estimate.of(d -> d.from(atMost).median("study_mb_per_s", r -> true) / d.from(atMost).median("wall_mb_per_s", r -> true)).format("%.2f×")));
     }
 
     /** Each way with and without a lock on its thread's region, and what the lock cost in time. */
     public static void lockCost(Lab lab, Results locking) {
         lab.chart(Charts.methodBars(locking, "With and without a lock on each thread's region, MB per second"));
-        System.out.println(String.format(Locale.ROOT, "Locked runs took %.2f× the time of unlocked ones (geometric mean over ways and operations).",
-            locking.where("lock", "region").ratioTo(locking.where("lock", "none"))));
+        System.out.println(String.format(Locale.ROOT, "Locked runs took %s the time of unlocked ones (geometric mean over ways and operations).",
+            Estimate.of(d -> d.from(locking).where("lock", "region").ratioTo(d.from(locking).where("lock", "none"))).format("%.2f×")));
     }
 
     /** RandomAccessFile's one int per call against the view buffer, one thread. */
     public static void rafAgainstViewBuffer(Results raf) {
-        System.out.println(String.format(Locale.ROOT, "RandomAccessFile took %.0f× the time of the view buffer.",
-            raf.where("strategy", "raf").ratioTo(raf.where("strategy", "view-direct"))));
+        System.out.println(String.format(Locale.ROOT, "RandomAccessFile took %s the time of the view buffer.",
+            Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "view-direct"))).format("%.0f×")));
     }
 
     /** The learner's guesses beside this run: the best read bandwidth the study's way, and the most threads' gain over one (wall clock). */
     public static void againstYourGuesses(Results javaRuns, Results all, double readGBs, double threadsSpeedup) {
-        double viewRead = javaRuns.where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s");
         Results reads = all.where("op", "read").strategies("view-heap", "view-direct", "mapped", "bulk");
-        System.out.println(String.format(Locale.ROOT, "%s; this machine read at up to %.1f GB/s the study's way, and more threads gave %.2f× one thread (wall clock).",
-            Guess.said("%.1f\u00a0GB/s and %.1f×", readGBs, threadsSpeedup), viewRead / 1024,
-            reads.max("wall_mb_per_s") / reads.where("threads", "1").max("wall_mb_per_s")));
+        System.out.println(String.format(Locale.ROOT, "%s; this machine read at up to %s GB/s the study's way, and more threads gave %s one thread (wall clock).",
+            Guess.said("%.1f\u00a0GB/s and %.1f×", readGBs, threadsSpeedup),
+            Estimate.of(d -> d.from(javaRuns).where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s") / 1024).format("%.1f"),
+            Estimate.of(d -> d.from(reads).max("wall_mb_per_s") / d.from(reads).where("threads", "1").max("wall_mb_per_s")).format("%.2f×")));
     }
 }

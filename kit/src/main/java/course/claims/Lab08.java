@@ -98,23 +98,23 @@ public final class Lab08 {
         lab.chart(Charts.withRange(Charts.lines(all.where("op", "read"), true, "procs", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"),
             lab.cores(), most, "more processes than cores"));
         Results atMost = all.where("procs", most);
-        System.out.println(String.format(Locale.ROOT, "With %d processes on %d cores, the study's way gives %.2f× the wall-clock bandwidth (median over ways and operations).",
-            most, lab.cores(), atMost.median("study_mb_per_s", r -> true) / atMost.median("wall_mb_per_s", r -> true)));
+        System.out.println(String.format(Locale.ROOT, "With %d processes on %d cores, the study's way gives %s the wall-clock bandwidth (median over ways and operations).",
+            most, lab.cores(), Estimate.of(d -> d.from(atMost).median("study_mb_per_s", r -> true) / d.from(atMost).median("wall_mb_per_s", r -> true)).format("%.2f×")));
     }
 
     /** The locked runs beside the same ways unlocked at the same process count, and what the lock cost in time. */
     public static void lockCost(Lab lab, Results locked, Results all, int most) {
         Results unlocked = all.where("procs", most).strategies("view-direct", "independent");
         lab.chart(Charts.methodBars(locked.and(unlocked), "With and without a lock on each process's region, " + most + " processes, MB per second"));
-        System.out.println(String.format(Locale.ROOT, "Locked runs took %.2f× the time of unlocked ones (geometric mean over languages and operations).",
-            locked.ratioTo(unlocked)));
+        System.out.println(String.format(Locale.ROOT, "Locked runs took %s the time of unlocked ones (geometric mean over languages and operations).",
+            Estimate.of(d -> d.from(locked).ratioTo(d.from(unlocked))).format("%.2f×")));
     }
 
     /** The learner's guesses beside this run: the best Java read the study's way, and Java's fastest way over C's for the same work. */
     public static void againstYourGuesses(Results javaRuns, Results cRuns, double readMBs, double javaOverC) {
-        System.out.println(String.format(Locale.ROOT, "%s; here the best Java read was %.0f MB/s the study's way, and Java's best way took %.2f× C's.",
+        System.out.println(String.format(Locale.ROOT, "%s; here the best Java read was %s MB/s the study's way, and Java's best way took %s C's.",
             Guess.said("%.0f\u00a0MB/s and %.1f×", readMBs, javaOverC),
-            javaRuns.where("op", "read").strategies("view-direct", "mapped", "bulk", "streams").max("study_mb_per_s"),
-            javaRuns.fastest().ratioTo(cRuns.fastest(), "median_ms", "language")));  // each language's fastest way, same work
+            Estimate.of(d -> d.from(javaRuns).where("op", "read").strategies("view-direct", "mapped", "bulk", "streams").max("study_mb_per_s")).format("%.0f"),
+            Estimate.of(d -> d.from(javaRuns).fastest().ratioTo(d.from(cRuns).fastest(), "median_ms", "language")).format("%.2f×")));  // each language's fastest way, same work
     }
 }

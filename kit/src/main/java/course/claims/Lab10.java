@@ -2,6 +2,7 @@ package course.claims;
 
 import course.Guess;
 import course.Lab;
+import course.judge.Estimate;
 import course.judge.Verdict;
 import course.record.Results;
 import course.show.Charts;
@@ -36,14 +37,15 @@ public final class Lab10 {
 
     /** The learner's guess beside this run: Java's O_DIRECT reads over its warm page-cache reads, in MB/s. */
     public static void againstYourGuess(Results direct, Results cached, double directOverWarm) {
-        System.out.println(String.format(Locale.ROOT, "%s; here O_DIRECT read at %.2f× the warm page cache's MB/s.", Guess.said("%.2f", directOverWarm),
-            direct.where("language", "java").where("op", "read").median("mb_per_s") / cached.where("language", "java").where("op", "read").median("mb_per_s")));
+        System.out.println(String.format(Locale.ROOT, "%s; here O_DIRECT read at %s the warm page cache's MB/s.", Guess.said("%.2f", directOverWarm),
+            Estimate.of(d -> d.from(direct).where("language", "java").where("op", "read").median("mb_per_s")
+                / d.from(cached).where("language", "java").where("op", "read").median("mb_per_s")).format("%.2f×")));
     }
 
     /** The learner's guess beside this run: cold, reading through a mapping with load() first over the same reads without it. */
     public static void loadAgainstYourGuess(Results mapsCold, double loadCold) {
-        System.out.println(String.format(Locale.ROOT, "%s; cold, load() first took %.2f× the time of the same reads without it here.",
-            Guess.said("%.2f×", loadCold), mapsCold.where("strategy", "segment-load").ratioTo(mapsCold.where("strategy", "segment"))));
+        System.out.println(String.format(Locale.ROOT, "%s; cold, load() first took %s the time of the same reads without it here.",
+            Guess.said("%.2f×", loadCold), Estimate.of(d -> d.from(mapsCold).where("strategy", "segment-load").ratioTo(d.from(mapsCold).where("strategy", "segment"))).format("%.2f×")));
     }
 
     /**
@@ -65,8 +67,8 @@ public final class Lab10 {
                 + " the reads that had to wait to them.", workers, workers == 1 ? "" : "s", fs));
         }
         int most = java.util.Collections.max(inFlight);
-        System.out.println(String.format(Locale.ROOT, "%s; with %d workers, cold, virtual threads took %.2f× the time of platform threads here.",
-            Guess.said("%.2f×", virtualCold), most, readersCold.where("strategy", "virtual").where("threads", most)
-                .ratioTo(readersCold.where("language", "java").where("strategy", "platform").where("threads", most))));
+        System.out.println(String.format(Locale.ROOT, "%s; with %d workers, cold, virtual threads took %s the time of platform threads here.",
+            Guess.said("%.2f×", virtualCold), most, Estimate.of(d -> d.from(readersCold).where("strategy", "virtual").where("threads", most)
+                .ratioTo(d.from(readersCold).where("language", "java").where("strategy", "platform").where("threads", most))).format("%.2f×")));
     }
 }
