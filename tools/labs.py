@@ -46,8 +46,12 @@ def execute(path, preset, scratch=None, allow_errors=False):
     return nb
 
 
+def failures(nb):
+    """The error outputs of an executed notebook's cells, in order."""
+    return [out for cell in nb.cells for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+
+
 def error_outputs(nb):
     """The error outputs of a notebook's cells as plain text (no terminal colours)."""
-    lines = [line for cell in nb.cells for out in cell.get("outputs", []) if out.output_type == "error"
-             for line in [f"{out.ename}: {out.evalue}", *out.traceback]]
+    lines = [line for out in failures(nb) for line in [f"{out.ename}: {out.evalue}", *out.traceback]]
     return "\n".join(re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines)

@@ -13,7 +13,7 @@ from pathlib import Path
 import vl_convert
 from nbconvert import HTMLExporter
 
-from labs import HOME, VEGA_LITE, execute, lab_paths
+from labs import HOME, VEGA_LITE, execute, failures, lab_paths
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%}
@@ -34,8 +34,7 @@ def static_charts(nb):
 
 def to_html(nb):
     """An executed notebook's HTML body, charts as static SVG, and its failed cells as "ename: evalue" lines."""
-    failed = [f"{out.get('ename')}: {out.get('evalue')}" for cell in nb.cells for out in cell.get("outputs", [])
-              if out.get("output_type") == "error"]
+    failed = [f"{out.get('ename')}: {out.get('evalue')}" for out in failures(nb)]
     static_charts(nb)
     body, _ = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(nb)
     return body, failed

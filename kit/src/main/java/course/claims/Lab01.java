@@ -28,10 +28,10 @@ public final class Lab01 {
     public static List<Verdict> verdicts(Lab lab, Results seq, Results rand) {
         String sameMeasureDiffers = "The measure differs: the study profiled functions, this is the kernel share of the thread's CPU time.";
         return List.of(
-            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-over-c-time-seq"), Estimate.of(d -> d.from(seq).ratio("java", "c")),
+            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-over-c-time-seq"), javaOverC(seq),
                 Why.ifLower("Today's JIT compiles the byte loop to machine code and the JDK's read()/write(int) go almost straight to the system call: both languages now pay mostly for the kernel.")
                    .orIfHigher("Java's path to the system call (a JNI transition, the JDK's checks) costs more next to today's cheaper system calls.")),
-            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-over-c-time-rand"), Estimate.of(d -> d.from(rand).ratio("java", "c")),
+            Verdict.ratio(lab.claim("xu-guo.raw-1byte.java-over-c-time-rand"), javaOverC(rand),
                 Why.ifLower("RandomAccessFile.seek and read are thin native calls in today's JDK; a system call costs the same from Java as from C.")),
             Verdict.above(lab.claim("xu-guo.raw-1byte.rand-syscalls-costlier-java"), Estimate.of(d -> d.from(rand).ratio("java", "c", "cpu_ns_per_op")),
                 "Java's random operations took %s C's CPU time each (read or write with its seek)",
@@ -57,6 +57,11 @@ public final class Lab01 {
     public static void againstYourGuesses(Results seq, Results rand, double sequential, double random) {
         System.out.println(String.format(Locale.ROOT, "%s; Java took %s C's time sequentially and %s at random here.",
             Guess.said("%.1f× (sequential) and %.1f× (random)", sequential, random),
-            Estimate.of(d -> d.from(seq).ratio("java", "c")).format("%.2f×"), Estimate.of(d -> d.from(rand).ratio("java", "c")).format("%.2f×")));
+            javaOverC(seq).format("%.2f×"), javaOverC(rand).format("%.2f×")));
+    }
+
+    /** Java's time over C's for the same 1-byte work (geometric mean over the cases both ran). */
+    static Estimate javaOverC(Results runs) {
+        return Estimate.of(d -> d.from(runs).ratio("java", "c"));
     }
 }

@@ -24,13 +24,13 @@ public final class Lab03 {
     public static List<Verdict> verdicts(Lab lab, Results seq, Results rand) {
         return List.of(
             Verdict.cut(lab.claim("xu-guo.operation-size.seq-java-gain-large-vs-1b"),
-                Estimate.ofCut(d -> d.from(seq).where("language", "java").where("op_size", "4096").cut(d.from(seq).where("language", "java").where("op_size", "1"), "op_size")),
+                javaCut(seq, "1"),
                 Why.ifHigher("A one-byte call today costs a few hundred nanoseconds, nearly all of it the trip into the kernel: 4096 times fewer trips save nearly all the time.")),
             Verdict.below(lab.claim("xu-guo.operation-size.seq-time-falls-with-opsize"),
                 Estimate.of(d -> d.from(seq).where("op_size", "1").ratioTo(d.from(seq).where("op_size", "4096"), "mb_per_s", "op_size", "file_size")),
                 "4 KB operations took %s the time per byte of 1-byte ones", Why.ifHigher("See the sequential chart.")),
             Verdict.inPaper(lab.preset().name(), Verdict.near(lab.claim("xu-guo.operation-size.seq-java-near-c-large-ops"),
-                Estimate.of(d -> d.from(seq).where("op_size", "4096").ratio("java", "c")),
+                javaOverCAt4k(seq),
                 "Java took %s C's time with 4 KB operations",
                 Why.ifHigher("With a 4 KB array per call Java still copies through a native buffer of its own (FileInputStream reads into a C buffer, then into the array); larger operations hide it.")),
                 "Java's own copy of each 4 KB sits beside a system call whose cost moves with the machine's state, and over this preset's file"
@@ -49,12 +49,20 @@ public final class Lab03 {
 
     /** The learner's guesses beside this run: what 4 KB operations saved in Java, from 1 B and from 1 KB, and Java over C at 4 KB. */
     public static void againstYourGuesses(Results seq, double cut, String knee, double javaOverCLarge) {
-        Results seqJava = seq.where("language", "java");
         System.out.println(String.format(Locale.ROOT, "%s; here 4 KB operations saved %s of Java's 1-byte time, a further %s from 1 KB to 4 KB,"
                 + " and Java took %s C's time at 4 KB.",
             Guess.said("%.0f%%, a knee at %s and %.1f×", cut, knee, javaOverCLarge),
-            Estimate.ofCut(d -> d.from(seqJava).where("op_size", "4096").cut(d.from(seqJava).where("op_size", "1"), "op_size")).format("%.1f%%"),
-            Estimate.ofCut(d -> d.from(seqJava).where("op_size", "4096").cut(d.from(seqJava).where("op_size", "1024"), "op_size")).format("%.0f%%"),
-            Estimate.of(d -> d.from(seq).where("op_size", "4096").ratio("java", "c")).format("%.2f×")));
+            javaCut(seq, "1").format("%.1f%%"), javaCut(seq, "1024").format("%.0f%%"), javaOverCAt4k(seq).format("%.2f×")));
+    }
+
+    /** The time Java's 4 KB operations saved over its operations of another size (bytes), in percent, sequentially. */
+    static Estimate javaCut(Results seq, String fromOpSize) {
+        Results java = seq.where("language", "java");
+        return Estimate.ofCut(d -> d.from(java).where("op_size", "4096").cut(d.from(java).where("op_size", fromOpSize), "op_size"));
+    }
+
+    /** Java's time over C's with 4 KB operations. */
+    static Estimate javaOverCAt4k(Results seq) {
+        return Estimate.of(d -> d.from(seq).where("op_size", "4096").ratio("java", "c"));
     }
 }

@@ -66,7 +66,7 @@ public final class Lab05 {
     }
 
     public static List<Verdict> verdicts(Lab lab, Results step1, Results steps, Results kinds) {
-        Results at250 = step1.and(steps).where("file_size", String.valueOf(lab.preset().size("verdict_size")));
+        Results at250 = at250(lab, step1, steps);
         Results utf8 = kinds.where("text", "utf8");
         List<Long> sizes = lab.preset().sizes("sizes");
         Results chained = step1.and(steps).where("text", "lf");
@@ -74,7 +74,7 @@ public final class Lab05 {
         String smallStep = "a step this small between reads of about a millisecond is within how far one process's runs can land from the next's (see the noise floor above).";
         return List.of(
             Verdict.change(lab.claim("lord-reddy.text-readline.datainputstream-bufferedinputstream-seq-change.250kb"),
-                Estimate.ofChange(d -> d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0"))),
+                bufferingChange(at250),
                 Why.ifLower("One system call per byte costs even more next to today's fast line handling: buffering removes nearly all of the time.")),
             Verdict.inPaper(lab.preset().name(), Verdict.change(lab.claim("lord-reddy.text-readline.bufferedreader-1024-seq-change.250kb"),
                 Estimate.ofChange(d -> d.from(at250).strategies("reader").where("buffer_size", "1024").percentChange(d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048"))),
@@ -102,7 +102,7 @@ public final class Lab05 {
                 Why.ifHigher("Step 1's system call per byte weighs more next to the rest than on a 1998 SPARCstation: line handling got faster than entering the kernel.")
                    .orIfLower("Step 1's system call per byte weighs less next to the rest than on a 1998 SPARCstation.")),
             Verdict.ratio(lab.claim("lord-reddy.text-readline.char-arrays-over-bufferedfilereader"),
-                Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms") / d.from(at250).strategies("chars").where("buffer_size", "0").median("median_ms")),
+                stringCost(at250),
                 Why.ifLower("Allocating a short-lived String is cheap for today's garbage collectors: the char[] loop saves less.")),
             Verdict.inPaper(lab.preset().name(), Verdict.cut(lab.claim("lord-reddy.buffer-size.larger-buffer-gain.high"),
                 Estimate.ofCut(d -> d.from(steps).where("strategy", "reader").where("buffer_size", "8192").cut(d.from(steps).where("strategy", "reader").where("buffer_size", "1024"))),
@@ -117,16 +117,29 @@ public final class Lab05 {
 
     /** The learner's guesses beside this run: step 2's saving at 250 KB, a String per line, and the best Java reader over C's getline (big file). */
     public static void againstYourGuesses(Lab lab, Results step1, Results steps, Results big, double bufferingCut, double stringCost, double javaOverC) {
-        Results at250 = step1.and(steps).where("file_size", String.valueOf(lab.preset().size("verdict_size")));  // the white paper's 250 KB file
+        Results at250 = at250(lab, step1, steps);
         Results javaWays = big.strategies("reader", "own-reader", "chars", "files-lines", "files-readalllines", "files-reader", "files-readstring");
         System.out.println(String.format(Locale.ROOT, "%s; here buffering saved %s of step 1's time, a String per line took %s the time of chars,"
                 + " and the best Java reader %s C getline's time.",
             Guess.said("%.0f%%, %.1f× and %.1f×", bufferingCut, stringCost, javaOverC),
-            Estimate.ofCut(d -> -d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0")))
-                .format("%.0f%%"),
-            Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms")
-                / d.from(at250).strategies("chars").where("buffer_size", "0").median("median_ms")).format("%.2f×"),
+            bufferingChange(at250).map(change -> -change).format("%.0f%%"),  // the time saved: a change of −92% saved 92%
+            stringCost(at250).format("%.2f×"),
             Estimate.of(d -> d.from(javaWays).lowestStrategyMedian("median_ms") / d.from(big).where("strategy", "getline").median("median_ms", r -> true))
                 .format("%.2f×")));  // the fastest Java way's median time over C's
+    }
+
+    /** The runs of the steps on the preset's verdict-size file (the white paper's 250 KB). */
+    static Results at250(Lab lab, Results step1, Results steps) {
+        return step1.and(steps).where("file_size", String.valueOf(lab.preset().size("verdict_size")));
+    }
+
+    /** Step 2 against step 1: the change in time, in percent, when a 2 KB BufferedInputStream comes under readLine. */
+    static Estimate bufferingChange(Results at250) {
+        return Estimate.ofChange(d -> d.from(at250).strategies("datainput-buffered").where("buffer_size", "2048").percentChange(d.from(at250).strategies("datainput").where("buffer_size", "0")));
+    }
+
+    /** What a String per line costs: our own reader's time over the char[] loop's, which makes none. */
+    static Estimate stringCost(Results at250) {
+        return Estimate.of(d -> d.from(at250).strategies("own-reader").where("buffer_size", "0").median("median_ms") / d.from(at250).strategies("chars").where("buffer_size", "0").median("median_ms"));
     }
 }

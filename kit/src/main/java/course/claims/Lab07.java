@@ -43,7 +43,7 @@ public final class Lab07 {
     public static List<Context> thenAndHere(Lab lab, Results javaRuns) {
         String noNfs = "This machine has no SAN or NFS mount to test; point COURSE_SCRATCH at one and rerun this lab.";
         return List.of(
-            Context.rate(lab.claim("awan.nio-threads.view-buffer-read-local-max"), javaRuns.where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s"),
+            Context.rate(lab.claim("awan.nio-threads.view-buffer-read-local-max"), bestViewBufferRead(javaRuns),
                 "Memory bandwidth and core count set this ceiling; the study's node had 8 cores (16 hardware threads)."),
             Context.rate(lab.claim("awan.nio-threads.mapped-read-max"), javaRuns.where("op", "read").strategies("mapped").max("study_mb_per_s"),
                 "Reads from the page cache run at memory speed; the study's figure is one 2012 node's, most likely reading over NFS (see the retelling)."),
@@ -92,8 +92,7 @@ public final class Lab07 {
                     / d.from(largest).strategies("mapped").ratioTo(d.from(largest).strategies("view-direct"))),
                 "mapped over view-buffer time on the smallest file, over the same on the largest: %s",
                 Why.ifLower("Setting up a mapping did not cost more, relatively, on small files here.")),
-            Verdict.atLeast(lab.claim("awan.approaches.randomaccessfile-inefficient"),
-                Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "view-direct"))),
+            Verdict.atLeast(lab.claim("awan.approaches.randomaccessfile-inefficient"), rafOverViewBuffer(raf),
                 10, "extremely inefficient: at least 10× the view buffer's time", "RandomAccessFile.writeInt/readInt took %s the view buffer's time",
                 Why.ifLower("One call per int was not much slower here.")),
             Verdict.atLeast(lab.claim("awan.approaches.braf-faster-than-raf"),
@@ -121,7 +120,7 @@ public final class Lab07 {
         lab.chart(Charts.lines(reads, true, "threads", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"));
         Results atMost = reads.where("threads", most);
         System.out.println(String.format(Locale.ROOT, "With %d threads on %d cores, the study's way gives %s the wall-clock bandwidth (median over the ways).",
-            most, lab.cores(), Estimate.of(d -> d.from(atMost).median("study_mb_per_s", r -> true) / d.from(atMost).median("wall_mb_per_s", r -> true)).format("%.2f×")));
+            most, lab.cores(), Estimate.of(d -> d.from(atMost).studyOverWall()).format("%.2f×")));
     }
 
     /** Each way with and without a lock on its thread's region, and what the lock cost in time. */
@@ -134,7 +133,7 @@ public final class Lab07 {
     /** RandomAccessFile's one int per call against the view buffer, one thread. */
     public static void rafAgainstViewBuffer(Results raf) {
         System.out.println(String.format(Locale.ROOT, "RandomAccessFile took %s the time of the view buffer.",
-            Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "view-direct"))).format("%.0f×")));
+            rafOverViewBuffer(raf).format("%.0f×")));
     }
 
     /** The learner's guesses beside this run: the best read bandwidth the study's way, and the most threads' gain over one (wall clock). */
@@ -142,7 +141,17 @@ public final class Lab07 {
         Results reads = all.where("op", "read").strategies("view-heap", "view-direct", "mapped", "bulk");
         System.out.println(String.format(Locale.ROOT, "%s; this machine read at up to %s GB/s the study's way, and more threads gave %s one thread (wall clock).",
             Guess.said("%.1f\u00a0GB/s and %.1f×", readGBs, threadsSpeedup),
-            Estimate.of(d -> d.from(javaRuns).where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s") / 1024).format("%.1f"),
+            Estimate.of(d -> bestViewBufferRead(d.from(javaRuns)) / 1024).format("%.1f"),
             Estimate.of(d -> d.from(reads).max("wall_mb_per_s") / d.from(reads).where("threads", "1").max("wall_mb_per_s")).format("%.2f×")));
+    }
+
+    /** The view buffers' best read bandwidth, the study's way (bytes over the mean thread time), over thread counts. */
+    static double bestViewBufferRead(Results javaRuns) {
+        return javaRuns.where("op", "read").strategies("view-heap", "view-direct").max("study_mb_per_s");
+    }
+
+    /** RandomAccessFile's one int per call: its time over the direct view buffer's, one thread. */
+    static Estimate rafOverViewBuffer(Results raf) {
+        return Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "view-direct")));
     }
 }

@@ -99,7 +99,7 @@ public final class Lab08 {
             lab.cores(), most, "more processes than cores"));
         Results atMost = all.where("procs", most);
         System.out.println(String.format(Locale.ROOT, "With %d processes on %d cores, the study's way gives %s the wall-clock bandwidth (median over ways and operations).",
-            most, lab.cores(), Estimate.of(d -> d.from(atMost).median("study_mb_per_s", r -> true) / d.from(atMost).median("wall_mb_per_s", r -> true)).format("%.2f×")));
+            most, lab.cores(), Estimate.of(d -> d.from(atMost).studyOverWall()).format("%.2f×")));
     }
 
     /** The locked runs beside the same ways unlocked at the same process count, and what the lock cost in time. */

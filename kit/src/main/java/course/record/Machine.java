@@ -66,14 +66,23 @@ public final class Machine {
         if (!m.get("container limits").equals(NO_LIMITS)) why.add("a container limits it (" + m.get("container limits") + ")");
         if (m.containsKey("cores the JVM reports")) why.add("the JVM reports " + m.get("cores the JVM reports"));
         String load = m.get("load");
-        // what other work does now, where known; the 1-minute load also counts the lab run just before this one
-        java.util.regex.Matcher now = java.util.regex.Pattern.compile("([0-9.]+) per core busy with other work now").matcher(load);
-        java.util.regex.Matcher busy = now.find() ? now : java.util.regex.Pattern.compile("load ([0-9.]+) per core").matcher(load);
-        if ((busy == now || busy.find()) && Double.parseDouble(busy.group(1)) > BUSY_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
+        if (busyPerCore(load) > BUSY_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
         java.util.regex.Matcher steal = java.util.regex.Pattern.compile("steal ([0-9.]+)%").matcher(load);
         if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");
         return why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
                 + ". Expect noisier figures; compare ratios and shapes, and run a case again before you trust a close call.";
+    }
+
+    /**
+     * How busy other work keeps each core, from the machine card's load line: what the look as the lab opened saw, where
+     * it saw anything (the 1-minute load also counts the lab run just before this one), else the load; NaN when neither.
+     */
+    static double busyPerCore(String load) {
+        for (String figure : List.of("([0-9.]+) per core busy with other work now", "load ([0-9.]+) per core")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(figure).matcher(load);
+            if (m.find()) return Double.parseDouble(m.group(1));
+        }
+        return Double.NaN;
     }
 
     /**

@@ -308,6 +308,14 @@ public final class Results {
         return medianByStrategy(column).values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 
+    /**
+     * How many times the study's aggregate bandwidth (bytes over the mean of the threads' or processes' own times) is the
+     * wall clock's (bytes over the span from the first start to the last end): medians over the cases. Above 1 it overstates.
+     */
+    public double studyOverWall() {
+        return median("study_mb_per_s", r -> true) / median("wall_mb_per_s", r -> true);
+    }
+
     /** The strategy with the highest median of a summary column (the fastest way by MB/s, say); "" when there is none. */
     public String strategyWithHighestMedian(String column) {
         return medianByStrategy(column).entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("");
