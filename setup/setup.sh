@@ -133,20 +133,30 @@ setup_venv() {
 }
 
 # JJava's stock launcher starts a second JVM from PATH and ignores JAVA_HOME, so the course
-# installs its own kernelspec that runs the chosen JDK's java directly on jjava.jar.
+# installs its own kernelspec that runs the chosen JDK's java directly on jjava.jar. The stock kernel goes from the
+# course's own .venv; an environment COURSE_VENV names is someone else's and keeps it (the course's JupyterLab
+# settings offer the course's kernel alone either way: setup/jupyterlab/*/jupyter_config.json).
 install_kernel() {
   local stock="$VENV/share/jupyter/kernels/java"
-  if [ -f "$stock/jjava.jar" ]; then
+  if [ -f "$stock/jjava.jar" ] && ! cmp -s "$stock/jjava.jar" "$KERNEL_DIR/jjava.jar"; then
     mkdir -p "$KERNEL_DIR"
     cp "$stock/jjava.jar" "$KERNEL_DIR/jjava.jar"
-    rm -rf "$stock"
   fi
+  [ -n "${COURSE_VENV:-}" ] || rm -rf "$stock"
   [ -f "$KERNEL_DIR/jjava.jar" ] || die "jjava.jar missing from .venv; remove .venv and run again"
-  "$VENV/bin/python" - "$KERNEL_DIR" "$JDK" "$COURSE_HOME" "$JDK_FEATURE" <<'PY'
+  # A JVM started with SIGINT ignored (JupyterLab run as a script's background job, by some service managers) keeps
+  # it ignored and the stop button stops nothing: the kernel starts with SIGINT's default restored (coreutils 8.31+).
+  local restore=()
+  if env --default-signal=INT true 2>/dev/null; then
+    restore=("$(command -v env)" --default-signal=INT)
+  else
+    say "env cannot restore SIGINT here (coreutils before 8.31): start JupyterLab from a shell that does not ignore it, or the stop button stops nothing"
+  fi
+  "$VENV/bin/python" - "$KERNEL_DIR" "$JDK" "$COURSE_HOME" "$JDK_FEATURE" "${restore[@]}" <<'PY'
 import json, os, sys
-kernel_dir, jdk, home, feature = sys.argv[1:]
+kernel_dir, jdk, home, feature, *restore = sys.argv[1:]
 spec = {
-    "argv": [f"{jdk}/bin/java", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
+    "argv": [*restore, f"{jdk}/bin/java", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
              "-jar", f"{kernel_dir}/jjava.jar", "{connection_file}"],
     "display_name": f"Java {feature} (course)",
     "language": "java",

@@ -216,15 +216,23 @@ def run_and_collect(km, kc, first, second, presses):
     return status.get(a), status.get(b), printed
 
 
-def test_a_burst_of_stop_presses_stops_one_cell(tmp_path):
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_a_burst_of_stop_presses_stops_one_cell(tmp_path, sigint):
     """Stop pressed eight times within 50 ms while a cell runs, the next cell sent at once (as Run All queues it), ten
     times over: each burst stops the running cell and no other, and the next cell runs whole, its output delivered. In
     JJava's message mode the leftover presses stopped the next cell (16 bursts in 16 here). A press on its own after a
-    pause still stops a cell."""
-    with kernel_environment(kernel_env(tmp_path)):
-        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    pause still stops a cell. Also when JupyterLab was started with SIGINT ignored (a shell script's background job,
+    some service managers), which a JVM would keep: the kernelspec restores it."""
+    import signal
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if sigint == "ignored" else None
     try:
-        for burst in range(10):
+        with kernel_environment(kernel_env(tmp_path)):
+            km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+    try:
+        for burst in range(10 if sigint == "default" else 3):
             first, second, printed = run_and_collect(km, kc, "Thread.sleep(30_000);",
                                                      f'Thread.sleep(300); System.out.println("cell {burst} ran");', 8)
             assert (first, second) == ("error", "ok"), f"burst {burst}: the running cell {first}, the next {second}"
@@ -233,6 +241,22 @@ def test_a_burst_of_stop_presses_stops_one_cell(tmp_path):
         started(kc, "Thread.sleep(30_000);")
         km.interrupt_kernel()
         assert kc.get_shell_msg(timeout=10)["content"]["status"] == "error", "a lone press after a pause stopped no cell"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_a_press_while_the_cell_still_compiles_stops_it_once_it_runs(tmp_path):
+    """JJava can cancel only code that executes. A press that lands while JShell still compiles the cell (here a
+    method of 2,000 statements, a second or more; on a busy machine any cell) waits for the cell's code to run and
+    stops it then; the next cell, queued behind, runs whole. Before, such a press was lost and the cell ran on."""
+    slow = "long slow() { long x = 1;\n" + "".join(f"x += {i} * x ^ {i};\n" for i in range(2000)) + "return x; }\n"
+    with kernel_environment(kernel_env(tmp_path)):
+        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    try:
+        first, second, printed = run_and_collect(km, kc, slow + "Thread.sleep(30_000);", 'System.out.println("next ran");', 8)
+        assert (first, second) == ("error", "ok"), f"the compiling cell {first}, the next {second}"
+        assert "next ran" in printed
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
