@@ -12,18 +12,18 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 setup:
 	@$(SETUP)
 
-# JupyterLab on 127.0.0.1, in folder $(1), its URL (to page $(2)) printed here because JupyterLab masks a token it was
-# given; $(3) is the mode's Jupyter configuration (setup/jupyterlab/learner or teacher). Set COURSE_PORT or
-# COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN), never on its command line,
-# which every user of the machine can read.
+# JupyterLab on 127.0.0.1, in folder $(1), its URL (to page $(2)) printed once it answers (tools/answering.py) because
+# JupyterLab masks a token it was given; $(3) is the mode's Jupyter configuration (setup/jupyterlab/learner or
+# teacher). Set COURSE_PORT or COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN),
+# never on its command line, which every user of the machine can read.
 define jupyter_lab
 	@$(ENV) && port="$${COURSE_PORT:-8888}" && token="$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')}" \
 	  && { [[ "$$port" =~ ^[0-9]{4,5}$$ ]] && (( port >= 1024 && port <= 65535 )) \
 	       || { echo "COURSE_PORT=$$port: give a port number from 1024 to 65535" >&2; exit 2; }; } \
 	  && { [[ "$$token" =~ ^[A-Za-z0-9_-]+$$ ]] || { echo "COURSE_TOKEN: letters, digits, - and _ only" >&2; exit 2; }; } \
-	  && cd "$(1)" && echo "Open it at: http://127.0.0.1:$$port/$(2)?token=$$token" \
-	  && JUPYTER_CONFIG_PATH="$(COURSE)/setup/jupyterlab/$(3)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" JUPYTER_TOKEN="$$token" \
-	     jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) "--ServerApp.port=$$port" --ServerApp.port_retries=0 \
+	  && cd "$(1)" && export JUPYTER_TOKEN="$$token" && { python "$(COURSE)/tools/answering.py" "$$port" "$(2)" & } \
+	  && JUPYTER_CONFIG_PATH="$(COURSE)/setup/jupyterlab/$(3)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
+	     exec jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) "--ServerApp.port=$$port" --ServerApp.port_retries=0 \
 	     --ServerApp.root_dir="$(1)"
 endef
 # The learner's own copies of the labs (COURSE_MY_LABS names another folder)

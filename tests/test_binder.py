@@ -118,8 +118,8 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         assert "Lab 08" in report or "08-mpi-processes" in report
         assert not (home / ".venv").exists(), "one Python environment in the image, not a second Jupyter"
         kernels = set(json.loads((home / "build/kernels.json").read_text())["kernelspecs"])
-        assert "java-course" in kernels and "java" not in kernels, f"JJava's stock kernel is gone: {kernels}"
-        assert kernels <= {"java-course", "python3"}, kernels  # python3 is ipykernel's; the learner's configuration hides it
+        assert kernels == {"java-course"}, f"the learner is offered the course's kernel alone: {kernels}"
+        assert (conda / "share/jupyter/kernels/java/kernel.json").exists(), "the set-up removed nothing of the environment"
         config = (home / "build/config-path").read_text().strip().split(":")
         assert "/home/jovyan/setup/jupyterlab/learner" in config and "/home/jovyan/binder/jupyter" in config, config
         copies = sorted((home / "my-labs").glob("*.ipynb"))

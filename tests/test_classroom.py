@@ -51,7 +51,7 @@ def test_release_removes_solutions_and_keeps_tests(course):
             else:
                 assert "BEGIN SOLUTION" not in cell.source and "UnsupportedOperationException" in cell.source, lab
     assert classroom("release", "99-no-such-lab", env=env).stderr.strip() == \
-        "classroom: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
+        "classroom release: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
 def test_prepare_keeps_a_configuration_the_teacher_changed(tmp_path):
@@ -140,7 +140,7 @@ def test_collect_sorts_a_moodle_download_and_sets_aside_unsafe_archives(tmp_path
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as book:
         assert [(s.id, s.first_name, s.last_name) for s in book.students] == [("ada-lovelace-1", "Ada", "Lovelace"), ("alan-turing-2", "Alan", "Turing")]
     assert classroom("collect", LAB, str(tmp_path / "nope.zip"), env=env).stderr.strip() == \
-        "classroom: make collect LAB=<one lab> FROM=<the LMS's download: its zip, or the folder it unpacks to>"
+        f"classroom: FROM={tmp_path / 'nope.zip'}: no such file or folder (the LMS's download: its zip, or the folder it unpacks to)"
 
 
 def test_autograde_refuses_without_a_sandbox_and_leaves_out_links(tmp_path):

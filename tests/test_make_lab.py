@@ -4,6 +4,7 @@ offers only the course's kernel and none of nbgrader's teacher tools. `make teac
 import json
 import secrets
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -33,21 +34,30 @@ def page(url):
 
 @contextmanager
 def served(target, tmp_path, **env):
-    """`make TARGET` on a free port with a known token, until it answers; stopped after the block. Yields the server's
-    address, its token and the make process (whose output is read after the block)."""
+    """`make TARGET` on a free port with a known token, until it prints its address, which must answer at once (a
+    learner follows it as soon as it shows); stopped after the block. Yields the server's address, its token and all
+    that make printed up to the address."""
     port, token = free_port(), secrets.token_hex(16)
     env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), **env)
     make = subprocess.Popen(["make", "-s", target], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    printed = []
+    watchdog = threading.Timer(120, stop, [make])  # a make that never prints its address is stopped, ending the loop
+    watchdog.start()
     try:
-        deadline = time.time() + 120
-        while status(f"{base}/api/status?token={token}") != 200:
-            assert make.poll() is None and time.time() < deadline, f"make {target} did not serve"
-            time.sleep(0.5)
-        yield base, token, make
+        for line in make.stdout:  # JupyterLab logs on the same pipe: read on, or it would block writing to it
+            printed.append(line)
+            if "Open it at: " in line:
+                assert status(f"{base}/api/status?token={token}") == 200, f"make {target} printed its address before it answered"
+                break
+        else:
+            raise AssertionError(f"make {target} ended without printing its address: {''.join(printed)[-3000:]}")
+        threading.Thread(target=make.stdout.read, daemon=True).start()
+        yield base, token, "".join(printed)
     finally:
+        watchdog.cancel()
         stop(make)
 
 
@@ -55,7 +65,7 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
     mine = tmp_path / "my labs"  # a space: the folder is quoted wherever it goes
     mine.mkdir()
     (mine / "00-start-here.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')  # an edited copy
-    with served("lab", tmp_path, COURSE_MY_LABS=str(mine)) as (base, token, make):
+    with served("lab", tmp_path, COURSE_MY_LABS=str(mine)) as (base, token, printed):
         assert status(f"{base}/api/status?token=wrong") == 403
         lines = []
         for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
@@ -72,7 +82,7 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
         assert '"disabledExtensions": ["@jupyter/nbgrader"]' in page(f"{base}/lab?token={token}"), "nbgrader's menus and panels are not loaded"
         names = {item["name"] for item in get_json(f"{base}/api/contents?token={token}")["content"]}
         assert names >= {"00-start-here.ipynb", "09-jdk-against-jdk.ipynb", "10-past-the-page-cache.ipynb"}
-    assert f"token={token}" in make.stdout.read(), "make lab prints the URL with its token"
+    assert f"token={token}" in printed, "make lab prints the URL with its token"
     assert json.loads((mine / "00-start-here.ipynb").read_text())["cells"] == [], "the learner's edited copy is kept"
     for notebook in mine.glob("*.ipynb"):
         assert "BEGIN SOLUTION" not in notebook.read_text(), f"{notebook.name} holds a solution"
@@ -80,14 +90,14 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
 
 def test_make_teach_serves_the_sources_with_nbgrader(tmp_path):
     classroom = tmp_path / "classroom"
-    with served("teach", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, make):
+    with served("teach", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, printed):
         assert status(f"{base}/formgrader?token={token}") == 200
         disabled = page(f"{base}/lab?token={token}").split('"disabledExtensions"')[1][:200]
         assert "@jupyter/nbgrader" not in disabled, "nbgrader's teacher tools load"
         source = get_json(f"{base}/api/contents/labs/00-start-here.ipynb?token={token}")
         assert "BEGIN SOLUTION" in json.dumps(source["content"]), "the teacher sees the sources, solutions and all"
     assert (classroom / "nbgrader_config.py").is_file(), "the classroom folder is made, with the course's nbgrader configuration"
-    assert f"{base}/lab/tree/labs/00-start-here.ipynb?token={token}" in make.stdout.read()
+    assert f"{base}/lab/tree/labs/00-start-here.ipynb?token={token}" in printed
 
 
 def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
@@ -98,9 +108,9 @@ def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
     assert refused.returncode != 0 and f"formgrade: no classroom in {classroom} yet: make assignments first" in refused.stderr
     classroom.mkdir()
     (classroom / "nbgrader_config.py").write_text((HOME / "classroom/nbgrader_config.py").read_text())
-    with served("formgrade", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, make):
+    with served("formgrade", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, printed):
         assert status(f"{base}/formgrader?token={token}") == 200
-    assert f"{base}/formgrader?token={token}" in make.stdout.read()
+    assert f"{base}/formgrader?token={token}" in printed
 
 
 def test_make_lab_refuses_a_port_that_is_not_a_number(tmp_path):

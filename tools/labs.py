@@ -4,10 +4,6 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
-
 HOME = Path(__file__).resolve().parent.parent
 VEGA_LITE = "application/vnd.vegalite.v5+json"
 
@@ -30,6 +26,9 @@ def kernel_environment(extra):
 
 def execute(path, preset, scratch=None, allow_errors=False):
     """Executes a lab in the course kernel with COURSE_PRESET=preset; the kernel is always shut down."""
+    import nbformat  # here, not at the top: make lab's copies of the labs need none of it, and it takes seconds to load
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
     nb = nbformat.read(path, as_version=4)
     # execute() starts the kernel and shuts it down (immediately) in its own finally, also on errors
     client = NotebookClient(nb, kernel_name="java-course", timeout=1800, shutdown_kernel="immediate",

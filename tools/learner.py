@@ -12,7 +12,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import classroom
 from labs import HOME, lab_paths
 
 MADE_FROM = "course_source"  # a copy's notebook metadata: the hash of the lab it was made from
@@ -24,6 +23,7 @@ def source_hash(path):
 
 def student_versions(labs):
     """{lab: notebook JSON} of nbgrader's student version of each lab, generated in a course folder of its own."""
+    import classroom  # here: nbgrader takes seconds to load, and a make lab whose copies are there needs none of it
     scratch = Path(tempfile.mkdtemp(prefix=".learner-", dir=classroom.ensure(HOME / "build")))
     try:
         shutil.copy(HOME / "classroom/nbgrader_config.py", scratch / "nbgrader_config.py")
