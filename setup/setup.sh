@@ -128,7 +128,10 @@ setup_venv() {
   if fresh venv "$key" && [ -x "$VENV/bin/jupyter" ]; then return; fi
   say "creating .venv (every package pinned with its hashes: setup/requirements.lock)"
   python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$COURSE_HOME/setup/requirements.lock"
+  # --no-deps: the lock names every package (and leaves one out on purpose: see its head); pip check then says if
+  # one that is needed is missing
+  "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/requirements.lock"
+  "$VENV/bin/pip" check -q --disable-pip-version-check >/dev/null || die "the environment misses a package: $("$VENV/bin/pip" check --disable-pip-version-check | head -3)"
   stamp venv "$key"
 }
 

@@ -90,7 +90,7 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         env_prefix = "/srv/conda/envs/notebook"  # repo2docker's NB_PYTHON_PREFIX
         path = f"/opt/conda/lib/jvm/bin:{env_prefix}/bin:/usr/local/bin:/usr/bin:/bin"
         script = (f"cd /home/jovyan && python3 -m venv {env_prefix}"
-                  f" && {env_prefix}/bin/pip install -q --disable-pip-version-check --require-hashes -r setup/requirements.lock"
+                  f" && {env_prefix}/bin/pip install -q --disable-pip-version-check --require-hashes --no-deps -r setup/requirements.lock"
                   " && bash binder/postBuild"
                   " && bash binder/start bash -c 'echo \"$JUPYTER_CONFIG_PATH\" > build/config-path && jupyter kernelspec list --json > build/kernels.json'"
                   " && COURSE_PRESET=smoke python tools/report.py 00-start-here 08-mpi-processes")
