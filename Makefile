@@ -91,9 +91,10 @@ class-demo: setup
 handin: setup
 	@$(ENV) && python tools/classroom.py handin "$${ID-}"
 
-# The teacher's view of the class: the zips in build/handin/ (or HANDIN=folder) side by side, in build/class-results.html.
+# The teacher's view of the class: the zips in build/handin/ side by side, in build/class-results.html; HANDIN=folder
+# for the zips in another folder, LAB=03-operation-size for those make collect took in for a lab.
 class-results: setup
-	@$(ENV) && python tools/classroom.py class-results "$${HANDIN-}"
+	@$(ENV) && python tools/classroom.py class-results $${LAB:+--lab "$$LAB"} "$${HANDIN-}"
 
 # Removes what the set-up and the runs made, in the course folder whichever folder make runs from. It spares
 # what people made: grades, submissions and feedback (build/classroom), hand-ins (build/handin), results (data/results).

@@ -24,11 +24,6 @@ RESULTS = Path(tempfile.mkdtemp(prefix="course-test-results-"))
 os.environ["COURSE_RESULTS"] = str(RESULTS)
 
 
-# Each lab runs once per session: test_notebooks keeps each notebook it executed (by name, e.g. "03-operation-size")
-# and test_report renders those instead of running the labs again.
-EXECUTED = {}
-
-
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(RESULTS, ignore_errors=True)
 

@@ -105,7 +105,7 @@ def test_lab_00_runs_in_a_real_browser(tmp_path):
         base = f"http://127.0.0.1:{port}"
         wait_for_server(f"{base}/api/status?token={token}", server, time.time() + 60)
         started = time.time()
-        run = subprocess.run(["node", str(HOME / "tests/browser/run_lab.mjs"), base, token, "00-start-here.ipynb", str(SCREENSHOT), "300"],
+        run = subprocess.run(["node", str(HOME / "tests/browser/run_lab.mjs"), base, "00-start-here.ipynb", str(SCREENSHOT), "300"],
                              env=env, capture_output=True, text=True, timeout=900)
         print(f"browser run of lab 00 (smoke): {time.time() - started:.0f} s; screenshot {SCREENSHOT}")
         assert run.returncode == 0, run.stderr[-3000:] + (tmp_path / "jupyterlab.log").read_text()[-3000:]

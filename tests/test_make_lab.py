@@ -100,17 +100,13 @@ def test_make_teach_serves_the_sources_with_nbgrader(tmp_path):
     assert f"{base}/lab/tree/labs/00-start-here.ipynb?token={token}" in printed
 
 
-def test_make_formgrade_serves_formgrader_on_the_classroom(tmp_path):
-    """The teacher's JupyterLab (make formgrade) on a classroom folder, nbgrader's Formgrader answering there."""
+def test_make_formgrade_refuses_a_folder_that_is_no_classroom(tmp_path):
+    """make formgrade on a classroom folder make assignments never made: one line, before JupyterLab starts. (It serving
+    Formgrader on a classroom is held by test_classroom's run of the README's round trip.)"""
     classroom = tmp_path / "classroom"
     refused = subprocess.run(["make", "-s", "formgrade"], cwd=HOME, env=dict(ENV, COURSE_CLASSROOM=str(classroom)),
                              capture_output=True, text=True)
     assert refused.returncode != 0 and f"formgrade: no classroom in {classroom} yet: make assignments first" in refused.stderr
-    classroom.mkdir()
-    (classroom / "nbgrader_config.py").write_text((HOME / "classroom/nbgrader_config.py").read_text())
-    with served("formgrade", tmp_path, COURSE_CLASSROOM=str(classroom)) as (base, token, printed):
-        assert status(f"{base}/formgrader?token={token}") == 200
-    assert f"{base}/formgrader?token={token}" in printed
 
 
 def test_make_lab_refuses_a_port_that_is_not_a_number(tmp_path):

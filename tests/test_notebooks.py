@@ -1,6 +1,6 @@
 """Labs executed headlessly in the real Java kernel (smoke preset): no error output, every chart a
 Vega-Lite v5 spec that renders offline, results saved; the kernel is always shut down. Each executed
-notebook is kept (conftest.EXECUTED) for test_report."""
+notebook is kept (EXECUTED) for the report's test below."""
 import copy
 import html
 import json
@@ -13,8 +13,12 @@ import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
 
-from conftest import ENV, EXECUTED, HOME, RESULTS, SAVED_RESULTS, cmdline, needs_mpi, survivors
+from conftest import ENV, HOME, RESULTS, SAVED_RESULTS, cmdline, needs_mpi, survivors
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
+
+# Each lab runs once per session: the smoke test keeps each notebook it executed (by name, e.g. "03-operation-size")
+# and the report's test renders those instead of running the labs again.
+EXECUTED = {}
 
 # lab 08 starts MPI jobs: without Open MPI it is skipped with the install line (CI installs it, so there it runs)
 LABS = [pytest.param(p.name, marks=needs_mpi) if "mpi" in p.name else p.name for p in lab_paths()]
@@ -103,7 +107,7 @@ def test_lab_runs_clean_in_smoke(lab, tmp_path):
     results = RESULTS
     before = set(results.glob("*.json")) if results.exists() else set()
     nb = execute(HOME / "labs" / lab, "smoke", tmp_path)
-    EXECUTED[lab[:-6]] = copy.deepcopy(nb)  # for test_report, whatever the checks below find
+    EXECUTED[lab[:-6]] = copy.deepcopy(nb)  # for test_report_of_chosen_labs, whatever the checks below find
     charts = 0
     for cell in nb.cells:
         drawn_before = charts
@@ -142,6 +146,37 @@ INTERRUPTED = [
                  '.fileSize(Course.parseSize("256m")).opSize(Course.parseSize("1m")).repeat(20).run();',
                  "mpi_file", ["mpirun", "MpiFile"], id="an MPI job", marks=needs_mpi),
 ]
+
+
+REPORTED = ["00-start-here", "03-operation-size"]
+
+
+def test_report_of_chosen_labs(tmp_path):
+    """The report (tools/report.py) of two labs in the smoke preset, from the notebooks executed above (here, in
+    this file, so that each lab runs once however the tests are spread over processes; run alone, this test executes
+    them): both present in order, every chart a static image, the verdict table filled, no failed cell, no script
+    and nothing fetched from the network."""
+    import report as course_report
+    out = tmp_path / "report.html"
+    (tmp_path / "scratch").mkdir()
+    executed = [(name, EXECUTED.get(name) or execute(HOME / "labs" / f"{name}.ipynb", "smoke", tmp_path / "scratch"))
+                for name in REPORTED]
+    assert course_report.write_report(out, "smoke", executed) == []
+    page = out.read_text()
+    assert "<script" not in page and "vnd.vegalite" not in page and "http://" not in re.sub(r'xmlns(:\w+)?="[^"]*"', "", page)
+    sections = re.findall(r'<section class="lab" id="([^"]+)">(.*?)</section>', page, re.S)
+    assert [name for name, _ in sections] == REPORTED
+    # what a cell printed wraps as JupyterLab wraps it (a sentence is not clipped at the page's edge); code does not
+    assert re.search(r"\.output_text pre\{white-space:pre-wrap\}", page) and '<div class="output_subarea output_stream output_stdout output_text">' in page
+    for name, body in sections:
+        assert body.count('src="data:image/svg+xml') >= 2, f"{name}: charts must be images (SVG, inline)"
+        alts = re.findall(r'<img alt="([^"]*)" src="data:image/svg', body)
+        assert len(alts) >= 2 and all(len(a) > 20 and "No description" not in a for a in alts), f"{name}: each chart says in words what it shows"
+        if "lab.verdicts(" in (HOME / "labs" / f"{name}.ipynb").read_text():
+            table = re.search(r"<th>verdict</th>.*?</table>", body, re.S)
+            assert table, f"{name}: no verdict table"
+            assert re.search(r">(holds|changed|reversed|too close to call|not measured|judged in paper)<", table.group(0)), f"{name}: an empty verdict table"
+    assert list((tmp_path / "scratch").iterdir()) == []
 
 
 @pytest.mark.parametrize("lab,long_run,snippet,markers", INTERRUPTED)

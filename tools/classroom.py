@@ -519,7 +519,7 @@ def lab_ids(text):
 def one_lab(text):
     labs = lab_ids(text)
     if len(labs) != 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: name the one lab the download holds (make collect LAB=<lab> FROM=<download>)")
+        raise argparse.ArgumentTypeError(f"{text!r}: name one lab (02-buffering)")
     return labs[0]
 
 
@@ -546,6 +546,7 @@ def parser():
     handing.add_argument("results", nargs="?", metavar="RESULTS", help="the folder of results (COURSE_RESULTS, else data/results)")
     viewing = each.add_parser("class-results", help="the teacher's view of the hand-in zips in FOLDER")
     viewing.add_argument("folder", nargs="?", metavar="FOLDER", help="the zips' folder (COURSE_HANDIN, else build/handin)")
+    viewing.add_argument("--lab", type=one_lab, help="the zips make collect took in for this lab (instead of FOLDER)")
     return commands
 
 
@@ -580,7 +581,10 @@ def main(argv):
         handin(args.learner, args.results or os.environ.get("COURSE_RESULTS") or HOME / "data/results",
                os.environ.get("COURSE_NOTEBOOKS") or os.environ.get("COURSE_MY_LABS") or HOME / "my-labs")
     elif args.command == "class-results":
-        class_results(args.folder or os.environ.get("COURSE_HANDIN") or HOME / "build/handin")
+        collected = ROOT / "downloaded" / (args.lab or "") / "archive"
+        if args.lab and not args.folder and not collected.is_dir():
+            sys.exit(f"classroom: no hand-ins of {args.lab} collected in {collected.parent} yet: make collect LAB={args.lab} FROM=<the LMS's download> first")
+        class_results(args.folder or (args.lab and collected) or os.environ.get("COURSE_HANDIN") or HOME / "build/handin")
 
 
 if __name__ == "__main__":

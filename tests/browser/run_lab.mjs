@@ -3,13 +3,14 @@
 // line about what the page shows (cells, charts with marks, error outputs). tests/test_browser.py
 // starts the server, runs this, and checks the line and the saved notebook.
 //
-//   node run_lab.mjs BASE_URL TOKEN NOTEBOOK SCREENSHOT [TIMEOUT_SECONDS]
+//   JUPYTER_TOKEN=… node run_lab.mjs BASE_URL NOTEBOOK SCREENSHOT [TIMEOUT_SECONDS]
 // playwright-core lives where setup/setup.sh installed it: COURSE_BROWSER_TOOLS (build/tools/browser).
 import { createRequire } from 'node:module';
 
 const { chromium } = createRequire(`${process.env.COURSE_BROWSER_TOOLS}/`)('playwright-core');
 
-const [base, token, notebook, screenshot, timeoutText = '600'] = process.argv.slice(2);
+const [base, notebook, screenshot, timeoutText = '600'] = process.argv.slice(2);
+const token = process.env.JUPYTER_TOKEN;  // from the environment: a command line is every user's to read
 const timeout = Number(timeoutText) * 1000;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
