@@ -24,6 +24,18 @@ RESULTS = Path(tempfile.mkdtemp(prefix="course-test-results-"))
 os.environ["COURSE_RESULTS"] = str(RESULTS)
 
 
+# make test spreads the test files over the cores (pytest-xdist, --dist loadfile), handing them out in the order they
+# were collected. The longest go first (a few minutes each on two cores), so that none is left running alone at the end
+# while the other cores idle; the rest follow in their own order.
+LONGEST_FIRST = ["test_notebooks.py", "test_classroom.py", "test_cross_language.py", "test_round_trip.py", "test_binder.py",
+                 "test_kernel.py", "test_browser.py", "test_c.py", "test_bad_input.py", "test_make_lab.py"]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests keep their order
+
+
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(RESULTS, ignore_errors=True)
 
@@ -39,6 +51,13 @@ def course_env():
 
 
 ENV = course_env()
+
+
+def kernel_env(scratch):
+    """The environment a test's kernel starts in: the course's, the smoke preset, scratch files in this folder."""
+    env = dict(ENV)
+    env.update(COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch))
+    return env
 
 
 def kit_answer(*args):

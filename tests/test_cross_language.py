@@ -389,6 +389,7 @@ def test_jni_ops_twins_agree(commands, tmp_path, file_size, op_size, buffer_size
     assert len(set(sums.values())) == 1
     raw = run_snippet(commands("raw_io", "c"), ["--op", "write", "--file-size", file_size, "--repeat", "1", "--warmup", "0",
                       "--file", str(tmp_path / "raw.dat"), "--keep"])
+    assert raw.returncode == 0, raw.stderr
     assert sha256(tmp_path / "raw.dat") == files[("c", "direct")], "the course's data, whatever the operation size"
 
 

@@ -5,7 +5,6 @@ import json
 import secrets
 import subprocess
 import threading
-import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager

@@ -3,7 +3,6 @@ import csv
 import json
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
