@@ -178,9 +178,10 @@ PY
 }
 
 # A learner's JupyterLab asks no server for news or updates (the course runs offline, on Binder too).
+# In overrides.d/, a file of the course's own: the environment's overrides.json, if any, is its owner's and stays theirs.
 install_lab_settings() {
-  mkdir -p "$VENV/share/jupyter/lab/settings"
-  cp "$COURSE_HOME/setup/jupyterlab/overrides.json" "$VENV/share/jupyter/lab/settings/overrides.json"
+  mkdir -p "$VENV/share/jupyter/lab/settings/overrides.d"
+  cp "$COURSE_HOME/setup/jupyterlab/overrides.json" "$VENV/share/jupyter/lab/settings/overrides.d/java-io-course.json"
 }
 
 # --- jbang and async-profiler from Maven Central ------------------------------------------

@@ -98,8 +98,9 @@ def test_a_burst_of_stop_presses_stops_one_cell(tmp_path, sigint):
     """Stop pressed eight times within 50 ms while a cell runs, the next cell sent at once (as Run All queues it), ten
     times over: each burst stops the running cell and no other, and the next cell runs whole, its output delivered. In
     JJava's message mode the leftover presses stopped the next cell (16 bursts in 16 here). A press on its own after a
-    pause still stops a cell. Also when JupyterLab was started with SIGINT ignored (a shell script's background job,
-    some service managers), which a JVM would keep: the kernelspec restores it."""
+    pause still stops a cell, and one while no cell runs stops none. Also when JupyterLab was started with SIGINT
+    ignored (a shell script's background job, some service managers), which a JVM would keep: the kernelspec
+    restores it."""
     import signal
     before = signal.signal(signal.SIGINT, signal.SIG_IGN) if sigint == "ignored" else None
     try:
@@ -118,6 +119,10 @@ def test_a_burst_of_stop_presses_stops_one_cell(tmp_path, sigint):
         started(kc, "Thread.sleep(30_000);")
         km.interrupt_kernel()
         assert kc.get_shell_msg(timeout=10)["content"]["status"] == "error", "a lone press after a pause stopped no cell"
+        time.sleep(1)
+        km.interrupt_kernel()  # while no cell runs: it stops nothing, now or later
+        time.sleep(1)
+        assert kc.execute_interactive("Thread.sleep(300);", timeout=60)["content"]["status"] == "ok", "a press while idle stopped the next cell"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

@@ -1,10 +1,13 @@
-"""The set-up notices a course folder that has moved: a venv's scripts name the folder they were made in."""
+"""The set-up: it notices a course folder that has moved (a venv's scripts name the folder they were made in), refuses
+a folder make or Java cannot carry, goes on when npm fails, and adds to an environment it does not own without removing
+anything."""
+import json
 import os
 import shutil
 import subprocess
 import sys
 
-from conftest import HOME
+from conftest import ENV, HOME
 
 
 def test_a_moved_course_makes_its_venv_again(tmp_path):
@@ -62,3 +65,31 @@ def test_a_failing_npm_leaves_the_set_up_going(tmp_path):
         "went on"], out.stdout
     assert "network request failed" in (course / "build/npm.log").read_text()
     assert not (course / "build/stamps/browser").exists(), "a failed install leaves no stamp: the next set-up tries again"
+
+
+def test_a_named_environment_keeps_what_it_had(tmp_path):
+    """COURSE_VENV names an environment the course does not own (a conda user's): the set-up adds the course's kernel
+    and JupyterLab settings beside what is there and removes nothing (JJava's own kernel, the owner's overrides.json).
+    The course's kernel starts its JVM with SIGINT's default restored (a JVM keeps a SIGINT it was started ignoring)."""
+    env_dir = tmp_path / "conda-env"
+    stock = env_dir / "share/jupyter/kernels/java"
+    stock.mkdir(parents=True)
+    shutil.copy(HOME / ".venv/share/jupyter/kernels/java-course/jjava.jar", stock / "jjava.jar")
+    (stock / "kernel.json").write_text("{}")
+    settings = env_dir / "share/jupyter/lab/settings"
+    settings.mkdir(parents=True)
+    (settings / "overrides.json").write_text('{"theirs": true}')
+    (env_dir / "bin").mkdir()
+    (env_dir / "bin/python").symlink_to(sys.executable)
+    before = sorted(str(p.relative_to(env_dir)) for p in env_dir.rglob("*"))
+    script = (f'set -euo pipefail; source "{HOME}/setup/setup.sh"; JDK="{ENV["JAVA_HOME"]}"; JDK_FEATURE=25; '
+              "install_kernel; install_lab_settings")
+    out = subprocess.run(["bash", "-c", script], env=dict(ENV, COURSE_VENV=str(env_dir)), capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    after = sorted(str(p.relative_to(env_dir)) for p in env_dir.rglob("*"))
+    assert set(before) <= set(after) and (settings / "overrides.json").read_text() == '{"theirs": true}', "nothing removed or changed"
+    assert set(after) - set(before) == {"share/jupyter/kernels/java-course", "share/jupyter/kernels/java-course/jjava.jar",
+                                        "share/jupyter/kernels/java-course/kernel.json", "share/jupyter/lab/settings/overrides.d",
+                                        "share/jupyter/lab/settings/overrides.d/java-io-course.json"}
+    argv = json.loads((env_dir / "share/jupyter/kernels/java-course/kernel.json").read_text())["argv"]
+    assert argv[1:3] == ["--default-signal=INT", f"{ENV['JAVA_HOME']}/bin/java"], argv

@@ -1,5 +1,8 @@
 package course.show;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.MonitorInfo;
+import java.lang.management.ThreadInfo;
 import java.lang.reflect.Field;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,7 +24,8 @@ import sun.misc.SignalHandler;
  * <li>JJava can cancel a cell only while its code executes, not while JShell still compiles it; on a busy machine
  * that takes long enough for a press to land in it, and the press was lost (the suite's burst test, 1 run in 5
  * beside a full test run). So a press waits, looking every {@link #POLL_MILLIS} ms, until its cell's code
- * executes, and is dropped when that cell ends first (the kernel's count of cells moves on).</li>
+ * executes, and is dropped when that cell ends first (the kernel's count of cells moves on). A press while no cell
+ * runs stops nothing and waits for nothing.</li>
  * </ul>
  */
 public final class StopButton {
@@ -66,6 +70,7 @@ public final class StopButton {
             return;
         }
         int cell = cells.current();
+        if (!cells.underWay(kernel)) return;  // the kernel is idle: the press stops nothing, and waits for no later cell
         Thread waiting = new Thread(() -> {
             try {
                 while (cells.current() == cell) {
@@ -115,6 +120,17 @@ public final class StopButton {
 
         int current() {
             return count.get();
+        }
+
+        /** Whether a cell is under way: JJava takes each cell's request in a method synchronized on the kernel. */
+        boolean underWay(Object kernel) {
+            int id = System.identityHashCode(kernel);
+            for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, false)) {
+                for (MonitorInfo held : thread.getLockedMonitors()) {
+                    if (held.getIdentityHashCode() == id && held.getClassName().equals(kernel.getClass().getName())) return true;
+                }
+            }
+            return false;
         }
 
         boolean executing() {

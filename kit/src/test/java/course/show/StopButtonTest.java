@@ -14,6 +14,9 @@ class StopButtonTest {
         assertEquals(AtomicInteger.class, StopButton.Cells.field(0).getType());
         assertTrue(StopButton.Cells.field(1).getType().getName().endsWith("JJavaExecutionControl"));
         assertEquals(Map.class, StopButton.Cells.field(2).getType());
+        // and takes each cell's request holding the kernel's monitor, which underWay looks for
+        assertTrue(java.util.Arrays.stream(org.dflib.jjava.jupyter.kernel.BaseKernel.class.getDeclaredMethods())
+                .anyMatch(m -> m.getName().equals("handleExecuteRequest") && java.lang.reflect.Modifier.isSynchronized(m.getModifiers())));
     }
 
     @Test
@@ -24,6 +27,31 @@ class StopButtonTest {
         assertFalse(StopButton.counts(t + 400_000_000));  // each within the burst of the one before
         assertFalse(StopButton.counts(t + 800_000_000));
         assertTrue(StopButton.counts(t + 800_000_000 + StopButton.BURST_NANOS));
+    }
+
+    @Test
+    void aCellIsUnderWayWhileAThreadHoldsTheKernelsMonitor() throws InterruptedException {
+        Object kernel = new Object();
+        var cells = new StopButton.Cells(new AtomicInteger(), Map.of());
+        assertFalse(cells.underWay(kernel));
+        var taken = new java.util.concurrent.CountDownLatch(1);
+        var done = new java.util.concurrent.CountDownLatch(1);
+        Thread cell = new Thread(() -> {
+            synchronized (kernel) {  // as JJava's handleExecuteRequest holds it for a cell's whole run
+                taken.countDown();
+                try {
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        cell.start();
+        taken.await();
+        assertTrue(cells.underWay(kernel));
+        done.countDown();
+        cell.join();
+        assertFalse(cells.underWay(kernel));
     }
 
     @Test
