@@ -48,7 +48,7 @@ formgrade: setup
 
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without
 test:
-	@$(SETUP) --for-tests && $(ENV) && python -m pytest -n auto --dist loadfile --durations=15 tests
+	@$(SETUP) --for-tests && $(ENV) && python -m pytest -n auto --dist loadfile --no-loadscope-reorder --durations=15 tests
 
 # The course's stopwatch beside JMH on the same 1-byte read loop (about a minute); lab 00 sets it beside fio.
 bench: setup
