@@ -304,7 +304,10 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
     inner = [bwrap, *sandbox.namespaces(own_network=False),
              *sandbox.mounts(read_only + [work / "home/runtime"], writable, kernel / "tmp",
                              extra=["--ro-bind-try", str(notebook_folder), str(notebook_folder)]),
-             "--setenv", "HOME", str(kernel / "home")]
+             "--setenv", "HOME", str(kernel / "home"),
+             # its own /tmp, not nbgrader's TMPDIR (the connection files' folder, read-only here): Open MPI makes its
+             # session folder in TMPDIR, and lab 08's every run failed without one it could write
+             "--setenv", "TMPDIR", "/tmp"]
     spec["argv"] = inner + spec["argv"]
     target = work / "kernels/kernels/java-course"
     target.mkdir(parents=True)
