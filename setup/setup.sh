@@ -3,7 +3,7 @@
 # Idempotent: every step leaves a stamp keyed by its inputs and is skipped when they are unchanged.
 #   setup/setup.sh              set up what is missing
 #   setup/setup.sh --precompile also compile every snippet now (Binder: a fast first run)
-#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core): `make test`
+#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core), and --precompile: `make test`
 set -euo pipefail
 
 COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -265,7 +265,7 @@ main() {
   for arg in "$@"; do
     case $arg in
       --precompile) precompile=1 ;;
-      --for-tests) for_tests=1 ;;
+      --for-tests) for_tests=1; precompile=1 ;;  # the tests run every snippet: built here at once, on every core
       *) die "unknown option $arg (allowed: --precompile, --for-tests)" ;;
     esac
   done

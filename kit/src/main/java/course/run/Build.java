@@ -17,7 +17,12 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -51,40 +56,54 @@ public final class Build {
             return;
         }
         build.evictHelper();
+        // each snippet built on its own (a JVM start or two, and javac or gcc): as many at once as there are cores
+        List<Callable<String>> steps = new ArrayList<>();
         try (Stream<Path> files = Files.list(build.home.resolve("c-snippets"))) {
             for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
                 String snippet = c.getFileName().toString().replace(".c", "");
                 if (snippet.equals("harness") || snippet.equals("evict")) continue;  // shared parts, not snippets
                 if (needsMissingMpi(c)) {
-                    System.out.println("skipped " + snippet + " (" + MpiRun.missing() + ")");
+                    steps.add(() -> "skipped " + snippet + " (" + MpiRun.missing() + ")");
                     continue;
                 }
-                build.command(snippet, "c");
-                build.precompileJava(snippet);
+                steps.add(() -> {
+                    build.command(snippet, "c");
+                    return build.precompileJava(snippet);
+                });
             }
         }
         try (Stream<Path> files = Files.list(build.home.resolve("java-snippets"))) {  // Java-only snippets (typed_ffm)
             for (Path java : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                 String snippet = snakeCase(java.getFileName().toString().replace(".java", ""));
                 if (Files.exists(build.cSource(snippet)) || !Files.readString(java).contains("Harness.run(")) continue;
-                build.precompileJava(snippet);
+                steps.add(() -> build.precompileJava(snippet));
             }
         }
         try (Stream<Path> files = Files.list(build.home.resolve("c-snippets/jni"))) {
             for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
                 if (needsMissingMpi(c)) continue;  // said above
-                System.out.println("precompiled " + build.nativeLibrary(c.getFileName().toString().replace(".c", "")));
+                steps.add(() -> "precompiled " + build.nativeLibrary(c.getFileName().toString().replace(".c", "")));
             }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        try {
+            for (Future<String> step : pool.invokeAll(steps)) System.out.println(step.get());  // in order, as each is done
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
         }
     }
 
     /** Compiles a snippet's Java side, or says it needs a newer JDK (typed_ffm, mapped_file and small_reads need 22). */
-    private void precompileJava(String snippet) {
+    private String precompileJava(String snippet) {
         try {
             command(snippet, "java");
-            System.out.println("precompiled " + snippet);
+            return "precompiled " + snippet;
         } catch (Exec.RunFailed e) {
-            System.out.println("skipped " + snippet + " in Java (it needs a newer JDK than " + Runtime.version().feature() + ")");
+            return "skipped " + snippet + " in Java (it needs a newer JDK than " + Runtime.version().feature() + ")";
         }
     }
 
