@@ -54,6 +54,25 @@ def test_release_removes_solutions_and_keeps_tests(course):
         "classroom release: no lab 99-no-such-lab (labs: " + ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))) + ")"
 
 
+def test_the_tool_takes_labs_as_make_passes_them_and_says_in_one_line_what_is_wrong(tmp_path):
+    """make passes LAB="02-buffering 03-operation-size" as one argument: the tool splits it; a bad lab, a command it
+    does not know or a second lab where one goes is one line naming it (exit 2); --help says how to call each command."""
+    env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "classroom"))
+    labs = ", ".join(sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb")))
+    for args, said in [(["scores", "02-buffering 03-no-such-lab"], f"classroom scores: no lab 03-no-such-lab (labs: {labs})"),
+                       (["feedback", "01-raw-io", "9"], f"classroom feedback: no lab 9 (labs: {labs})"),
+                       (["collect", "02-buffering 03-operation-size", "x.zip"],
+                        "classroom collect: '02-buffering 03-operation-size': name one lab (02-buffering)"),
+                       (["grade"], "classroom: argument COMMAND: invalid choice: 'grade' (choose from 'prepare', 'release', "
+                                   "'autograde', 'scores', 'feedback', 'grades', 'collect', 'handin', 'class-results')")]:
+        out = classroom(*args, env=env)
+        assert (out.returncode, out.stderr.strip()) == (2, said), args
+    helped = classroom("autograde", "--help", env=env)
+    assert helped.returncode == 0 and "one argument holding several at spaces" in " ".join(helped.stdout.split())
+    scored = classroom("scores", "02-buffering 03-operation-size", env=env)  # split, then: nothing graded yet
+    assert scored.stderr.strip() == f"classroom: no gradebook in {tmp_path / 'classroom'} yet: make autograde grades the hand-ins first"
+
+
 def test_prepare_keeps_a_configuration_the_teacher_changed(tmp_path):
     env = dict(ENV, COURSE_CLASSROOM=str(tmp_path / "classroom"))
     assert classroom("prepare", env=env).returncode == 0
