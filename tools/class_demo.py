@@ -168,7 +168,8 @@ def main():
         problems += check(learners, args.lms, classroom, graded)
         if (HOME / "escaped.txt").exists():
             problems.append("a hand-in wrote the course folder")
-        if any((HOME / "build/grading").iterdir()):
+        ours = tuple(f"{student_id(name, number, args.lms)}-" for name, number, _ in learners)  # others may grade beside
+        if any(folder.name.startswith(ours) for folder in (HOME / "build/grading").iterdir()):
             problems.append("a sandbox's folder was left in build/grading")
         if list((demo / "scratch").iterdir()):
             problems.append("a hand-in wrote the scratch folder outside its sandbox")
