@@ -44,7 +44,7 @@ public final class Lab09 {
                     Why.ifLower("The newer JDK was not faster here: one write call per int still costs a system call each."))),
             Verdict.acrossJdks(lab.claim("openjdk.jdk-8292698.datainputstream-readint"), inMemory, runtime -> readsInOnce(lab, runtime), "JDK-8292698", pair ->
                 Verdict.ratio(lab.claim("openjdk.jdk-8292698.datainputstream-readint"), pair.speedup(inMemory),
-                    Why.ifLower("Less than the benchmark's gain. The benchmark spent 80 ns an int before the change; divide this run's median time on the older JDK (the table above) by the file's ints, a quarter of its bytes: where the reads of the field "in" it removed (it kept the four read() calls) were already cheap, removing them buys little. The pair of JDKs also differs in more than this change, and may not straddle it at all (javap tells).")
+                    Why.ifLower("Less than the benchmark's gain. The benchmark spent 80 ns an int before the change; divide this run's median time on the older JDK (the table above) by the file's ints, a quarter of its bytes: where the reads of the field 'in' it removed (it kept the four read() calls) were already cheap, removing them buys little. The pair of JDKs also differs in more than this change, and may not straddle it at all (javap tells).")
                        .orIfHigher("More than the benchmark's gain: the pair of JDKs differs in more than this change (the JIT, the stream's locking, the later readFully form)."))
                 .at(pair.before() + " over " + pair.after() + ", 64 KB blocks of a " + Course.formatBytes(streamSize) + " file; change's benchmark: one 1 KB block in memory")));
     }
