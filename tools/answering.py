@@ -10,12 +10,14 @@ import time
 import urllib.error
 import urllib.request
 
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy that http_proxy names
+
 
 def answers(port, token):
     """Whether the JupyterLab on this port answers with our token (another server on it would not)."""
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/status", headers={"Authorization": f"token {token}"})
     try:
-        with urllib.request.urlopen(request, timeout=2) as response:
+        with DIRECT.open(request, timeout=2) as response:
             return response.status == 200
     except (urllib.error.URLError, OSError):
         return False
