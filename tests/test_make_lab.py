@@ -64,7 +64,8 @@ def test_make_lab_serves_the_learners_copies_without_teacher_tools(tmp_path):
     mine = tmp_path / "my labs"  # a space: the folder is quoted wherever it goes
     mine.mkdir()
     (mine / "00-start-here.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')  # an edited copy
-    with served("lab", tmp_path, COURSE_MY_LABS=str(mine)) as (base, token, printed):
+    # a proxy in the learner's environment (one that refuses) must not keep make lab from finding its own JupyterLab
+    with served("lab", tmp_path, COURSE_MY_LABS=str(mine), http_proxy="http://127.0.0.1:9") as (base, token, printed):
         assert status(f"{base}/api/status?token=wrong") == 403
         lines = []
         for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
