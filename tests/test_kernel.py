@@ -1,6 +1,7 @@
 """The course kernel as a learner drives it: the stop button stops the running cell and its processes and removes
 their files, however it is pressed (a burst of presses, a press while the cell still compiles, a kernel started with
 SIGINT ignored), and a kernel killed mid-run leaves nothing the next lab does not sweep away."""
+import os
 import threading
 import time
 from pathlib import Path
@@ -10,6 +11,12 @@ from jupyter_client.manager import start_new_kernel
 
 from conftest import HOME, cmdline, kernel_env, needs_mpi, survivors
 from labs import kernel_environment
+
+
+def open_mpi_leftovers():
+    """The session folders Open MPI keeps for each mpirun (TMPDIR/ompi.HOST.UID/pid.PID) whose mpirun has ended: one that
+    was killed cannot remove its own, and the kit removes it."""
+    return {f for f in Path(os.environ.get("TMPDIR") or "/tmp").glob("ompi.*/pid.*") if not Path("/proc", f.name[4:]).exists()}
 
 
 INTERRUPTED = [
@@ -24,7 +31,8 @@ INTERRUPTED = [
 @pytest.mark.parametrize("lab,long_run,snippet,markers", INTERRUPTED)
 def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, snippet, markers):
     """The stop button during a long sweep: the child process dies (for an MPI job: mpirun and every
-    process it started) and its scratch folder is removed."""
+    process it started) and its scratch folder is removed, and Open MPI's session folder of the job too."""
+    before = open_mpi_leftovers()
     with kernel_environment(kernel_env(tmp_path)):
         km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
     try:
@@ -50,6 +58,7 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         while list(tmp_path.iterdir()) and time.time() < deadline:
             time.sleep(0.2)
         assert list(tmp_path.iterdir()) == [], "the interrupted run left files behind"
+        assert open_mpi_leftovers() <= before, "a stopped mpirun's session folder was left in the temporary folder"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
@@ -156,8 +165,8 @@ LONG_RUNS = [  # a sweep that writes for a minute: a C process, a JVM, or an MPI
 def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long_run):
     """A kernel killed mid-run (SIGKILL: no clean-up of its own) leaves its children and run folder; the
     next lab to open stops those orphans, removes the folder and says so, and leaves a live kernel's runs alone."""
-    import os
     import signal
+    before = open_mpi_leftovers()
     with kernel_environment(kernel_env(tmp_path)):
         km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
         km2, kc2 = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
@@ -180,6 +189,7 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
         assert f"removed 1 run folder(s) a stopped kernel left in {tmp_path}" in said
         assert not folder.exists() and live.exists()
         assert survivors(lambda line: str(folder) in line) == [], "the orphan was stopped"
+        assert open_mpi_leftovers() <= before, "a stopped mpirun's session folder was left in the temporary folder"
     finally:
         for manager, client in ((km, kc), (km2, kc2)):
             client.stop_channels()

@@ -113,6 +113,7 @@ public final class Exec {
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
             LIVE.remove(child);
+            Scratch.forgetOpenMpiSession(child.pid());
             if (interrupted) Thread.currentThread().interrupt();
         }
     }

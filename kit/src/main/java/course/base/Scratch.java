@@ -3,6 +3,7 @@ package course.base;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -73,7 +74,10 @@ public final class Scratch {
             List<ProcessHandle> orphans = ProcessHandle.allProcesses()
                     .filter(p -> workingFolder(p).map(cwd -> real.stream().anyMatch(cwd::startsWith)).orElse(false)).toList();
             orphans.forEach(ProcessHandle::destroyForcibly);
-            for (ProcessHandle orphan : orphans) orphan.onExit().completeOnTimeout(orphan, 3, TimeUnit.SECONDS).join();
+            for (ProcessHandle orphan : orphans) {
+                orphan.onExit().completeOnTimeout(orphan, 3, TimeUnit.SECONDS).join();
+                forgetOpenMpiSession(orphan.pid());  // a killed mpirun's: it could not remove it
+            }
         }
         stale.forEach(Scratch::removeTree);
         return stale.size();
@@ -93,6 +97,26 @@ public final class Scratch {
             return java.util.Optional.of(Files.readSymbolicLink(Path.of("/proc", Long.toString(process.pid()), "cwd")));
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return java.util.Optional.empty();
+        }
+    }
+
+    /**
+     * Removes the session folder Open MPI keeps for an mpirun (TMPDIR/ompi.HOST.UID/pid.PID), which an mpirun that
+     * is stopped leaves behind; nothing where the process was no mpirun.
+     */
+    public static void forgetOpenMpiSession(long pid) {
+        String tmp = System.getenv("TMPDIR");
+        forgetOpenMpiSession(Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp), pid);
+    }
+
+    static void forgetOpenMpiSession(Path tmp, long pid) {
+        try (var sessions = Files.newDirectoryStream(tmp, "ompi.*")) {
+            for (Path session : sessions) {
+                Path job = session.resolve("pid." + pid);
+                if (Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS)) removeTree(job);
+            }
+        } catch (IOException | RuntimeException e) {
+            // a temporary folder this user cannot list: nothing of ours is there
         }
     }
 
