@@ -513,10 +513,11 @@ def lab_ids(text):
     """The labs one argument names: make passes LAB="02-buffering 03-operation-size" as one argument, so it splits at
     spaces; each must be a lab of the course."""
     known = sorted(p.stem for p in lab_paths())
-    for name in text.split():
+    names = text.split()
+    for name in names:
         if name not in known:
             raise argparse.ArgumentTypeError(f"no lab {name} (labs: {', '.join(known)})")
-    return text.split()
+    return names
 
 
 def one_lab(text):

@@ -96,6 +96,7 @@ public final class Exec {
     public static void stop(Process child) {
         boolean interrupted = Thread.interrupted();  // an interrupted thread could not wait below
         List<ProcessHandle> family = new ArrayList<>(child.descendants().toList());
+        boolean stopping = child.isAlive();  // else it ended by itself, and an mpirun removed its own session folder
         try {
             if (child.isAlive()) {
                 child.destroy();
@@ -113,7 +114,7 @@ public final class Exec {
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
             LIVE.remove(child);
-            Scratch.forgetOpenMpiSession(child.pid());
+            if (stopping) Scratch.forgetOpenMpiSession(child.pid());
             if (interrupted) Thread.currentThread().interrupt();
         }
     }
