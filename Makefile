@@ -7,7 +7,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab teach formgrade test bench report assignments collect autograde feedback grades class-demo handin clean class-results
+.PHONY: setup lab teach formgrade test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results
 
 setup:
 	@$(SETUP)
@@ -58,6 +58,11 @@ bench: setup
 # LABS="03-operation-size 05-text-lines" reports only those labs (split at spaces, never expanded as file patterns).
 report: setup
 	@$(ENV) && set -f && python tools/report.py $${LABS-}
+
+# What the planner reads (labs/presets.json "_plan" and each lab's quick "seconds"), measured on this machine: run it on the
+# reference machine, idle, after a lab's work changed (each lab runs twice; LABS as for report).
+plan-model: setup
+	@$(ENV) && set -f && python tools/plan_model.py $${LABS-}
 
 # The student versions of every lab (solutions and hidden tests removed): build/classroom/release/<lab>/.
 assignments: setup

@@ -5,6 +5,7 @@ tables, verdicts, and its charts as static SVG rendered offline by vl-convert. A
 in the report, and the run ends with a non-zero status naming it."""
 import base64
 import html
+import json
 import os
 import sys
 import time
@@ -63,6 +64,22 @@ def write_report(out, preset, executed):
     return failed
 
 
+def where_the_time_went(lab, since):
+    """ "216 processes, 7.6 s of them in timed runs": from the results the lab saved after since (none saved: "")."""
+    folder = Path(os.environ.get("COURSE_RESULTS") or HOME / "data/results")
+    saved = [p for p in folder.glob(f"{lab}-*.json") if p.stat().st_mtime >= since]
+    if not saved:
+        return ""
+    doc = json.loads(max(saved, key=lambda p: p.stat().st_mtime).read_text())
+    runs, at, processes = doc["runs"], 0, 0
+    for count in doc.get("sweeps", []):
+        processes += max((r.get("order", 0) for r in runs[at:at + count]), default=0)  # order: a run's process in its sweep
+        at += count
+    timed = sum(r["elapsed_ns"] for r in runs) / 1e9
+    divisor = doc.get("plan", {}).get("divisor", 1)
+    return f": {processes} processes, {timed:.1f} s of it in timed runs" + (f", quick's sizes at 1/{divisor}" if divisor > 1 else "")
+
+
 def main(names):
     preset = os.environ.get("COURSE_PRESET", "quick")
     known = {p.stem: p for p in lab_paths()}
@@ -74,7 +91,7 @@ def main(names):
         started = time.time()
         print(f"report: running {path.name} ({preset})", flush=True)
         executed.append((path.stem, execute(path, preset, allow_errors=True)))  # failed cells are kept
-        print(f"report: {path.name} took {time.time() - started:.0f} s", flush=True)
+        print(f"report: {path.name} took {time.time() - started:.0f} s{where_the_time_went(path.stem, started)}", flush=True)
     out = Path(os.environ.get("COURSE_REPORT", HOME / "build/report.html"))
     failed = write_report(out, preset, executed)
     print(f"report: wrote {out}")

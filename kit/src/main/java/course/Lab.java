@@ -19,6 +19,7 @@ import course.record.Results;
 import course.run.Build;
 import course.run.DataFile;
 import course.run.MpiRun;
+import course.run.Plan;
 import course.run.Preset;
 import course.run.Runner;
 import course.run.Sweep;
@@ -67,9 +68,9 @@ public final class Lab {
     /** The last sweep that ran to its end (lab.again() repeats it). */
     private Sweep lastSweep;
 
-    private Lab(String id, String presetName) {
+    private Lab(String id, Preset preset) {
         this.id = id;
-        this.preset = Preset.of(id, presetName);
+        this.preset = preset;
         this.scratch = Course.scratch();
     }
 
@@ -79,10 +80,15 @@ public final class Lab {
     }
 
     public static Lab open(String id, String presetName) {
-        Lab lab = new Lab(id, presetName);
-        String line = String.format(Locale.ROOT, "Lab %s · preset %s (about %.1f min here; %s) · %s", id, presetName,
-                lab.preset.minutes(), lab.preset.sizesLine(), Machine.oneLine(lab.machine()));
-        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
+        Preset unplanned = Preset.of(id, presetName);
+        Lab lab = new Lab(id, unplanned.planned(Plan.choose(unplanned, Course.scratch())));
+        Plan plan = lab.preset.plan();
+        String minutes = Double.isNaN(plan.seconds()) ? String.format(Locale.ROOT, "about %.1f min", lab.preset.minutes())
+                : String.format(Locale.ROOT, "about %.0f s", plan.seconds());
+        String fitted = plan.line(lab.preset.values());
+        String line = String.format(Locale.ROOT, "Lab %s · preset %s (%s here; %s) · %s%s", id, presetName, minutes,
+                lab.preset.sizesLine(), Machine.oneLine(lab.machine()), fitted.isEmpty() ? "" : "\n" + fitted);
+        Notebook.html("<small>" + Html.escape(line).replace("\n", "<br>") + "</small>", line);
         int swept = Scratch.sweepStale(lab.scratch);
         if (swept > 0) System.out.println("removed " + swept + " run folder(s) a stopped kernel left in " + lab.scratch);
         return lab;
@@ -171,7 +177,9 @@ public final class Lab {
      */
     static Lab replay(Path saved) throws IOException {
         JsonObject doc = com.google.gson.JsonParser.parseString(Files.readString(saved)).getAsJsonObject();
-        Lab lab = new Lab(doc.get("lab").getAsString(), doc.get("preset").getAsString());
+        Preset ran = Preset.of(doc.get("lab").getAsString(), doc.get("preset").getAsString())
+                .planned(Plan.saved(doc.has("plan") ? doc.getAsJsonObject("plan") : null));
+        Lab lab = new Lab(doc.get("lab").getAsString(), ran);
         lab.machine = new java.util.TreeMap<>();
         doc.getAsJsonObject("machine").entrySet().forEach(e -> lab.machine.put(e.getKey(), e.getValue().getAsString()));
         lab.replayed = true;
@@ -582,6 +590,7 @@ public final class Lab {
         doc.addProperty("lab", id);
         doc.addProperty("preset", preset.name());
         doc.addProperty("started", started);
+        doc.add("plan", preset.plan().toJson());
         JsonObject env = new JsonObject();
         Machine.toSave(machine()).forEach(env::addProperty);
         doc.add("machine", env);

@@ -60,6 +60,26 @@ public final class Lab01 {
             javaOverC(seq).format("%.2f×"), javaOverC(rand).format("%.2f×")));
     }
 
+    /**
+     * What one system call costs on this machine, from the sequential 1-byte reads (a median over the file sizes, its
+     * 95% interval over rounds), in C and in Java, with the CPU's mitigations from the machine card: the machine's own
+     * tax, which the study could not show.
+     */
+    public static void systemCallCost(Lab lab, Results seq) {
+        Estimate c = nsPerRead(seq, "c"), java = nsPerRead(seq, "java");
+        String mitigations = lab.machine().getOrDefault("cpu mitigations", "not recorded");
+        String text = String.format(Locale.ROOT,
+                "One 1-byte read(2) of a file in the page cache costs %s from C and %s from Java on this machine (medians over this"
+                + " run's file sizes%s). The kernel here guards against speculative-execution attacks with: %s.",
+                c.format("%.0f") + " ns", java.format("%.0f") + " ns", c.hasInterval() ? ", with their 95% intervals" : "", mitigations);
+        course.show.Notebook.html("<p>" + course.base.Html.escape(text) + "</p>", text);
+    }
+
+    /** Nanoseconds per 1-byte sequential read in one language: the median rate over file sizes, turned into a time per call. */
+    static Estimate nsPerRead(Results seq, String language) {
+        return Estimate.of(d -> 1e9 / d.from(seq).where("language", language).where("op", "read").median("ops_per_s"));
+    }
+
     /** Java's time over C's for the same 1-byte work (geometric mean over the cases both ran). */
     static Estimate javaOverC(Results runs) {
         return Estimate.of(d -> d.from(runs).ratio("java", "c"));

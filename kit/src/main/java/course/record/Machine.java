@@ -29,6 +29,7 @@ public final class Machine {
         m.put("container limits", limits.describe());
         m.put("load", load(Path.of("/proc/loadavg"), Path.of("/proc/stat"), Path.of("/proc/self/stat"), BUSY_WINDOW_MS));
         m.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        m.put("cpu mitigations", mitigations(Path.of("/sys/devices/system/cpu/vulnerabilities")));
         Scratch.createDirectories(scratch);
         m.put("scratch", scratch.toString());
         m.put("filesystem", filesystem(scratch));
@@ -285,13 +286,31 @@ public final class Machine {
         return Exec.run(List.of("stat", "-f", "-c", "%T", scratch.toString()), "stat").strip();
     }
 
+    /**
+     * What the kernel does on this CPU against speculative-execution attacks, from its vulnerabilities folder: each
+     * entry it mitigates, and how ("spectre_v2: Retpolines"). Several of them (retpolines, SRSO's
+     * Safe RET, IBPB on entry) are paid on every system call, so two machines of one age can differ several times over
+     * in what a 1-byte read costs. "none listed" where the folder is absent (not Linux, an old kernel).
+     */
+    static String mitigations(Path folder) {
+        List<String> out = new java.util.ArrayList<>();
+        try (var entries = Files.list(folder)) {
+            for (Path entry : entries.sorted().toList()) {
+                String state = Files.readString(entry).strip();
+                if (state.startsWith("Mitigation: ")) out.add(entry.getFileName() + ": " + state.substring("Mitigation: ".length()));
+            }
+        } catch (IOException e) {
+            return "none listed (" + folder + " unreadable)";
+        }
+        return out.isEmpty() ? "none" : String.join("; ", out);
+    }
+
     public static String html(Map<String, String> m) {
         Html.Table table = new Html.Table().rowHeads().left(0, 1);
         m.forEach(table::row);
         return table.html();
     }
 
-    /** Whether a tool runs here: found on PATH, or, given as a path, executable there. */
     /** A JDK's version as its release file says it (JAVA_VERSION="17.0.15"), as java.version gives it; "" when unreadable. */
     public static String releaseVersion(Path jdkHome) {
         try {
@@ -302,6 +321,7 @@ public final class Machine {
         }
     }
 
+    /** Whether a tool runs here: found on PATH, or, given as a path, executable there. */
     public static boolean onPath(String tool) {
         if (tool.contains("/")) return Files.isExecutable(Path.of(tool));
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {

@@ -362,6 +362,21 @@ public final class Build {
         return mpi ? MpiRun.tool("mpicc") : "gcc";
     }
 
+    /**
+     * Where the class-data-sharing archive of a Java snippet's build on the course's JDK lies (see SharedClasses): named
+     * by its jars and their times, since the JVM refuses an archive once a jar it holds classes of has changed.
+     */
+    Path classArchive(String snippet) {
+        List<String> cmd = javaCommand(snippet);
+        StringBuilder jars = new StringBuilder(cmd.get(0));
+        try {
+            for (String jar : cmd.get(cmd.indexOf("-cp") + 1).split(":")) jars.append(' ').append(jar).append(' ').append(Files.getLastModifiedTime(Path.of(jar)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return build.resolve("cds").resolve(javaSource(snippet).getFileName().toString().replace(".java", "") + "-" + hash(List.of(), jars.toString()) + ".jsa");
+    }
+
     public static Path javaHome() {
         return Path.of(System.getProperty("java.home"));
     }

@@ -17,9 +17,18 @@ import java.util.List;
  * container allows as a power of two, so a warm file stays in the page cache and mapped or shared
  * arrays fit (on a 2 GiB Binder: 512m). 0 means no cap.
  */
-public record Preset(String lab, String name, JsonObject values, long sizeCap) {
+public record Preset(String lab, String name, JsonObject values, long sizeCap, Plan plan) {
     public Preset(String lab, String name, JsonObject values) {
-        this(lab, name, values, 0);
+        this(lab, name, values, 0, Plan.none("fixed"));
+    }
+
+    public Preset(String lab, String name, JsonObject values, long sizeCap) {
+        this(lab, name, values, sizeCap, Plan.none("fixed"));
+    }
+
+    /** The same preset under a plan (Plan: quick's work fitted to this machine). */
+    public Preset planned(Plan chosen) {
+        return new Preset(lab, name, values, sizeCap, chosen);
     }
 
     /** The cap for a machine (or container) allowing this much memory: the largest power of two within a quarter of it. */
@@ -28,12 +37,12 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
     }
 
     public long size(String key) {
-        return capped(key, Course.parseSize(get(key).getAsString()));
+        return capped(key, plan.scaled(values, key, Course.parseSize(get(key).getAsString())));
     }
 
     public List<Long> sizes(String key) {
         List<Long> out = new ArrayList<>();
-        for (JsonElement e : get(key).getAsJsonArray()) out.add(capped(key, Course.parseSize(e.getAsString())));
+        for (JsonElement e : get(key).getAsJsonArray()) out.add(capped(key, plan.scaled(values, key, Course.parseSize(e.getAsString()))));
         return out;
     }
 
@@ -86,10 +95,10 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
             else given.add(e.getValue());
             List<String> shown = new ArrayList<>();
             for (JsonElement v : given) {
-                long size = Course.parseSize(v.getAsString());
+                long size = plan.scaled(values, e.getKey(), Course.parseSize(v.getAsString()));
                 boolean cut = capped(e.getKey(), size) < size;
                 anyCapped |= cut;
-                shown.add(cut ? Course.formatSize(sizeCap) + " (not " + v.getAsString() + ")" : v.getAsString());
+                shown.add(cut ? Course.formatSize(sizeCap) + " (not " + Course.formatSize(size) + ")" : Course.formatSize(size));
             }
             parts.add(e.getKey().replace('_', ' ') + " " + String.join(", ", shown));
         }
@@ -108,19 +117,23 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap) {
         return env == null || env.isEmpty() ? "quick" : env;
     }
 
-    /** A lab's preset from the course's table (labs/presets.json), sizes capped to the memory allowed here. */
-    public static Preset of(String lab, String name) {
-        JsonObject all;
+    /** The course's table of presets, labs/presets.json (with "_about" and the planner's "_plan"). */
+    static JsonObject table() {
         try {
-            all = new Gson().fromJson(Files.readString(Course.home().resolve("labs/presets.json")), JsonObject.class);
+            return new Gson().fromJson(Files.readString(Course.home().resolve("labs/presets.json")), JsonObject.class);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A lab's preset from the course's table (labs/presets.json), sizes capped to the memory allowed here, not yet planned. */
+    public static Preset of(String lab, String name) {
+        JsonObject all = table();
         if (!all.has(lab)) throw new IllegalArgumentException("no presets for lab " + lab + " in labs/presets.json");
         JsonObject presets = all.getAsJsonObject(lab);
         if (!presets.has(name)) {
             throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
         }
-        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()));
+        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()), Plan.none("fixed"));
     }
 }

@@ -110,15 +110,21 @@ public final class Runner {
     public List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow, List<String> prefix,
                                 Map<String, String> env) {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(MpiRun.launcher(inv.flags()));
+        List<String> launcher = MpiRun.launcher(inv.flags());
+        cmd.addAll(launcher);
         int program = cmd.size();
-        cmd.addAll(build.command(inv.snippet(), inv.language()));
-        if (inv.javaHome() != null && inv.language().equals("java")) {
+        boolean java = inv.language().equals("java");
+        SharedClasses.Use sharing = java && inv.javaHome() == null
+                ? SharedClasses.forRun(build.classArchive(inv.snippet()), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty())
+                : SharedClasses.Use.NONE;  // no archive made under strace or a profiler: its writes at exit would be counted
+        cmd.addAll(SharedClasses.around(build.command(inv.snippet(), inv.language()), sharing));
+        if (inv.javaHome() != null && java) {
             cmd.set(program, Path.of(inv.javaHome(), "bin", "java").toString());  // the snippets are compiled for Java 17
         }
         cmd.addAll(inv.flags());
         Path dir = null;
         Process child = null;
+        boolean ended = false;
         try {
             Scratch.createDirectories(scratch);
             dir = Files.createTempDirectory(scratch, Scratch.RUN_PREFIX);
@@ -132,7 +138,9 @@ public final class Runner {
             pb.environment().putAll(env);
             child = Exec.start(pb);
             try {
-                return collect(child, inv.label(), onRow);
+                List<JsonObject> rows = collect(child, inv.label(), onRow);
+                ended = true;
+                return rows;
             } catch (Exec.RunFailed e) {
                 if (e.unsupported()) throw e;  // not a fault: Sweep says so in one line
                 Map<String, String> shown = new java.util.TreeMap<>(env);
@@ -146,11 +154,17 @@ public final class Runner {
             throw new Exec.RunFailed("interrupted: stopped " + inv.label() + " and removed its files");
         } finally {
             if (child != null) Exec.stop(child);
+            sharing.finish(ended);
             if (dir != null) {
                 Scratch.removeTree(dir);
                 LIVE_DIRS.remove(dir);
             }
         }
+    }
+
+    /** An MPI job of more than one process: its ranks would all write one class archive at once. */
+    private static boolean manyRanks(Invocation inv) {
+        return inv.flags().contains("--procs") && !inv.flag("--procs").equals("1");
     }
 
     /**

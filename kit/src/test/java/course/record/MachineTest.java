@@ -130,4 +130,18 @@ class MachineTest {
         assertEquals(0, Machine.usableCpus(dir.resolve("missing"), none), "not Linux: no opinion");
         assertTrue(Machine.cores() >= 1 && Machine.cores() <= Runtime.getRuntime().availableProcessors());
     }
+
+    @Test
+    void theCardNamesEachMitigationTheKernelAppliesAndNothingElse(@TempDir Path dir) throws IOException {
+        Path folder = dir.resolve("vulnerabilities");
+        write(folder.resolve("spec_rstack_overflow"), "Mitigation: Safe RET\n");
+        write(folder.resolve("spectre_v2"), "Mitigation: Retpolines; STIBP: disabled\n");
+        write(folder.resolve("meltdown"), "Not affected\n");
+        write(folder.resolve("retbleed"), "Vulnerable\n");
+        assertEquals("spec_rstack_overflow: Safe RET; spectre_v2: Retpolines; STIBP: disabled", Machine.mitigations(folder));
+        write(folder.resolve("spec_rstack_overflow"), "Not affected\n");
+        write(folder.resolve("spectre_v2"), "Not affected\n");
+        assertEquals("none", Machine.mitigations(folder));
+        assertTrue(Machine.mitigations(dir.resolve("absent")).startsWith("none listed ("), "not Linux, an old kernel");
+    }
 }

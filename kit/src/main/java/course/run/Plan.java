@@ -1,0 +1,183 @@
+package course.run;
+
+import com.google.gson.JsonObject;
+import course.base.Scratch;
+import course.record.Results;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The quick preset planned in seconds: quick's sizes were set on the course's reference machine, and a machine whose
+ * system calls cost several times more would wait several times longer. As a lab opens, a short probe measures what
+ * this machine pays for a 1-byte read and a JVM start, the lab's own model (its quick seconds on the reference
+ * machine, split into what does not shrink and what the listed sizes drive: labs/presets.json, "seconds") predicts
+ * its time here, and the amounts of work named in the preset's "scale" are divided by the smallest power of two that
+ * brings the prediction within the budget ("_plan"). Each key there says the most it may be divided by; sizes a claim
+ * names are not listed, and repeats and rounds never change, so every interval keeps its shape.
+ *
+ * <p>COURSE_PLAN sets it by hand: "off" keeps quick as the reference machine runs it, "1/2", "1/4" or "1/8" divide
+ * by that. A saved lab keeps its plan, so a pass on another machine is compared knowing what it ran.
+ */
+public record Plan(int divisor, Costs here, Costs reference, double seconds, String source) {
+    /** The divisors a plan may take: each halves the work again. */
+    static final List<Integer> DIVISORS = List.of(1, 2, 4, 8);
+
+    /** What this machine pays: one 1-byte read() through FileInputStream (a system call and its JNI), and one JVM start. */
+    public record Costs(double readNs, double jvmStartMs) {
+        /** How many times the reference machine's costs these are: (per system call, per JVM start). */
+        double[] against(Costs reference) {
+            return new double[] {readNs / reference.readNs, jvmStartMs / reference.jvmStartMs};
+        }
+
+        /**
+         * Measures both on this machine (well under a second here): seven passes of 1-byte reads over a 16 KiB file in
+         * the scratch folder (the median pass per call), and three starts of `java -version` on this JDK (the median).
+         */
+        public static Costs probe(Path scratch) {
+            return new Costs(measureReadNs(scratch), measureJvmStartMs());
+        }
+
+        static double measureReadNs(Path scratch) {
+            Path file = null;
+            try {
+                Scratch.createDirectories(scratch);
+                file = Files.createTempFile(scratch, "probe-", ".dat");
+                Files.write(file, new byte[PROBE_BYTES]);
+                List<Double> perCall = new ArrayList<>();
+                for (int pass = 0; pass < 7; pass++) {
+                    long start = System.nanoTime();
+                    try (InputStream in = new FileInputStream(file.toFile())) {
+                        while (in.read() >= 0) { }  // each read() is one read(2) of one byte
+                    }
+                    perCall.add((System.nanoTime() - start) / (double) (PROBE_BYTES + 1));
+                }
+                return Results.median(perCall);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot probe this machine's reads in " + scratch + ": " + e.getMessage(), e);
+            } finally {
+                if (file != null) Scratch.removeTree(file);
+            }
+        }
+
+        static double measureJvmStartMs() {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<Double> starts = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                long start = System.nanoTime();
+                course.base.Exec.run(List.of(java, "-XX:-UsePerfData", "-version"), "java -version");
+                starts.add((System.nanoTime() - start) / 1e6);
+            }
+            return Results.median(starts);
+        }
+    }
+
+    static final int PROBE_BYTES = 16 << 10;
+
+    /** Prints this machine's probe as JSON ({"read_ns": …, "jvm_start_ms": …}): tools/plan_model.py reads it. */
+    public static void main(String[] args) {
+        Costs here = Costs.probe(course.base.Course.scratch());
+        System.out.printf(Locale.ROOT, "{\"read_ns\": %.0f, \"jvm_start_ms\": %.0f}%n", here.readNs(), here.jvmStartMs());
+    }
+
+    /** quick as the reference machine runs it: nothing divided (a preset with no "scale", smoke, paper, COURSE_PLAN=off). */
+    static Plan none(String source) {
+        return new Plan(1, null, null, Double.NaN, source);
+    }
+
+    /** The plan a lab's preset gets here: COURSE_PLAN's, else the probe's fit to the budget (only presets with a "scale"). */
+    public static Plan choose(Preset preset, Path scratch) {
+        if (!preset.values().has("scale")) return none("fixed");
+        return chosen(System.getenv("COURSE_PLAN")).orElseGet(() -> fit(preset.values(), Costs.probe(scratch), referenceCosts(), budgetSeconds()));
+    }
+
+    /** The plan COURSE_PLAN sets by hand, if it sets one ("auto" or unset: none, the probe decides); a bad value refused in one line. */
+    static java.util.Optional<Plan> chosen(String setting) {
+        if (setting == null || setting.isEmpty() || setting.equals("auto")) return java.util.Optional.empty();
+        if (setting.equals("off")) return java.util.Optional.of(none("COURSE_PLAN=off"));
+        int divisor = DIVISORS.stream().filter(d -> d > 1 && setting.equals("1/" + d)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                "COURSE_PLAN=" + setting + ": use auto, off, 1/2, 1/4 or 1/8 (the share of quick's work to run)"));
+        return java.util.Optional.of(new Plan(divisor, null, null, Double.NaN, "COURSE_PLAN=" + setting));
+    }
+
+    /**
+     * The smallest divisor whose predicted seconds fit the budget (the largest there is when none does): the part of
+     * the reference seconds that no size drives scales with a JVM start here, the part the sizes drive with a system
+     * call here, divided.
+     */
+    static Plan fit(JsonObject quick, Costs here, Costs reference, double budget) {
+        JsonObject model = quick.getAsJsonObject("seconds");
+        double fixed = model.get("fixed").getAsDouble(), work = model.get("work").getAsDouble();
+        double[] times = here.against(reference);
+        double perStart = times[1], perCall = Math.max(1, times[0]);  // a faster machine keeps quick's sizes
+        for (int divisor : DIVISORS) {
+            double seconds = fixed * perStart + work * perCall / divisor;
+            if (seconds <= budget || divisor == DIVISORS.get(DIVISORS.size() - 1)) return new Plan(divisor, here, reference, seconds, "probe");
+        }
+        throw new AssertionError("DIVISORS is not empty");
+    }
+
+    /** The value a preset key takes under this plan: divided where "scale" lists it (never more than it allows there). */
+    long scaled(JsonObject quick, String key, long value) {
+        if (divisor == 1 || !quick.has("scale") || !quick.getAsJsonObject("scale").has(key)) return value;
+        return Math.max(1, value / Math.min(divisor, quick.getAsJsonObject("scale").get(key).getAsInt()));
+    }
+
+    /** One line for the lab's first line: what was fitted and why, in the learner's terms. */
+    public String line(JsonObject quick) {
+        if (here == null) {
+            return divisor == 1 ? "" : String.format(Locale.ROOT, "%s: %s run at 1/%d of quick's size", source, keys(quick), divisor);
+        }
+        double[] times = here.against(reference);
+        String costs = String.format(Locale.ROOT, "a 1-byte read costs %.0f ns here, %.1f× the course's reference machine; a JVM starts in %.0f ms, %.1f×",
+                here.readNs, times[0], here.jvmStartMs, times[1]);
+        if (divisor == 1) return costs;
+        return String.format(Locale.ROOT, "%s: %s run at 1/%d of quick's size to keep the lab near %.0f s (sizes the claims name are kept)",
+                costs, keys(quick), divisor, budgetSeconds());
+    }
+
+    private static String keys(JsonObject quick) {
+        return String.join(", ", quick.getAsJsonObject("scale").keySet().stream().map(k -> k.replace('_', ' ')).toList());
+    }
+
+    /** What the saved results keep of the plan. */
+    public JsonObject toJson() {
+        JsonObject o = new JsonObject();
+        o.addProperty("divisor", divisor);
+        o.addProperty("source", source);
+        if (here != null) {
+            o.addProperty("read_ns", here.readNs);
+            o.addProperty("jvm_start_ms", here.jvmStartMs);
+            o.addProperty("reference_read_ns", reference.readNs);
+            o.addProperty("reference_jvm_start_ms", reference.jvmStartMs);
+            o.addProperty("predicted_s", seconds);
+        }
+        return o;
+    }
+
+    /** A saved plan, to judge its runs again on the sizes they ran (no plan saved: quick as the reference ran it). */
+    public static Plan saved(JsonObject doc) {
+        if (doc == null) return none("saved");
+        return new Plan(doc.get("divisor").getAsInt(), null, null, Double.NaN, "saved");
+    }
+
+    static JsonObject settings() {
+        return Preset.table().getAsJsonObject("_plan");
+    }
+
+    static double budgetSeconds() {
+        return settings().get("budget_s").getAsDouble();
+    }
+
+    static Costs referenceCosts() {
+        JsonObject r = settings().getAsJsonObject("reference");
+        return new Costs(r.get("read_ns").getAsDouble(), r.get("jvm_start_ms").getAsDouble());
+    }
+
+}

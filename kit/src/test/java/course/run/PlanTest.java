@@ -1,0 +1,111 @@
+package course.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlanTest {
+    private static final Plan.Costs REFERENCE = Plan.referenceCosts();
+
+    private static JsonObject quick(String lab) {
+        return Preset.table().getAsJsonObject(lab).getAsJsonObject("quick");
+    }
+
+    private static Plan.Costs times(double perCall, double perStart) {
+        return new Plan.Costs(REFERENCE.readNs() * perCall, REFERENCE.jvmStartMs() * perStart);
+    }
+
+    @Test
+    void everyLabsQuickHasAModelAndFitsTheBudgetOnTheReferenceMachine() {
+        for (String lab : Preset.table().keySet()) {
+            if (lab.startsWith("_")) continue;
+            JsonObject quick = quick(lab);
+            assertTrue(quick.has("scale") && quick.has("seconds"), lab + "'s quick has a scale and its seconds");
+            Plan plan = Plan.fit(quick, REFERENCE, REFERENCE, Plan.budgetSeconds());
+            assertEquals(1, plan.divisor(), lab + " runs whole on the machine its seconds come from: " + plan);
+            for (String key : quick.getAsJsonObject("scale").keySet()) {
+                assertTrue(quick.has(key), lab + "'s scale names " + key + ", which its quick preset has");
+                assertTrue(java.util.List.of(2, 4, 8).contains(quick.getAsJsonObject("scale").get(key).getAsInt()), lab + " " + key);
+            }
+        }
+    }
+
+    /**
+     * A machine like the AMD EPYC VM the course was tried on: a system call four times the reference's, a JVM start half
+     * again as long (lab 09, whose time is mostly JVM starts, took 1.44 times as long there as on the reference machine).
+     */
+    @Test
+    void aMachineFourTimesCostlierPerCallGetsAPlanWithinTheBudgetForEveryLab() {
+        for (String lab : Preset.table().keySet()) {
+            if (lab.startsWith("_")) continue;
+            Plan plan = Plan.fit(quick(lab), times(4, 1.5), REFERENCE, Plan.budgetSeconds());
+            assertTrue(plan.seconds() <= Plan.budgetSeconds(), lab + ": " + plan);
+        }
+    }
+
+    @Test
+    void aFasterMachineKeepsQuicksSizes() {
+        Plan plan = Plan.fit(quick("03-operation-size"), times(0.5, 0.5), REFERENCE, Plan.budgetSeconds());
+        assertEquals(1, plan.divisor());
+    }
+
+    @Test
+    void theSmallestDivisorThatFitsIsChosen() {
+        JsonObject quick = JsonParser.parseString("{\"scale\": {\"size\": 8}, \"seconds\": {\"fixed\": 20, \"work\": 60}}").getAsJsonObject();
+        Plan.Costs reference = new Plan.Costs(200, 50);
+        assertEquals(1, Plan.fit(quick, reference, reference, 80).divisor(), "20 + 60 fits 80");
+        assertEquals(2, Plan.fit(quick, new Plan.Costs(300, 50), reference, 80).divisor(), "20 + 90 / 2 = 65");
+        assertEquals(4, Plan.fit(quick, new Plan.Costs(600, 50), reference, 80).divisor(), "20 + 180 / 4 = 65");
+        Plan most = Plan.fit(quick, new Plan.Costs(200, 250), reference, 80);
+        assertEquals(8, most.divisor(), "100 s that no size drives: the most it may divide, and the prediction says so");
+        assertTrue(most.seconds() > 80, most.toString());
+    }
+
+    @Test
+    void onlyTheListedSizesShrinkAndNeverPastTheirLimit() {
+        JsonObject values = JsonParser.parseString("{\"scale\": {\"file_size\": 8, \"sizes\": 2}, \"seconds\": {\"fixed\": 1, \"work\": 1},"
+                + " \"file_size\": \"64m\", \"sizes\": [\"16k\", \"256k\"], \"op_size\": \"1m\"}").getAsJsonObject();
+        Preset quarter = new Preset("x", "quick", values).planned(new Plan(4, null, null, Double.NaN, "test"));
+        assertEquals(16L << 20, quarter.size("file_size"));
+        assertEquals(java.util.List.of(8L << 10, 128L << 10), quarter.sizes("sizes"), "at most halved");
+        assertEquals(1L << 20, quarter.size("op_size"), "a size the claims name is kept");
+        assertEquals("file size 16m · sizes 8k, 128k · op size 1m", quarter.sizesLine());
+        assertEquals(64L << 20, new Preset("x", "quick", values).size("file_size"), "unplanned: as written");
+    }
+
+    @Test
+    void courseplanSetsItByHandAndRefusesAnythingElseInOneLine() {
+        assertTrue(Plan.chosen(null).isEmpty());
+        assertTrue(Plan.chosen("auto").isEmpty());
+        assertEquals(1, Plan.chosen("off").orElseThrow().divisor());
+        assertEquals(4, Plan.chosen("1/4").orElseThrow().divisor());
+        for (String bad : new String[] {"1/3", "0.25", "1/1", "quarter"}) {
+            var e = assertThrows(IllegalArgumentException.class, () -> Plan.chosen(bad));
+            assertTrue(e.getMessage().startsWith("COURSE_PLAN=" + bad + ": use auto, off, 1/2, 1/4 or 1/8"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aSavedPlanComesBackWithItsDivisor() {
+        Plan plan = Plan.fit(quick("01-raw-io"), times(4, 1.5), REFERENCE, Plan.budgetSeconds());
+        JsonObject saved = plan.toJson();
+        assertEquals("probe", saved.get("source").getAsString());
+        assertEquals(plan.divisor(), Plan.saved(saved).divisor());
+        assertEquals(1, Plan.saved(null).divisor(), "results saved before plans ran quick whole");
+        assertTrue(plan.line(quick("01-raw-io")).contains("4.0× the course's reference machine"), plan.line(quick("01-raw-io")));
+    }
+
+    @Test
+    void theProbeMeasuresThisMachine(@TempDir Path scratch) {
+        Plan.Costs here = Plan.Costs.probe(scratch);
+        assertTrue(here.readNs() > 10 && here.readNs() < 1e6, "a 1-byte read: " + here);
+        assertTrue(here.jvmStartMs() > 1 && here.jvmStartMs() < 60_000, "a JVM start: " + here);
+        assertEquals(0, scratch.toFile().list().length, "the probe's file is removed");
+    }
+}
