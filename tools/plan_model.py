@@ -1,7 +1,8 @@
 """Measures what the planner (course.run.Plan) reads from labs/presets.json on the machine it runs on: the probe's
 figures (a 1-byte read, a JVM start: "_plan"'s reference) and, per lab, its quick seconds split into what no size drives
-("fixed") and what the sizes under "scale" drive ("work"). Each lab runs headless twice, whole (COURSE_PLAN=off) and at
-a quarter of its listed sizes (COURSE_PLAN=1/4): whole = fixed + work, quarter = fixed + work / 4. Run it on the
+("fixed") and what the sizes under "scale" drive ("work"), and what its round counts at their "fewest" save ("rounds").
+Each lab runs headless whole (COURSE_PLAN=off), at a quarter of its listed sizes (COURSE_PLAN=1/4: whole = fixed + work,
+quarter = fixed + work / 4) and, where it lists round counts, at their fewest (COURSE_PLAN=fewest). Run it on the
 reference machine, idle, after a lab's work changed; it prints the figures to copy into labs/presets.json.
 
     python tools/plan_model.py [LAB ...]      (make plan-model LABS="08-mpi-processes")
@@ -41,12 +42,17 @@ def main(names):
             sys.exit(f"plan_model: no lab {name} (labs: {', '.join(known)})")
     print(f'"reference": {json.dumps(probe())}', flush=True)
     for path in [known[n] for n in names] if names else known.values():
+        quick = json.loads((HOME / "labs/presets.json").read_text())[path.stem]["quick"]
         whole = seconds(path, "off")
-        scale = json.loads((HOME / "labs/presets.json").read_text())[path.stem]["quick"].get("scale", {})
-        quarter = seconds(path, f"1/{QUARTER}") if scale else whole  # nothing listed: nothing shrinks
-        work = max(0.0, (whole - quarter) * QUARTER / (QUARTER - 1))
-        print(f'{path.stem}: whole {whole:.0f} s, a quarter {quarter:.0f} s: "seconds": {{"fixed": {whole - work:.0f}, "work": {work:.0f}}}', flush=True)
-
+        quarter = seconds(path, f"1/{QUARTER}") if quick.get("scale") else whole  # nothing listed: nothing shrinks
+        model = {"fixed": 0, "work": max(0.0, (whole - quarter) * QUARTER / (QUARTER - 1))}
+        model["fixed"] = whole - model["work"]
+        said = f"whole {whole:.0f} s, a quarter {quarter:.0f} s"
+        if quick.get("fewest"):
+            fewest = seconds(path, "fewest")
+            model["rounds"] = max(0.0, whole - fewest)
+            said += f", fewest rounds {fewest:.0f} s"
+        print(f'{path.stem}: {said}: "seconds": {json.dumps({k: round(v) for k, v in model.items()})}', flush=True)
 
 if __name__ == "__main__":
     main(sys.argv[1:])

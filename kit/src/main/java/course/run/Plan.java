@@ -16,16 +16,19 @@ import java.util.Locale;
 /**
  * The quick preset planned in seconds: quick's sizes were set on the course's reference machine, and a machine whose
  * system calls cost several times more would wait several times longer. As a lab opens, a short probe measures what
- * this machine pays for a 1-byte read and a JVM start, the lab's own model (its quick seconds on the reference
- * machine, split into what does not shrink and what the listed sizes drive: labs/presets.json, "seconds") predicts
- * its time here, and the amounts of work named in the preset's "scale" are divided by the smallest power of two that
- * brings the prediction within the budget ("_plan"). Each key there says the most it may be divided by; sizes a claim
- * names are not listed, and repeats and rounds never change, so every interval keeps its shape.
+ * this machine pays for a 1-byte read and a JVM start, and the lab's own model (labs/presets.json, its quick's
+ * "seconds" on the reference machine: "fixed", what no size drives, which follows a JVM start; "work", what the sizes
+ * under "scale" drive, which follows a read; "rounds", what running its round counts at their "fewest" saves)
+ * predicts its time here. The plan is the first that fits the budget ("_plan"), in this order: the listed sizes
+ * divided by 1, 2, 4 or 8 (each key says the most it may be divided by); then, where even that is too long, the same
+ * with the round counts at their fewest. Sizes a claim names are never listed; fewer rounds widen the intervals, which
+ * stay honest (the interval coverage test covers the fewest rounds too).
  *
- * <p>COURSE_PLAN sets it by hand: "off" keeps quick as the reference machine runs it, "1/2", "1/4" or "1/8" divide
- * by that. A saved lab keeps its plan, so a pass on another machine is compared knowing what it ran.
+ * <p>COURSE_PLAN sets it by hand: "off" keeps quick as the reference machine runs it; "1/2", "1/4" or "1/8" divide
+ * the sizes; "fewest" (or "1/4+fewest") takes the fewest rounds. A saved lab keeps its plan, so a pass on another
+ * machine is compared knowing what it ran.
  */
-public record Plan(int divisor, Costs here, Costs reference, double seconds, String source) {
+public record Plan(int divisor, boolean fewestRounds, Costs here, Costs reference, double seconds, String source) {
     /** The divisors a plan may take: each halves the work again. */
     static final List<Integer> DIVISORS = List.of(1, 2, 4, 8);
 
@@ -88,7 +91,7 @@ public record Plan(int divisor, Costs here, Costs reference, double seconds, Str
 
     /** quick as the reference machine runs it: nothing divided (a preset with no "scale", smoke, paper, COURSE_PLAN=off). */
     static Plan none(String source) {
-        return new Plan(1, null, null, Double.NaN, source);
+        return new Plan(1, false, null, null, Double.NaN, source);
     }
 
     /** The plan a lab's preset gets here: COURSE_PLAN's, else the probe's fit to the budget (only presets with a "scale"). */
@@ -101,26 +104,32 @@ public record Plan(int divisor, Costs here, Costs reference, double seconds, Str
     static java.util.Optional<Plan> chosen(String setting) {
         if (setting == null || setting.isEmpty() || setting.equals("auto")) return java.util.Optional.empty();
         if (setting.equals("off")) return java.util.Optional.of(none("COURSE_PLAN=off"));
-        int divisor = DIVISORS.stream().filter(d -> d > 1 && setting.equals("1/" + d)).findFirst().orElseThrow(() -> new IllegalArgumentException(
-                "COURSE_PLAN=" + setting + ": use auto, off, 1/2, 1/4 or 1/8 (the share of quick's work to run)"));
-        return java.util.Optional.of(new Plan(divisor, null, null, Double.NaN, "COURSE_PLAN=" + setting));
+        boolean fewest = setting.equals("fewest") || setting.endsWith("+fewest");
+        String share = setting.equals("fewest") ? "1/1" : setting.replace("+fewest", "");
+        int divisor = DIVISORS.stream().filter(d -> share.equals("1/" + d) && (d > 1 || fewest)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                "COURSE_PLAN=" + setting + ": use auto, off, 1/2, 1/4, 1/8 (the share of quick's listed sizes to run), fewest (its fewest rounds) or both, as 1/4+fewest"));
+        return java.util.Optional.of(new Plan(divisor, fewest, null, null, Double.NaN, "COURSE_PLAN=" + setting));
     }
 
     /**
-     * The smallest divisor whose predicted seconds fit the budget (the largest there is when none does): the part of
-     * the reference seconds that no size drives scales with a JVM start here, the part the sizes drive with a system
-     * call here, divided.
+     * The first plan whose predicted seconds fit the budget (the last there is when none does): what no size drives
+     * scales with a JVM start here, less what the fewest rounds save; what the sizes drive with a read here, divided.
      */
     static Plan fit(JsonObject quick, Costs here, Costs reference, double budget) {
         JsonObject model = quick.getAsJsonObject("seconds");
         double fixed = model.get("fixed").getAsDouble(), work = model.get("work").getAsDouble();
+        double rounds = quick.has("fewest") ? model.get("rounds").getAsDouble() : 0;
         double[] times = here.against(reference);
         double perStart = times[1], perCall = Math.max(1, times[0]);  // a faster machine keeps quick's sizes
-        for (int divisor : DIVISORS) {
-            double seconds = fixed * perStart + work * perCall / divisor;
-            if (seconds <= budget || divisor == DIVISORS.get(DIVISORS.size() - 1)) return new Plan(divisor, here, reference, seconds, "probe");
+        Plan last = null;
+        for (boolean fewest : quick.has("fewest") ? List.of(false, true) : List.of(false)) {
+            for (int divisor : DIVISORS) {
+                double seconds = (fixed - (fewest ? rounds : 0)) * perStart + work * perCall / divisor;
+                last = new Plan(divisor, fewest, here, reference, seconds, "probe");
+                if (seconds <= budget) return last;
+            }
         }
-        throw new AssertionError("DIVISORS is not empty");
+        return last;
     }
 
     /** The value a preset key takes under this plan: divided where "scale" lists it (never more than it allows there). */
@@ -129,27 +138,39 @@ public record Plan(int divisor, Costs here, Costs reference, double seconds, Str
         return Math.max(1, value / Math.min(divisor, quick.getAsJsonObject("scale").get(key).getAsInt()));
     }
 
-    /** One line for the lab's first line: what was fitted and why, in the learner's terms. */
+    /** A count under this plan: a round count "fewest" lists at its fewest, when the plan takes them; any other as written. */
+    int counted(JsonObject quick, String key, int value) {
+        if (!fewestRounds || !quick.has("fewest") || !quick.getAsJsonObject("fewest").has(key)) return value;
+        return Math.min(value, quick.getAsJsonObject("fewest").get(key).getAsInt());
+    }
+
+    /** One line for the lab's first line: what was fitted and why, in the learner's terms ("" when quick runs as written). */
     public String line(JsonObject quick) {
-        if (here == null) {
-            return divisor == 1 ? "" : String.format(Locale.ROOT, "%s: %s run at 1/%d of quick's size", source, keys(quick), divisor);
-        }
+        List<String> cuts = new ArrayList<>();
+        if (divisor > 1) cuts.add(keys(quick, "scale") + " at 1/" + divisor + " of quick's size (sizes the claims name are kept)");
+        if (fewestRounds) cuts.add(keys(quick, "fewest") + " at their fewest (" + fewest(quick) + "), so its intervals are wider");
+        String what = String.join("; ", cuts);
+        if (here == null) return what.isEmpty() ? "" : source + ": " + what;
         double[] times = here.against(reference);
         String costs = String.format(Locale.ROOT, "a 1-byte read costs %.0f ns here, %.1f× the course's reference machine; a JVM starts in %.0f ms, %.1f×",
                 here.readNs, times[0], here.jvmStartMs, times[1]);
-        if (divisor == 1) return costs;
-        return String.format(Locale.ROOT, "%s: %s run at 1/%d of quick's size to keep the lab near %.0f s (sizes the claims name are kept)",
-                costs, keys(quick), divisor, budgetSeconds());
+        return what.isEmpty() ? costs : String.format(Locale.ROOT, "%s. To keep the lab near %.0f s: %s", costs, budgetSeconds(), what);
     }
 
-    private static String keys(JsonObject quick) {
-        return String.join(", ", quick.getAsJsonObject("scale").keySet().stream().map(k -> k.replace('_', ' ')).toList());
+    private static String keys(JsonObject quick, String list) {
+        return String.join(", ", quick.getAsJsonObject(list).keySet().stream().map(k -> k.replace('_', ' ')).toList());
+    }
+
+    private static String fewest(JsonObject quick) {
+        return String.join(", ", quick.getAsJsonObject("fewest").entrySet().stream()
+                .map(e -> e.getValue().getAsInt() + " of " + quick.get(e.getKey()).getAsInt()).toList());
     }
 
     /** What the saved results keep of the plan. */
     public JsonObject toJson() {
         JsonObject o = new JsonObject();
         o.addProperty("divisor", divisor);
+        o.addProperty("fewest_rounds", fewestRounds);
         o.addProperty("source", source);
         if (here != null) {
             o.addProperty("read_ns", here.readNs);
@@ -161,10 +182,10 @@ public record Plan(int divisor, Costs here, Costs reference, double seconds, Str
         return o;
     }
 
-    /** A saved plan, to judge its runs again on the sizes they ran (no plan saved: quick as the reference ran it). */
+    /** A saved plan, to judge its runs again on the sizes and rounds they ran (no plan saved: quick as the reference ran it). */
     public static Plan saved(JsonObject doc) {
         if (doc == null) return none("saved");
-        return new Plan(doc.get("divisor").getAsInt(), null, null, Double.NaN, "saved");
+        return new Plan(doc.get("divisor").getAsInt(), doc.has("fewest_rounds") && doc.get("fewest_rounds").getAsBoolean(), null, null, Double.NaN, "saved");
     }
 
     static JsonObject settings() {
@@ -179,5 +200,4 @@ public record Plan(int divisor, Costs here, Costs reference, double seconds, Str
         JsonObject r = settings().getAsJsonObject("reference");
         return new Costs(r.get("read_ns").getAsDouble(), r.get("jvm_start_ms").getAsDouble());
     }
-
 }

@@ -70,7 +70,7 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
     }
 
     public int count(String key) {
-        return get(key).getAsInt();
+        return plan.counted(values, key, get(key).getAsInt());
     }
 
     /** A list of counts (threads to try, say). */

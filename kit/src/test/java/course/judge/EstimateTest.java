@@ -260,26 +260,35 @@ public class EstimateTest {
         }
     }
 
-    /** Each preset's rounds and the runs in each, as Sweep shares a lab's repeats out, per lab: {quick, paper}. */
+    /** Each preset's rounds and the runs in each, as Sweep shares a lab's repeats out, per lab (and per lab at its fewest rounds). */
     static Map<String, int[]> presetRounds(String preset) throws IOException {
         JsonObject presets = JsonParser.parseString(Files.readString(Course.home().resolve("labs/presets.json"))).getAsJsonObject();
         Map<String, int[]> out = new TreeMap<>();
         for (String lab : presets.keySet()) {
             if (lab.startsWith("_") || !presets.getAsJsonObject(lab).has(preset)) continue;
             JsonObject values = presets.getAsJsonObject(lab).getAsJsonObject(preset);
-            int repeat = values.get("repeat").getAsInt(), count = Math.min(values.get("rounds").getAsInt(), repeat);
-            int[] runs = new int[count];
-            for (int round = 1; round <= count; round++) runs[round - 1] = Sweep.runsInRound(repeat, round, count);
-            out.put(lab, runs);
+            int repeat = values.get("repeat").getAsInt();
+            out.put(lab, shape(repeat, values.get("rounds").getAsInt()));
+            // a plan may run quick's rounds at their fewest (course.run.Plan): that shape must cover too
+            if (values.has("fewest") && values.getAsJsonObject("fewest").has("rounds")) {
+                out.put(lab + " fewest", shape(repeat, values.getAsJsonObject("fewest").get("rounds").getAsInt()));
+            }
         }
         return out;
+    }
+
+    private static int[] shape(int repeat, int rounds) {
+        int count = Math.min(rounds, repeat);
+        int[] runs = new int[count];
+        for (int round = 1; round <= count; round++) runs[round - 1] = Sweep.runsInRound(repeat, round, count);
+        return runs;
     }
 
     /**
      * The interval's coverage as a tested property: for every lab's quick and paper rounds, 1,000 simulated
      * experiments with a known ratio and this machine's measured noise. The kit claims 95%; it must reach 93 in
-     * 100 or more in each (the figures are printed). Lab 08's quick runs two rounds: its interval covers, but t
-     * with one degree of freedom makes it about six times as wide as three rounds' (printed too).
+     * 100 or more in each (the figures are printed), the fewest rounds a plan may run quick in included
+     * (course.run.Plan).
      */
     @Test
     void theIntervalCoversAKnownRatioAsOftenAsItSaysInEveryPresetsRounds() throws IOException {

@@ -1,6 +1,7 @@
 package course.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +28,14 @@ class PlanTest {
             if (lab.startsWith("_")) continue;
             JsonObject quick = quick(lab);
             assertTrue(quick.has("scale") && quick.has("seconds"), lab + "'s quick has a scale and its seconds");
+            assertEquals(quick.has("fewest"), quick.getAsJsonObject("seconds").has("rounds"), lab + ": what its fewest rounds save is measured where it has them");
+            if (quick.has("fewest")) {
+                for (var e : quick.getAsJsonObject("fewest").entrySet()) {
+                    int least = e.getKey().endsWith("rounds") ? 3 : 1;  // an interval needs three rounds
+                    assertTrue(e.getValue().getAsInt() >= least && e.getValue().getAsInt() < quick.get(e.getKey()).getAsInt(),
+                            lab + " " + e.getKey() + ": at least " + least + ", fewer than quick's");
+                }
+            }
             Plan plan = Plan.fit(quick, REFERENCE, REFERENCE, Plan.budgetSeconds());
             assertEquals(1, plan.divisor(), lab + " runs whole on the machine its seconds come from: " + plan);
             for (String key : quick.getAsJsonObject("scale").keySet()) {
@@ -56,22 +65,29 @@ class PlanTest {
     }
 
     @Test
-    void theSmallestDivisorThatFitsIsChosen() {
-        JsonObject quick = JsonParser.parseString("{\"scale\": {\"size\": 8}, \"seconds\": {\"fixed\": 20, \"work\": 60}}").getAsJsonObject();
+    void theFirstPlanThatFitsIsChosenSizesBeforeRounds() {
+        JsonObject quick = JsonParser.parseString("{\"scale\": {\"size\": 8}, \"fewest\": {\"rounds\": 3}, \"rounds\": 5,"
+                + " \"seconds\": {\"fixed\": 20, \"work\": 60, \"rounds\": 8}}").getAsJsonObject();
         Plan.Costs reference = new Plan.Costs(200, 50);
         assertEquals(1, Plan.fit(quick, reference, reference, 80).divisor(), "20 + 60 fits 80");
         assertEquals(2, Plan.fit(quick, new Plan.Costs(300, 50), reference, 80).divisor(), "20 + 90 / 2 = 65");
-        assertEquals(4, Plan.fit(quick, new Plan.Costs(600, 50), reference, 80).divisor(), "20 + 180 / 4 = 65");
-        Plan most = Plan.fit(quick, new Plan.Costs(200, 250), reference, 80);
-        assertEquals(8, most.divisor(), "100 s that no size drives: the most it may divide, and the prediction says so");
-        assertTrue(most.seconds() > 80, most.toString());
+        Plan four = Plan.fit(quick, new Plan.Costs(600, 50), reference, 80);
+        assertEquals(4, four.divisor(), "20 + 180 / 4 = 65");
+        assertFalse(four.fewestRounds(), "rounds are kept while dividing sizes is enough");
+        Plan fewer = Plan.fit(quick, new Plan.Costs(200, 190), reference, 80);
+        assertTrue(fewer.fewestRounds() && fewer.divisor() == 2, "76 s no size drives: then the fewest rounds save 8 × 3.8 and 60 / 2 fits: " + fewer);
+        Plan most = Plan.fit(quick, new Plan.Costs(200, 400), reference, 80);
+        assertTrue(most.fewestRounds() && most.divisor() == 8, "160 s that no size drives, 96 with the fewest rounds: the most there is, " + most);
+        assertTrue(most.seconds() > 80, "and its prediction says it is still too long: " + most);
+        assertEquals(3, new Preset("x", "quick", quick).planned(fewer).count("rounds"));
+        assertEquals(5, new Preset("x", "quick", quick).planned(four).count("rounds"));
     }
 
     @Test
     void onlyTheListedSizesShrinkAndNeverPastTheirLimit() {
         JsonObject values = JsonParser.parseString("{\"scale\": {\"file_size\": 8, \"sizes\": 2}, \"seconds\": {\"fixed\": 1, \"work\": 1},"
                 + " \"file_size\": \"64m\", \"sizes\": [\"16k\", \"256k\"], \"op_size\": \"1m\"}").getAsJsonObject();
-        Preset quarter = new Preset("x", "quick", values).planned(new Plan(4, null, null, Double.NaN, "test"));
+        Preset quarter = new Preset("x", "quick", values).planned(new Plan(4, false, null, null, Double.NaN, "test"));
         assertEquals(16L << 20, quarter.size("file_size"));
         assertEquals(java.util.List.of(8L << 10, 128L << 10), quarter.sizes("sizes"), "at most halved");
         assertEquals(1L << 20, quarter.size("op_size"), "a size the claims name is kept");
@@ -85,9 +101,13 @@ class PlanTest {
         assertTrue(Plan.chosen("auto").isEmpty());
         assertEquals(1, Plan.chosen("off").orElseThrow().divisor());
         assertEquals(4, Plan.chosen("1/4").orElseThrow().divisor());
-        for (String bad : new String[] {"1/3", "0.25", "1/1", "quarter"}) {
+        assertFalse(Plan.chosen("1/4").orElseThrow().fewestRounds());
+        assertTrue(Plan.chosen("fewest").orElseThrow().fewestRounds());
+        assertEquals(1, Plan.chosen("fewest").orElseThrow().divisor());
+        assertEquals(8, Plan.chosen("1/8+fewest").orElseThrow().divisor());
+        for (String bad : new String[] {"1/3", "0.25", "1/1", "quarter", "fewer", "1/3+fewest"}) {
             var e = assertThrows(IllegalArgumentException.class, () -> Plan.chosen(bad));
-            assertTrue(e.getMessage().startsWith("COURSE_PLAN=" + bad + ": use auto, off, 1/2, 1/4 or 1/8"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("COURSE_PLAN=" + bad + ": use auto, off, 1/2, 1/4, 1/8"), e.getMessage());
         }
     }
 
@@ -97,6 +117,7 @@ class PlanTest {
         JsonObject saved = plan.toJson();
         assertEquals("probe", saved.get("source").getAsString());
         assertEquals(plan.divisor(), Plan.saved(saved).divisor());
+        assertEquals(plan.fewestRounds(), Plan.saved(saved).fewestRounds());
         assertEquals(1, Plan.saved(null).divisor(), "results saved before plans ran quick whole");
         assertTrue(plan.line(quick("01-raw-io")).contains("4.0× the course's reference machine"), plan.line(quick("01-raw-io")));
     }
