@@ -59,6 +59,15 @@ class PlanTest {
     }
 
     @Test
+    void theReferenceMachinesOwnSpreadChangesNothing() {
+        for (String lab : Preset.table().keySet()) {
+            if (lab.startsWith("_")) continue;
+            Plan plan = Plan.fit(quick(lab), times(1 + Plan.SAME, 1 + Plan.SAME), REFERENCE, Plan.budgetSeconds());
+            assertTrue(plan.divisor() == 1 && !plan.fewestRounds(), lab + ": a probe reading 15% slow on the reference machine keeps quick whole: " + plan);
+        }
+    }
+
+    @Test
     void aFasterMachineKeepsQuicksSizes() {
         Plan plan = Plan.fit(quick("03-operation-size"), times(0.5, 0.5), REFERENCE, Plan.budgetSeconds());
         assertEquals(1, plan.divisor());
