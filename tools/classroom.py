@@ -174,11 +174,11 @@ def precompile():
 
 
 # What grading reads of the course (read-only; its Python environment too, wherever it lies): the kit (and the kernel's imports of it), the snippets and what the set-up built of
-# them, the presets and the published figures. Nothing else of it: not data/results, build/handin, build/grading
+# them (their class archives too, which the teacher's own runs made), the presets and the published figures. Nothing else of it: not data/results, build/handin, build/grading
 # (other hand-ins), build/classroom, the class view or report, scratch/.
 COURSE_PARTS = ["kit/target", "kit/startup.jsh", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
                 "data/results.schema.json", "data/not-judged.csv", "setup", "build/env.sh", "build/tools", "build/c",
-                "build/native", "build/jbang-built", "build/jbang-home", "build/jbang-repo"]
+                "build/native", "build/jbang-built", "build/jbang-home", "build/jbang-repo", "build/cds"]
 
 
 def course_read_only():
