@@ -81,7 +81,7 @@ public final class Lab {
 
     public static Lab open(String id, String presetName) {
         Preset unplanned = Preset.of(id, presetName);
-        Lab lab = new Lab(id, unplanned.planned(Plan.choose(unplanned, Course.scratch())));
+        Lab lab = new Lab(id, unplanned.plannedHere(Course.scratch()));
         Plan plan = lab.preset.plan();
         String minutes = Double.isNaN(plan.seconds()) ? String.format(Locale.ROOT, "about %.1f min", lab.preset.minutes())
                 : String.format(Locale.ROOT, "about %.0f s", plan.seconds());

@@ -106,10 +106,13 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
         return new Plan(1, false, null, null, Double.NaN, source);
     }
 
-    /** The plan a lab's preset gets here: COURSE_PLAN's, else the probe's fit to the budget (only presets with a "scale"). */
-    public static Plan choose(Preset preset, Path scratch) {
-        if (!preset.values().has("scale")) return none("fixed");
-        return chosen(System.getenv("COURSE_PLAN")).orElseGet(() -> fit(preset.values(), Costs.probe(scratch), referenceCosts(), budgetSeconds()));
+    /**
+     * The plan a lab's preset values get here: COURSE_PLAN's, else the probe's fit to the budget the planner's settings
+     * (presets.json's "_plan") give; only presets with a "scale" (quick) are planned.
+     */
+    static Plan choose(JsonObject values, JsonObject settings, Path scratch) {
+        if (!values.has("scale")) return none("fixed");
+        return chosen(System.getenv("COURSE_PLAN")).orElseGet(() -> fit(values, Costs.probe(scratch), referenceCosts(settings), budgetSeconds(settings)));
     }
 
     /** The plan COURSE_PLAN sets by hand, if it sets one ("auto" or unset: none, the probe decides); a bad value refused in one line. */
@@ -165,7 +168,7 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
         if (here == null) return what.isEmpty() ? "" : source + ": " + what;
         String costs = String.format(Locale.ROOT, "a 1-byte read costs %.0f ns here, %.1f× the course's reference machine; a JVM starts in %.0f ms, %.1f×",
                 here.readNs, here.readNs / reference.readNs, here.jvmStartMs, here.jvmStartMs / reference.jvmStartMs);
-        return what.isEmpty() ? costs : String.format(Locale.ROOT, "%s. To keep the lab near %.0f s: %s", costs, budgetSeconds(), what);
+        return what.isEmpty() ? costs : String.format(Locale.ROOT, "%s. To keep the lab to about %.0f s here: %s", costs, seconds, what);
     }
 
     private static String keys(JsonObject quick, String list) {
@@ -199,16 +202,12 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
         return new Plan(doc.get("divisor").getAsInt(), doc.has("fewest_rounds") && doc.get("fewest_rounds").getAsBoolean(), null, null, Double.NaN, "saved");
     }
 
-    static JsonObject settings() {
-        return Preset.table().getAsJsonObject("_plan");
+    static double budgetSeconds(JsonObject settings) {
+        return settings.get("budget_s").getAsDouble();
     }
 
-    static double budgetSeconds() {
-        return settings().get("budget_s").getAsDouble();
-    }
-
-    static Costs referenceCosts() {
-        JsonObject r = settings().getAsJsonObject("reference");
+    static Costs referenceCosts(JsonObject settings) {
+        JsonObject r = settings.getAsJsonObject("reference");
         return new Costs(r.get("read_ns").getAsDouble(), r.get("jvm_start_ms").getAsDouble());
     }
 }

@@ -8,6 +8,7 @@ import course.record.Machine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,6 +30,11 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
     /** The same preset under a plan (Plan: quick's work fitted to this machine). */
     public Preset planned(Plan chosen) {
         return new Preset(lab, name, values, sizeCap, chosen);
+    }
+
+    /** The same preset under the plan this machine gets (Plan.choose: probed with a file in scratch), or COURSE_PLAN's. */
+    public Preset plannedHere(Path scratch) {
+        return planned(Plan.choose(values, table().getAsJsonObject("_plan"), scratch));
     }
 
     /** The cap for a machine (or container) allowing this much memory: the largest power of two within a quarter of it. */
@@ -118,7 +124,7 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
     }
 
     /** The course's table of presets, labs/presets.json (with "_about" and the planner's "_plan"). */
-    static JsonObject table() {
+    public static JsonObject table() {
         try {
             return new Gson().fromJson(Files.readString(Course.home().resolve("labs/presets.json")), JsonObject.class);
         } catch (IOException e) {

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PlanTest {
-    private static final Plan.Costs REFERENCE = Plan.referenceCosts();
+    private static final JsonObject SETTINGS = Preset.table().getAsJsonObject("_plan");
+    private static final Plan.Costs REFERENCE = Plan.referenceCosts(SETTINGS);
+    private static final double BUDGET = Plan.budgetSeconds(SETTINGS);
 
     private static JsonObject quick(String lab) {
         return Preset.table().getAsJsonObject(lab).getAsJsonObject("quick");
@@ -36,7 +38,7 @@ class PlanTest {
                             lab + " " + e.getKey() + ": at least " + least + ", fewer than quick's");
                 }
             }
-            Plan plan = Plan.fit(quick, REFERENCE, REFERENCE, Plan.budgetSeconds());
+            Plan plan = Plan.fit(quick, REFERENCE, REFERENCE, BUDGET);
             assertEquals(1, plan.divisor(), lab + " runs whole on the machine its seconds come from: " + plan);
             for (String key : quick.getAsJsonObject("scale").keySet()) {
                 assertTrue(quick.has(key), lab + "'s scale names " + key + ", which its quick preset has");
@@ -53,8 +55,8 @@ class PlanTest {
     void aMachineFourTimesCostlierPerCallGetsAPlanWithinTheBudgetForEveryLab() {
         for (String lab : Preset.table().keySet()) {
             if (lab.startsWith("_")) continue;
-            Plan plan = Plan.fit(quick(lab), times(4, 1.5), REFERENCE, Plan.budgetSeconds());
-            assertTrue(plan.seconds() <= Plan.budgetSeconds(), lab + ": " + plan);
+            Plan plan = Plan.fit(quick(lab), times(4, 1.5), REFERENCE, BUDGET);
+            assertTrue(plan.seconds() <= BUDGET, lab + ": " + plan);
         }
     }
 
@@ -62,14 +64,14 @@ class PlanTest {
     void theReferenceMachinesOwnSpreadChangesNothing() {
         for (String lab : Preset.table().keySet()) {
             if (lab.startsWith("_")) continue;
-            Plan plan = Plan.fit(quick(lab), times(1 + Plan.SAME, 1 + Plan.SAME), REFERENCE, Plan.budgetSeconds());
+            Plan plan = Plan.fit(quick(lab), times(1 + Plan.SAME, 1 + Plan.SAME), REFERENCE, BUDGET);
             assertTrue(plan.divisor() == 1 && !plan.fewestRounds(), lab + ": a probe reading 15% slow on the reference machine keeps quick whole: " + plan);
         }
     }
 
     @Test
     void aFasterMachineKeepsQuicksSizes() {
-        Plan plan = Plan.fit(quick("03-operation-size"), times(0.5, 0.5), REFERENCE, Plan.budgetSeconds());
+        Plan plan = Plan.fit(quick("03-operation-size"), times(0.5, 0.5), REFERENCE, BUDGET);
         assertEquals(1, plan.divisor());
     }
 
@@ -122,7 +124,7 @@ class PlanTest {
 
     @Test
     void aSavedPlanComesBackWithItsDivisor() {
-        Plan plan = Plan.fit(quick("01-raw-io"), times(4, 1.5), REFERENCE, Plan.budgetSeconds());
+        Plan plan = Plan.fit(quick("01-raw-io"), times(4, 1.5), REFERENCE, BUDGET);
         JsonObject saved = plan.toJson();
         assertEquals("probe", saved.get("source").getAsString());
         assertEquals(plan.divisor(), Plan.saved(saved).divisor());
