@@ -83,8 +83,9 @@ public final class Lab {
         Preset unplanned = Preset.of(id, presetName);
         Lab lab = new Lab(id, unplanned.plannedHere(Course.scratch()));
         Plan plan = lab.preset.plan();
-        String minutes = Double.isNaN(plan.seconds()) ? String.format(Locale.ROOT, "about %.1f min", lab.preset.minutes())
-                : String.format(Locale.ROOT, "about %.0f s", plan.seconds());
+        boolean cut = plan.divisor() > 1 || plan.fewestRounds();  // by hand (COURSE_PLAN): less than quick's whole time, not predicted
+        String minutes = !Double.isNaN(plan.seconds()) ? String.format(Locale.ROOT, "about %.0f s", plan.seconds())
+                : String.format(Locale.ROOT, "%s %.1f min", cut ? "under" : "about", lab.preset.minutes());
         String fitted = plan.line(lab.preset.values());
         String line = String.format(Locale.ROOT, "Lab %s · preset %s (%s here; %s) · %s%s", id, presetName, minutes,
                 lab.preset.sizesLine(), Machine.oneLine(lab.machine()), fitted.isEmpty() ? "" : "\n" + fitted);
