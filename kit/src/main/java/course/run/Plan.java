@@ -82,7 +82,7 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
 
         /** The quickest of five starts: a start is never faster than the machine allows, and often slower when something else runs. */
         static double measureJvmStartMs() {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            String java = Build.javaHome().resolve("bin/java").toString();  // the JDK the snippets run on
             double quickest = Double.MAX_VALUE;
             for (int i = 0; i < 5; i++) {
                 long start = System.nanoTime();
