@@ -135,8 +135,7 @@ setup_venv() {
   stamp venv "$key"
 }
 
-# JJava's stock launcher starts a second JVM from PATH and ignores JAVA_HOME, so the course
-# installs its own kernelspec that runs the chosen JDK's java directly on jjava.jar. The stock kernel goes from the
+# The course installs its own kernelspec (setup/kernelspec.py writes it: the chosen JDK's java on jjava.jar). The stock kernel goes from the
 # course's own .venv; an environment COURSE_VENV names is someone else's and keeps it (the course's JupyterLab
 # settings offer the course's kernel alone either way: setup/jupyterlab/*/jupyter_config.json).
 install_kernel() {
@@ -155,29 +154,7 @@ install_kernel() {
   else
     say "env cannot restore SIGINT here (coreutils before 8.31): start JupyterLab from a shell that does not ignore it, or the stop button stops nothing"
   fi
-  "$VENV/bin/python" - "$KERNEL_DIR" "$JDK" "$COURSE_HOME" "$JDK_FEATURE" "${restore[@]}" <<'PY'
-import json, os, sys
-kernel_dir, jdk, home, feature, *restore = sys.argv[1:]
-spec = {
-    # -XX:TieredStopAtLevel=1: the kernel JVM compiles cells and draws charts, short work that the optimising JIT's
-    # threads only slow down (a lab's smoke run here: a third less CPU, 9.0 s to 7.5 s), and on two cores they would
-    # compete with the measured programs, which run in JVMs of their own with the JDK's default flags
-    "argv": [*restore, f"{jdk}/bin/java", "-XX:TieredStopAtLevel=1", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
-             "-jar", f"{kernel_dir}/jjava.jar", "{connection_file}"],
-    "display_name": f"Java {feature} (course)",
-    "language": "java",
-    # SIGINT to the kernel's process group (its snippets too), handled by the kit (course.show.StopButton): a burst
-    # of presses stops one cell, where JJava's message mode cancelled whatever ran as each queued message was read
-    "interrupt_mode": "signal",
-    # the kit is on every notebook's classpath, wherever the notebook sits (labs/, an nbgrader release folder), and its
-    # packages are imported before the first cell (kit/startup.jsh)
-    "env": {"JAVA_HOME": jdk, "COURSE_HOME": home, "JJAVA_CLASSPATH": f"{home}/kit/target/course-kit.jar",
-            "JJAVA_STARTUP_SCRIPTS_PATH": f"{home}/kit/startup.jsh", "PATH": f"{jdk}/bin:{os.environ['PATH']}"},
-    "metadata": {"debugger": False},
-}
-with open(os.path.join(kernel_dir, "kernel.json"), "w") as f:
-    json.dump(spec, f, indent=2)
-PY
+  "$VENV/bin/python" "$COURSE_HOME/setup/kernelspec.py" "$KERNEL_DIR" "$JDK" "$COURSE_HOME" "$JDK_FEATURE" "${restore[@]}"
 }
 
 # A learner's JupyterLab asks no server for news or updates (the course runs offline, on Binder too).

@@ -2,8 +2,9 @@
 it does to the course, as a learner's Binder session would meet it: the course copied into a fresh home
 (repo2docker puts the repository in $HOME) owned by a user who is not root and cannot become root, the
 JDK only at a JAVA_HOME outside /usr/lib/jvm (hidden, as a conda prefix would have it), 2 GiB of memory
-(a cgroup, as Binder's pods), a private /tmp; then binder/postBuild, then labs 00 and 08 in smoke through
-the course kernel. Afterwards nothing may belong to that user outside the home, and the private /tmp may
+(a cgroup, as Binder's pods), a private /tmp, and the older JDK binder/apt.txt installs at its Debian place (this
+machine's JDK 17, read-only); then binder/postBuild, then labs 00, 08 and 09 in smoke through the course kernel, lab 09
+judging JDK-8298639 between the two JDKs. Afterwards nothing may belong to that user outside the home, and the private /tmp may
 hold only what the JVM itself keeps there.
 
 Stand-in: repo2docker's conda environment is played by a venv at the same place (/srv/conda/envs/notebook, its
@@ -24,6 +25,7 @@ import pytest
 from conftest import ENV, HOME
 
 MEMORY = 2 << 30
+APT_JDK = Path("/usr/lib/jvm/java-17-openjdk-amd64")  # where binder/apt.txt's openjdk-17-jdk-headless lies on Ubuntu
 IN_CI = os.environ.get("CI") == "true"
 
 
@@ -62,6 +64,8 @@ def missing():
             return f"{tool} is not installed"
     if memory_cgroup() is None:
         return "no writable cgroup v1 memory controller"
+    if not (APT_JDK / "bin/javac").exists():
+        return f"no JDK 17 at {APT_JDK} to play binder/apt.txt's: sudo apt-get install openjdk-17-jdk-headless"
     return ""
 
 
@@ -111,10 +115,11 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
                   f" && {env_prefix}/bin/pip install -q --disable-pip-version-check --require-hashes --no-deps -r setup/requirements.lock"
                   " && bash binder/postBuild"
                   " && bash binder/start bash -c 'echo \"$JUPYTER_CONFIG_PATH\" > build/config-path && jupyter kernelspec list --json > build/kernels.json'"
-                  " && COURSE_PRESET=smoke python tools/report.py 00-start-here 08-mpi-processes")
+                  " && COURSE_PRESET=smoke python tools/report.py 00-start-here 08-mpi-processes 09-jdk-against-jdk")
         sandbox = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(passwd), "/etc/passwd", "--ro-bind", str(group), "/etc/group",
                    "--tmpfs", "/opt", "--perms", "0755", "--dir", "/opt/conda", "--perms", "0755", "--dir", "/opt/conda/lib",
                    "--ro-bind", str(java_home), "/opt/conda/lib/jvm", "--tmpfs", "/usr/lib/jvm",
+                   "--ro-bind", str(APT_JDK), str(APT_JDK),
                    "--tmpfs", "/home", "--bind", str(home), "/home/jovyan", "--bind", str(private_tmp), "/tmp",
                    "--tmpfs", "/srv", "--perms", "0755", "--dir", "/srv/conda", "--perms", "0755", "--dir", "/srv/conda/envs",
                    "--bind", str(conda), env_prefix,
@@ -143,6 +148,9 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         copies = sorted((home / "my-labs").glob("*.ipynb"))
         assert len(copies) == len(list((home / "labs").glob("[0-9][0-9]-*.ipynb"))), "the learner's copies are made"
         assert not [c.name for c in copies if "BEGIN SOLUTION" in c.read_text()], "no answers in them"
+        lab09 = json.loads(max((home / "data/results").glob("09-jdk-against-jdk-smoke-*.json")).read_text())
+        raf = next(v for v in lab09["verdicts"] if v["claim"] == "openjdk.jdk-8298639.raf-read-faster")
+        assert raf["verdict"] != "not measured" and "on java 17" in raf["measured"], raf
     finally:
         remove_cgroup(cgroup)
     try:

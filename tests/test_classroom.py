@@ -3,10 +3,12 @@ source version earns full marks, the untouched release version zero on every aut
 crash), and a wrong answer zero on its own cell only."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -252,3 +254,64 @@ def test_every_release_grades_to_zero_without_a_crash(course, tmp_path):
         assert [e for e in errors(course / "autograded/untouched" / lab / f"{lab}.ipynb")
                 if e[0] not in exercises and "UnsupportedOperationException" not in e[2]] == [], lab
     assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def jdk(feature):
+    """A full JDK of this feature release under /usr/lib/jvm (its release file says so), or None."""
+    for home in sorted(Path("/usr/lib/jvm").glob("*")):
+        release = home / "release"
+        if not home.is_symlink() and (home / "bin/jshell").exists() and release.exists() \
+                and re.search(rf'^JAVA_VERSION="{feature}[."]', release.read_text(), re.M):
+            return home
+    return None
+
+
+JDK17 = jdk(17)
+
+
+@needs_bwrap
+@pytest.mark.skipif(JDK17 is None and not CI, reason="no JDK 17 here: sudo apt-get install openjdk-17-jdk-headless")
+def test_on_jdk_17_right_answers_earn_their_marks_and_what_needs_a_newer_java_is_left_out(tmp_path):
+    """The oldest JDK the course takes, in the course kernel (the set-up's own kernelspec writer, pointed at JDK 17):
+    labs 06, 09 and 10, which have parts that need Java 22, released and autograded there. The source versions
+    (answered right) earn every mark still graded, the untouched releases zero; no cell ends in an error but an
+    unanswered exercise's own, or a right answer in Java 22's API (a cell marked as needing it); and lab 10's mapping
+    exercise, which needs Java 22, is left out of the marks, with a line saying so at release and in its check."""
+    labs = ["06-bulk-jni", "09-jdk-against-jdk", "10-past-the-page-cache"]
+    kernel = tmp_path / "jupyter/kernels/java-course"
+    kernel.mkdir(parents=True)
+    shutil.copy(Path(sys.prefix) / "share/jupyter/kernels/java-course/jjava.jar", kernel)
+    subprocess.run([sys.executable, str(HOME / "setup/kernelspec.py"), str(kernel), str(JDK17), str(HOME), "17"], check=True)
+    course, scratch = tmp_path / "course", tmp_path / "scratch"
+    scratch.mkdir()
+    env = dict(ENV, COURSE_CLASSROOM=str(course), COURSE_SCRATCH=str(scratch), COURSE_GRADE_JOBS="2",
+               JUPYTER_PATH=str(tmp_path / "jupyter"))
+    released = classroom("release", *labs, env=env)
+    assert released.returncode == 0, released.stderr
+    assert "classroom: 10-past-the-page-cache's lab10-map-sum-check needs Java 22; grading here runs Java 17, " \
+           "so it is left out of the marks" in released.stderr
+    for lab in labs:
+        for student, version in (("right", "source"), ("untouched", "release")):
+            (course / "submitted" / student / lab).mkdir(parents=True)
+            shutil.copy(course / version / lab / f"{lab}.ipynb", course / "submitted" / student / lab)
+    graded = classroom("autograde", *labs, env=env)
+    assert graded.returncode == 0, graded.stderr[-3000:]
+    for lab in labs:
+        source = nbformat.read(course / "source" / lab / f"{lab}.ipynb", as_version=4)
+        points = {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"]) for c in source.cells
+                  if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"}
+        marks = scores(course, lab)
+        assert {g: marks["right"][g] for g in points} == points, f"{lab}: a right answer lost marks on JDK 17"
+        assert {g: marks["untouched"][g] for g in points} == {g: 0.0 for g in points}, lab
+        newer = {i for i, c in enumerate(source.cells) if c.metadata.get("course", {}).get("needs_java", 17) > 17}
+        assert [e for e in errors(course / "autograded/right" / lab / f"{lab}.ipynb") if e[0] not in newer] == [], lab
+        exercises = {i for i, c in enumerate(nbformat.read(course / "release" / lab / f"{lab}.ipynb", as_version=4).cells)
+                     if {"grade", "solution"} & {k for k, v in c.metadata.get("nbgrader", {}).items() if v is True}}
+        assert [e for e in errors(course / "autograded/untouched" / lab / f"{lab}.ipynb")
+                if e[0] not in exercises and "UnsupportedOperationException" not in e[2]] == [], lab
+    assert "lab10-map-sum-check" not in scores(course, "10-past-the-page-cache")["right"], "left out of the marks"
+    checked = [c for c in nbformat.read(course / "autograded/right/10-past-the-page-cache/10-past-the-page-cache.ipynb",
+                                        as_version=4).cells if "sumInts(mine)" in c.source]
+    said = "".join(o.get("text", "") for o in checked[0].outputs)
+    assert "needs Java 22 or later; this kernel runs Java 17" in said, said
+    assert list(scratch.iterdir()) == []

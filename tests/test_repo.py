@@ -112,23 +112,32 @@ def test_no_registry_host_names_committed():
 
 # A page to read, not a program to scroll (what a learner's copy shows: model answers are the teacher's)
 MOST_MARKDOWN_CHARS, MOST_CODE_LINES, MOST_CHECK_LINES, MOST_WORDS = 2000, 25, 30, 2600
+MOST_TEXT_RUN_CHARS, MOST_READINGS_CHARS = 3000, 400  # issue 47: a page that reads before it runs
 
 
 def test_each_lab_reads_as_a_page():
-    """No markdown cell over 2,000 characters, no code cell a learner meets over 25 lines (an exercise's check over 30:
-    the kit's Check does its plumbing; the learner's own solution cell is theirs), and each lab within about 2,500 words
-    of prose."""
+    """No markdown cell over 2,000 characters, no run of text between two runnable cells over 3,000 (a wall before
+    anything runs), no paragraph of readings over 400 (a row's reading belongs on its row, in the verdict table's fold),
+    no code cell a learner meets over 25 lines (an exercise's check over 30: the kit's Check does its plumbing; the
+    learner's own solution cell is theirs), and each lab within about 2,500 words of prose."""
     too_long = []
     for lab in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
         cells = json.loads(lab.read_text())["cells"]
-        words = 0
+        words, run, run_from = 0, 0, 0
         for i, cell in enumerate(cells):
             text, grading = "".join(cell["source"]), cell["metadata"].get("nbgrader", {})
             if cell["cell_type"] == "markdown" and not grading.get("solution"):
                 words += len(text.split())
+                run, run_from = run + len(text), run_from if run else i
                 if len(text) > MOST_MARKDOWN_CHARS:
                     too_long.append(f"{lab.stem} cell {i}: {len(text)} characters")
-            elif cell["cell_type"] == "code" and not grading.get("solution"):
+                if run > MOST_TEXT_RUN_CHARS:
+                    too_long.append(f"{lab.stem} cells {run_from}-{i}: {run} characters of text in a row")
+                too_long += [f"{lab.stem} cell {i}: a {len(p)}-character paragraph of readings" for p in text.split("\n\n")
+                             if p.startswith(("**Reading", "**A reading")) and len(p) > MOST_READINGS_CHARS]
+                continue
+            run = 0
+            if cell["cell_type"] == "code" and not grading.get("solution"):
                 lines, most = text.count("\n") + 1, MOST_CHECK_LINES if grading else MOST_CODE_LINES
                 if lines > most:
                     too_long.append(f"{lab.stem} cell {i}: {lines} lines")
@@ -146,3 +155,20 @@ def test_glossary_links_reach_a_term():
         for cell in json.loads(lab.read_text())["cells"]:
             links |= set(re.findall(r"\(glossary\.md#([^)]+)\)", "".join(cell["source"])))
     assert links and links <= terms, sorted(links - terms)
+
+
+def test_a_graded_cell_that_needs_a_newer_java_says_so_where_it_runs():
+    """A graded cell marked as needing a newer Java (metadata course.needs_java, which the classroom reads to leave it
+    out of the marks where grading runs an older JDK) checks that same release in its code (lab.javaAtLeast), so a
+    learner on an older JDK meets one line, not an error; and a graded cell that checks a release is so marked. (An
+    answer cell may carry the mark too: the course's own answer in that API cannot compile on an older JDK.)"""
+    mismatched = []
+    for lab in sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb")):
+        for i, cell in enumerate(json.loads(lab.read_text())["cells"]):
+            if not cell["metadata"].get("nbgrader", {}).get("grade") or cell["cell_type"] != "code":
+                continue
+            needs = cell["metadata"].get("course", {}).get("needs_java")
+            checked = re.findall(r"javaAtLeast\((\d+)", "".join(cell["source"]))
+            if [str(needs)] * bool(needs) != checked:
+                mismatched.append(f"{lab.stem} cell {i}: needs_java {needs}, checks {checked}")
+    assert mismatched == []

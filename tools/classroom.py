@@ -24,6 +24,7 @@ from labs import HOME, lab_paths
 ROOT = Path(os.environ.get("COURSE_CLASSROOM", HOME / "build/classroom"))
 ENVIRONMENT = Path(sys.prefix)  # the course's Python environment: .venv, or the one COURSE_VENV named to the set-up
 NBGRADER = str(ENVIRONMENT / "bin/nbgrader")
+KERNEL = "java-course"  # the course kernel's name (setup/kernelspec.py writes its spec)
 
 
 def nbgrader(*args):
@@ -58,15 +59,54 @@ def prepare():
 def release(labs):
     """Copies each lab into source/<lab>/ and generates its student version in release/<lab>/."""
     prepare()
+    feature = java_feature(grading_java_home())
     for lab in labs:
         source = ROOT / "source" / lab
         if source.exists():
             shutil.rmtree(source)
         source.mkdir(parents=True)
-        shutil.copy(HOME / "labs" / f"{lab}.ipynb", source / f"{lab}.ipynb")
+        nb = json.loads((HOME / "labs" / f"{lab}.ipynb").read_text())
+        for grade_id, needs in leave_out_what_needs_newer_java(nb, feature):
+            print(f"classroom: {lab}'s {grade_id} needs Java {needs}; grading here runs Java {feature}, so it is left out of the marks",
+                  file=sys.stderr)
+        (source / f"{lab}.ipynb").write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     generate(ROOT, labs)
     for lab in labs:
         print(f"released {ROOT / 'release' / lab / (lab + '.ipynb')}")
+
+
+def leave_out_what_needs_newer_java(nb, feature):
+    """Makes each graded cell that needs a newer Java than grading runs (its metadata's course.needs_java; its check
+    skips itself there, saying so) an ungraded one, so no learner gains or loses its points; yields (grade id, needs)."""
+    for cell in nb["cells"]:
+        needs = cell["metadata"].get("course", {}).get("needs_java", 0)
+        grading = cell["metadata"].get("nbgrader", {})
+        if needs > feature and grading.get("grade"):
+            grading["grade"] = False
+            grading.pop("points", None)
+            yield grading["grade_id"], needs
+
+
+def grading_kernel():
+    """The course kernel's spec as Jupyter finds it (JUPYTER_PATH first, then the course's environment): grading runs
+    the JDK it names."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    try:
+        return KernelSpecManager().get_kernel_spec(KERNEL)
+    except NoSuchKernel:
+        sys.exit(f"classroom: no {KERNEL} kernel is installed here: run setup/setup.sh")
+
+
+def grading_java_home():
+    return grading_kernel().env["JAVA_HOME"]
+
+
+def java_feature(java_home):
+    """The JDK's feature release (17, 25) from its own release file."""
+    found = re.search(r'^JAVA_VERSION="(\d+)', (Path(java_home) / "release").read_text(), re.M)
+    if not found:
+        sys.exit(f"classroom: {java_home}/release names no JAVA_VERSION: is JAVA_HOME a JDK?")
+    return int(found.group(1))
 
 
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -168,24 +208,25 @@ def unsafe_submission(folder, student):
 
 def precompile():
     """The kit builds every snippet (a cache hit each when nothing changed)."""
-    java = Path(os.environ.get("JAVA_HOME", "/usr")) / "bin/java"
-    subprocess.run([str(java), "-cp", str(HOME / "kit/target/course-kit.jar"), "course.run.Build"], check=True,
-                   stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME)))
+    java_home = grading_java_home()
+    subprocess.run([str(Path(java_home) / "bin/java"), "-cp", str(HOME / "kit/target/course-kit.jar"), "course.run.Build"], check=True,
+                   stdout=subprocess.DEVNULL, env=dict(os.environ, COURSE_HOME=str(HOME), JAVA_HOME=java_home))
 
 
 # What grading reads of the course (read-only; its Python environment too, wherever it lies): the kit (and the kernel's imports of it), the snippets and what the set-up built of
 # them (their class archives too, which the teacher's own runs made), the presets and the published figures. Nothing else of it: not data/results, build/handin, build/grading
 # (other hand-ins), build/classroom, the class view or report, scratch/.
-COURSE_PARTS = ["kit/target", "kit/startup.jsh", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
+COURSE_PARTS = ["kit/target", "kit/startup.jsh", "kit/startup-foreign.jsh", "java-snippets", "c-snippets", "labs/presets.json", "data/published",
                 "data/results.schema.json", "data/not-judged.csv", "setup", "build/env.sh", "build/tools", "build/c",
                 "build/native", "build/jbang-built", "build/jbang-home", "build/jbang-repo", "build/cds"]
 
 
 def course_read_only():
-    """The course's parts grading reads, its Python environment and Python's installation (the environment's base), and
-    every JDK a lab may run outside /usr."""
-    paths = [HOME / part for part in COURSE_PARTS if (HOME / part).exists()] + [ENVIRONMENT, Path(sys.base_prefix).resolve()]
-    jdks = [os.environ.get("JAVA_HOME", "")] + os.environ.get("JAVA_HOMES", "").split(":")
+    """The course's parts grading reads, its Python environment and Python's installation (the environment's base), the
+    course kernel's folder, and every JDK a lab may run outside /usr."""
+    paths = [HOME / part for part in COURSE_PARTS if (HOME / part).exists()] + [ENVIRONMENT, Path(sys.base_prefix).resolve(),
+                                                                                Path(grading_kernel().resource_dir).resolve()]
+    jdks = [grading_java_home()] + os.environ.get("JAVA_HOMES", "").split(":")
     paths += [Path(j).resolve() for j in jdks if j and not Path(j).resolve().is_relative_to("/usr")]
     return list(dict.fromkeys(paths))
 
@@ -254,8 +295,7 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits, template, progress):
                "COURSE_SCRATCH": str(work / "kernel/scratch"),
                "COURSE_RESULTS": str(work / "kernel/results"), "COURSE_FLAMEGRAPHS": str(work / "kernel/flamegraphs"),
                "COURSE_PRESET": preset}
-        if "JAVA_HOME" in os.environ:
-            env["JAVA_HOME"] = os.environ["JAVA_HOME"]
+        env["JAVA_HOME"] = grading_java_home()
         cmd = sandbox.command(bwrap, [NBGRADER, "autograde", lab, "--student", student, "--create", "--force"], limits,
                               read_only=read_only, writable={work: work}, tmp=work / "tmp", env=env, cwd=course,
                               holds_sandbox=True)
@@ -296,8 +336,7 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
     """A copy of the course's kernelspec whose kernel runs in the inner sandbox: it sees what grading reads, the
     connection file and its notebook's folder read-only, and writes only its own scratch, results, flame graphs,
     home and /tmp (JUPYTER_PATH puts it before the real one). It shares the outer sandbox's network (loopback)."""
-    spec_dir = ENVIRONMENT / "share/jupyter/kernels/java-course"
-    spec = json.loads((spec_dir / "kernel.json").read_text())
+    spec = json.loads((Path(grading_kernel().resource_dir) / "kernel.json").read_text())
     kernel = work / "kernel"
     writable = {kernel / "scratch": kernel / "scratch", kernel / "results": kernel / "results",
                 kernel / "home": kernel / "home", kernel / "flamegraphs": kernel / "flamegraphs"}
@@ -309,7 +348,7 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
              # session folder in TMPDIR, and lab 08's every run failed without one it could write
              "--setenv", "TMPDIR", "/tmp"]
     spec["argv"] = inner + spec["argv"]
-    target = work / "kernels/kernels/java-course"
+    target = work / "kernels/kernels" / KERNEL
     target.mkdir(parents=True)
     (target / "kernel.json").write_text(json.dumps(spec))
     return work / "kernels"

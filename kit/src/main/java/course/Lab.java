@@ -245,6 +245,12 @@ public final class Lab {
         return found;
     }
 
+    /** The Java runtimes of this machine's JDKs, this kernel's and every other found, as runs name them ("java 17.0.15"), oldest first. */
+    public List<String> jdkRuntimes() {
+        return jdkHomes().stream().map(Machine::releaseVersion).filter(v -> !v.isEmpty()).map(v -> "java " + v).distinct()
+                .sorted(Results.OLDEST_FIRST).toList();
+    }
+
     /**
      * The bytecode of a method of a JDK class, as `javap -c -p` prints it, on the JDK whose runs say `runtime` ("java
      * 17.0.15"): what tells whether a JDK has a change, where its version number cannot (an update may carry a
@@ -539,6 +545,17 @@ public final class Lab {
                     v.claim().shown(), v.measured()));
         }
         StringBuilder h = new StringBuilder(table.html());
+        List<Verdict> read = List.of(list).stream().filter(v -> !v.reading().isEmpty()).toList();
+        if (!read.isEmpty()) {
+            Html.Table readings = new Html.Table("claim", "the course's reading").left(0, 1);
+            t.append("How this lab reads the studies' words:").append(System.lineSeparator());
+            for (Verdict v : read) {
+                readings.row(v.claim().statement(), v.reading());
+                t.append("  ").append(v.claim().id()).append(": ").append(v.reading()).append(System.lineSeparator());
+            }
+            h.append("<details><summary>How this lab reads the studies' words (").append(read.size()).append(read.size() == 1 ? " row" : " rows")
+                    .append(")</summary>").append(readings.html()).append("</details>");
+        }
         List<Published.NotJudged> left = published.notJudged(id.substring(0, 2));
         if (!left.isEmpty()) {
             Html.Table notJudged = new Html.Table().left(0, 2);

@@ -145,6 +145,28 @@ class LabTest {
     }
 
     @Test
+    void readingsAreShownUnderTheTableButNotSaved() throws IOException {
+        Lab lab = Lab.open("03-operation-size", "smoke");
+        var claim = lab.claim("xu-guo.operation-size.seq-knee-high");
+        var row = course.judge.Verdict.near(claim, new course.judge.Estimate(1.1, 1.0, 1.2), "%s", course.judge.Why.either("x"));
+        String shown = printed(() -> lab.verdicts(row.withReading("\"No big further gain\" as within ×1.25"), row));
+        assertTrue(shown.contains("How this lab reads the studies' words:"), shown);
+        assertTrue(shown.contains("xu-guo.operation-size.seq-knee-high: \"No big further gain\" as within ×1.25"), shown);
+        Path file = lab.save();
+        try {
+            var saved = com.google.gson.JsonParser.parseString(Files.readString(file)).getAsJsonObject().getAsJsonArray("verdicts");
+            assertEquals(2, saved.size());
+            assertFalse(saved.get(0).getAsJsonObject().has("reading"), "the course's text, not a measurement: shown, not saved");
+        } finally {
+            Files.delete(file);
+        }
+        Lab plain = Lab.open("03-operation-size", "smoke");
+        String none = printed(() -> plain.verdicts(row));
+        Files.delete(plain.save());
+        assertFalse(none.contains("reads the studies' words"), "no fold without a reading");
+    }
+
+    @Test
     void laterLabsRepeatLabZerosColdReading() throws IOException {
         Results[] device = ProfileTest.ceiling(10, 100, 0.5);
         Lab start = Lab.open("00-start-here", "quick");

@@ -73,37 +73,46 @@ public final class Lab07 {
                 "at its worst (over operations and thread counts) the steadiest other way fell %s as far behind the fastest way as the steadier"
                     + " view buffer did",
                 Why.ifLower("Another way kept closer to the fastest everywhere here: from the page cache, mapped and bulk ways keep pace with view buffers.")),
-                atStudySize),
+                atStudySize)
+                .withReading("\"The most stable performance\" (the study: over its three setups and every test, from means without a spread) as: at its worst over operations"
+                    + " and thread counts, the better view buffer falls less far behind the fastest way than the steadiest other way."),
             Verdict.near(lab.claim("awan.approaches.braf-comparable"),
                 Estimate.of(d -> d.from(javaRuns).where("strategy", "bulk").ratioTo(d.from(javaRuns).where("strategy", "view-direct"))),
                 "BulkRandomAccessFile took %s the direct view buffer's time",
-                Why.ifHigher("The native half copies the array and swaps each int: a cost the view buffer shares, but not equally on reads from memory.")),
+                Why.ifHigher("The native half copies the array and swaps each int: a cost the view buffer shares, but not equally on reads from memory."))
+                .withReading("\"Performed comparable\" as BulkRandomAccessFile's time within ×1.25 of the direct view buffer's."),
             Verdict.inPaper(lab.preset().name(), Verdict.near(lab.claim("awan.nio-threads.braf-mapped-read-comparable"),
                 Estimate.of(d -> d.from(javaRuns).where("strategy", "bulk").where("op", "read").ratioTo(d.from(javaRuns).where("strategy", "mapped").where("op", "read"))),
                 "bulk reads took %s the time of mapped reads",
                 Why.ifHigher("From the page cache, a mapping copies once, while the bulk read copies into the kernel's buffer and again into the array.")),
-                atStudySize),
+                atStudySize)
+                .withReading("\"Performed comparable\" as bulk reads' time within ×1.25 of mapped reads'."),
             Verdict.above(lab.claim("awan.approaches.mapped-mixed"),
                 Estimate.of(d -> d.from(javaRuns).mixedStanding("mapped")),  // over each operation × threads the Java ways shared
                 "mapped's lead where it was fastest and its lag where it was slowest, the smaller of the two: %s (above 1: both happened)",
-                Why.ifLower("Mapped mode was never both the fastest and the slowest Java way here: it ranked the same way everywhere.")),
+                Why.ifLower("Mapped mode was never both the fastest and the slowest Java way here: it ranked the same way everywhere."))
+                .withReading("\"Mixed results\" as: mapped was the fastest Java way in one piece of work and the slowest in another."),
             Verdict.above(lab.claim("awan.approaches.mmap-large-files-only"),
                 Estimate.of(d -> d.from(smallest).strategies("mapped").ratioTo(d.from(smallest).strategies("view-direct"))
                     / d.from(largest).strategies("mapped").ratioTo(d.from(largest).strategies("view-direct"))),
                 "mapped over view-buffer time on the smallest file, over the same on the largest: %s",
-                Why.ifLower("Setting up a mapping did not cost more, relatively, on small files here.")),
+                Why.ifLower("Setting up a mapping did not cost more, relatively, on small files here."))
+                .withReading("\"Recommended for large file sizes only\" as: mapping costs more, relative to a view buffer, on the smallest file than on the largest."),
             Verdict.atLeast(lab.claim("awan.approaches.randomaccessfile-inefficient"), rafOverViewBuffer(raf),
                 10, "extremely inefficient: at least 10× the view buffer's time", "RandomAccessFile.writeInt/readInt took %s the view buffer's time",
-                Why.ifLower("One call per int was not much slower here.")),
+                Why.ifLower("One call per int was not much slower here."))
+                .withReading("\"Extremely inefficient\" as at least 10× the view buffer's time."),
             Verdict.atLeast(lab.claim("awan.approaches.braf-faster-than-raf"),
                 Estimate.of(d -> d.from(raf).where("strategy", "raf").ratioTo(d.from(raf).where("strategy", "bulk"))),
-                Verdict.RATIO_TOLERANCE, "substantially: slower by more than the ratio tolerance", "RandomAccessFile took %s the time of BulkRandomAccessFile",
-                Why.ifLower("One call per int costs little more than the bulk call here.")),
+                Verdict.RATIO_TOLERANCE, "significantly: slower by more than ×1.25", "RandomAccessFile took %s the time of BulkRandomAccessFile",
+                Why.ifLower("One call per int costs little more than the bulk call here."))
+                .withReading("\"Significantly better\" as RandomAccessFile taking more than 1.25× BulkRandomAccessFile's time."),
             Verdict.inPaper(lab.preset().name(), Verdict.below(lab.claim("awan.approaches.nio-recommended"),
                 Estimate.of(d -> d.from(javaRuns).strategies("view-heap", "view-direct").bestStrategyRatioTo(d.from(javaRuns).strategies("bulk"))),
                 "the better view buffer took %s the bulk extension's time (RandomAccessFile's slowness is the row above)",
                 Why.ifHigher("The bulk extension kept up with NIO here: from the page cache, its conversion and the JDK's copy cost about what a view buffer's copies do.")),
-                atStudySize),
+                atStudySize)
+                .withReading("NIO approaches that \"performed even better\" than the bulk extension as a direction: the better view buffer takes less time than BulkRandomAccessFile."),
             Verdict.claim(lab.claim("awan.approaches.filelock-jvm-wide"), switch (secondLock) {
                     case THREW -> Verdict.Seen.AS_CLAIMED;
                     case WOULD_WAIT -> Verdict.Seen.OPPOSITE;
@@ -111,7 +120,8 @@ public final class Lab07 {
                 }, secondLock.seen,
                 "holds when a second, overlapping lock in the same JVM throws; reversed when it would wait (locks held per thread);"
                     + " changed when it is granted",
-                "This JDK's locks no longer belong to the JVM as a whole."));
+                "This JDK's locks no longer belong to the JVM as a whole.")
+                .withReading("\"Held on behalf of the entire Java virtual machine\" as: a second, overlapping lock asked for in the same JVM throws rather than waits."));
     }
 
     /** Reads by the wall clock over thread counts, and how far the study's way (bytes over the mean thread time) overstates it at the most threads. */

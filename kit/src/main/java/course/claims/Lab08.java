@@ -29,10 +29,11 @@ public final class Lab08 {
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
         String fewCores = "This machine has " + lab.cores() + " cores: the studies' 16 to 64 processes each had a processor of their own.";
         Results viewDirect = javaRuns.strategies("view-direct");
-        String jitted = "A JIT compiles readInt and writeInt to a few instructions; in 1999 each call was interpreted and took a lock.";
+        String jitted = "A JIT compiles readInt and writeInt to a few instructions; on the study's JDK 1.1 JVMs (§4.1) each call went through"
+            + " several methods and took a lock (§7.1).";
         return List.of(
             Context.rate(lab.claim("bonachea.typed-array.sp-raw-bytes-read.16"), viewDirect.where("op", "read").max("study_mb_per_s"),
-                "A 1999 striped file system with 4 I/O nodes against one machine's page cache. " + fewCores),
+                "The SP's file system, striped over 4 I/O nodes, against one machine's page cache. " + fewCores),
             Context.rate(lab.claim("bonachea.typed-array.origin-raw-bytes-read.16"), viewDirect.where("op", "read").max("study_mb_per_s"),
                 "The Origin2000's 110 disks against one machine's page cache."),
             Context.rate(lab.claim("bonachea.typed-array.sp-raw-bytes-write.32"), viewDirect.where("op", "write").max("study_mb_per_s"),
@@ -54,25 +55,33 @@ public final class Lab08 {
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
                         / d.from(javaRuns).where("op", "write").where("procs", "2").max("wall_mb_per_s")),
                     "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 2",
-                    Why.ifLower("One disk behind one machine: more writers add no bandwidth."))),
+                    Why.ifLower("One disk behind one machine: more writers add no bandwidth.")))
+                .withReading("\"Improved as we increased the number of processes from 2\" as: the best Java write by the wall clock, with as many processes as have a"
+                    + " core each (3 at least), faster than with 2."),
             Verdict.withCores(lab.claim("awan.mpi-processes.write-drop-beyond-8"), withCores, 9, () -> Verdict.below(lab.claim("awan.mpi-processes.write-drop-beyond-8"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
                         / d.from(javaRuns).where("op", "write").where("procs", "8").max("wall_mb_per_s")),
                     "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 8",
-                    Why.ifHigher("More writers kept adding bandwidth here: the device, not contention, sets the pace."))),
+                    Why.ifHigher("More writers kept adding bandwidth here: the device, not contention, sets the pace.")))
+                .withReading("\"Decreased as we increased number of processes beyond 8\" as: the best Java write by the wall clock, with as many processes as have a core each (9 at least),"
+                    + " slower than with 8."),
             Verdict.withCores(lab.claim("awan.mpi-processes.read-trend-like-write"), withCores, 2, () -> Verdict.near(lab.claim("awan.mpi-processes.read-trend-like-write"),
                     Estimate.of(d -> readGainOverWriteGain(d.from(javaRuns), withCores)),
                     "reads' gain from 1 to " + withCores + " processes over writes' (wall clock, geometric mean over the Java ways; reading: a similar"
                         + " pattern is a similar gain): %s",
                     Why.ifHigher("Reads gained more from a second process than writes did: the writes' fsync waits on one device for all of them.")
-                       .orIfLower("Writes gained more from a second process than reads did: reads from the page cache were already as fast as one core copies."))),
+                       .orIfLower("Writes gained more from a second process than reads did: reads from the page cache were already as fast as one core copies.")))
+                .withReading("\"Read performance had similar results\" as a similar gain: what each Java way's reads gained by the wall clock from 1 process to as many"
+                    + " as have a core each, over its writes' gain (geometric mean), within ×1.25."),
             Verdict.below(lab.claim("awan.mpi-processes.read-above-write"),
                 Estimate.of(d -> d.from(cold).where("language", "java").strategies("view-direct")
                     .ratioTo(d.from(javaRuns).where("op", "write").strategies("view-direct"), "median_ms", "op", "cache")),
                 "cold reads took %s the time of forced writes (Java's direct view buffer, geometric mean over process counts; the claim's first"
                     + " half: reads faster)",
                 Why.ifHigher("Reading this device is no faster than writing it, once both reach it: its write cache absorbs the forced writes."))
-                .at("cold reads and forced writes on one machine; study: NFS"));
+                .at("cold reads and forced writes on one machine; study: NFS")
+                .withReading("\"Read bandwidth was higher than write bandwidth\" (the claim's first half) as: cold reads take less time than writes forced to disk, so that"
+                    + " both reach the device as the study's did. How reads scaled is in the charts."));
     }
 
     /**

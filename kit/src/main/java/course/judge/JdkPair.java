@@ -12,7 +12,11 @@ import java.util.Optional;
 public record JdkPair(String before, String after) {
     /** The pair around a change first shipped in JDK changedIn, or empty when the runs did not run on both sides of it. */
     public static Optional<JdkPair> around(Results runs, int changedIn) {
-        List<String> jdks = runs.javaRuntimes();
+        return around(runs.javaRuntimes(), changedIn);
+    }
+
+    /** The pair around a change first shipped in JDK changedIn among these runtimes (oldest first), or empty. */
+    public static Optional<JdkPair> around(List<String> jdks, int changedIn) {
         if (jdks.isEmpty()) return Optional.empty();
         String oldest = jdks.get(0), newest = jdks.get(jdks.size() - 1);
         return Results.feature(oldest) < changedIn && Results.feature(newest) >= changedIn
@@ -24,7 +28,11 @@ public record JdkPair(String before, String after) {
      * the oldest runtime without it and the newest with it, the older first; empty when the runs have no such pair.
      */
     public static Optional<JdkPair> around(Results runs, java.util.function.Function<String, Boolean> hasChange) {
-        List<String> jdks = runs.javaRuntimes();
+        return around(runs.javaRuntimes(), hasChange);
+    }
+
+    /** The pair around a change told by what each of these runtimes (oldest first) holds, or empty. */
+    public static Optional<JdkPair> around(List<String> jdks, java.util.function.Function<String, Boolean> hasChange) {
         Optional<String> before = jdks.stream().filter(j -> Boolean.FALSE.equals(hasChange.apply(j))).findFirst();
         Optional<String> after = jdks.stream().filter(j -> Boolean.TRUE.equals(hasChange.apply(j))).reduce((older, newer) -> newer);
         return before.isPresent() && after.isPresent() && jdks.indexOf(before.get()) < jdks.indexOf(after.get())

@@ -40,8 +40,13 @@ import java.util.Locale;
  * get ×2 in odds (50% holds from 33% to 67%, 98% from 96% to 99%). This machine's own noise is in the
  * interval, not the tolerance: a noisy run widens the interval and ends too close to call rather than
  * flipping. ×1.05 is about twice the noise floor labs 00 to 03 measure between identical processes.
+ *
+ * <p>reading is how the lab reads the study's words for this row ("comparable" as within ×1.25; "improved by 85%" as
+ * 85% less time), one short line, "" where the row rests on a figure alone: the claims class that judges the row
+ * gives it (withReading), and the verdict table folds the readings under it. It is the course's text, not a
+ * measurement, so it is shown, not saved with the results.
  */
-public record Verdict(Published.Claim claim, String measured, String outcome, String why, String rule, Estimate judged) {
+public record Verdict(Published.Claim claim, String measured, String outcome, String why, String rule, Estimate judged, String reading) {
     public static final double RATIO_TOLERANCE = 1.25;
     public static final double SHARE_ODDS_TOLERANCE = 2;
     public static final double SAME = 1.05;
@@ -51,6 +56,20 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
             + " preset narrow it, which settles the claim unless the figure itself lies on that edge.";
     static final String NO_INTERVAL = "One round gives no interval (it shows nothing of how the next process would differ): run two rounds or more, as quick and paper do.";
     static final String NOT_MEASURED = "this run could not measure it (see the notes above: a tool that cannot run here)";
+
+    /** A verdict without a reading of the study's words (its rule compares a figure). */
+    public Verdict(Published.Claim claim, String measured, String outcome, String why, String rule, Estimate judged) {
+        this(claim, measured, outcome, why, rule, judged, "");
+    }
+
+    public Verdict {
+        reading = reading == null ? "" : reading.strip();
+    }
+
+    /** The same verdict with the lab's reading of the study's words for it: one short line, shown in the table's fold. */
+    public Verdict withReading(String reading) {
+        return new Verdict(claim, measured, outcome, why, rule, judged, reading);
+    }
 
     /** A "how many times" claim; published values in % (224% of C) are read as ratios (2.24). */
     public static Verdict ratio(Published.Claim claim, Estimate measured, Why why) {
@@ -134,7 +153,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     private static Verdict direction(Published.Claim claim, Estimate ratio, boolean claimedUp, String shown, Why why) {
         if (Double.isNaN(ratio.value())) return unmeasured(claim, NOT_MEASURED);
         boolean up = ratio.low() > SAME, down = ratio.high() < 1 / SAME;
-        boolean reaches = claimedUp ? ratio.high() > SAME : ratio.low() < 1 / SAME;  // short of holding, yet across its line
+        // short of holding, yet across its line; with no interval (one round) nothing rules it out: too close to call
+        boolean reaches = !(claimedUp ? ratio.high() <= SAME : ratio.low() >= 1 / SAME);
         String outcome = (claimedUp ? up : down) ? HOLDS : reaches ? TOO_CLOSE : (claimedUp ? down : up) ? REVERSED : CHANGED;
         String rule = String.format(Locale.ROOT, "holds %s ×%.3g; reversed %s ×%.3g; changed between (no clear difference)",
                 claimedUp ? "above" : "below", claimedUp ? SAME : 1 / SAME, claimedUp ? "below" : "above", claimedUp ? 1 / SAME : SAME);
@@ -184,7 +204,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     static String boundOutcome(boolean atLeast, double published, Estimate measured, double tolerance) {
         double edge = atLeast ? published / tolerance : published * tolerance;
         if (atLeast ? measured.low() >= edge : measured.high() <= edge) return HOLDS;
-        if (atLeast ? measured.high() >= edge : measured.low() <= edge) return TOO_CLOSE;
+        if (!(atLeast ? measured.high() < edge : measured.low() > edge)) return TOO_CLOSE;  // across it, or no interval
         if (published > tolerance && measured.high() < 1 / tolerance) return REVERSED;
         if (published < 1 / tolerance && measured.low() > tolerance) return REVERSED;
         return CHANGED;
@@ -257,7 +277,7 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static Verdict inPaper(String preset, Verdict judged, String why) {
         if (preset.equals("paper")) return judged;
         return new Verdict(judged.claim(), judged.measured(), IN_PAPER,
-                "Not judged in " + preset + ": " + why + " The paper preset judges it.", judged.rule(), judged.judged());
+                "Not judged in " + preset + ": " + why + " The paper preset judges it.", judged.rule(), judged.judged(), judged.reading());
     }
 
     /** judge's verdict where this machine can measure the claim, otherwise "not measured" with whyNot. */
@@ -322,6 +342,6 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
 
     /** The same verdict with the setting that differs from the study's, shown beside the figure ("250 KB file; study: 100 MB"). */
     public Verdict at(String setting) {
-        return new Verdict(claim, measured + " · " + setting, outcome, why, rule, judged);
+        return new Verdict(claim, measured + " · " + setting, outcome, why, rule, judged, reading);
     }
 }

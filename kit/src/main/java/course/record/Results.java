@@ -373,9 +373,11 @@ public final class Results {
 
     /** The Java runtimes these runs ran on ("java 17.0.15", "java 25.0.3"), each once, oldest first. */
     public List<String> javaRuntimes() {
-        return typed().stream().filter(r -> r.language().equals("java")).map(Run::runtime).distinct()
-                .sorted(java.util.Comparator.comparing(Results::version)).toList();
+        return typed().stream().filter(r -> r.language().equals("java")).map(Run::runtime).distinct().sorted(OLDEST_FIRST).toList();
     }
+
+    /** Java runtimes as runs record them ("java 17.0.15"), the oldest release first. */
+    public static final java.util.Comparator<String> OLDEST_FIRST = java.util.Comparator.comparing(Results::version);
 
     /** The feature release of a Java runtime as runs record it: "java 17.0.15" is 17. */
     public static int feature(String javaRuntime) {

@@ -218,6 +218,19 @@ class VerdictTest {
     }
 
     @Test
+    void aReadingOfTheStudysWordsStaysWithItsRow() {
+        Verdict plain = Verdict.ratio(claim(2, "x", "ratio"), new Estimate(2, 1.9, 2.1), WHY);
+        assertEquals("", plain.reading(), "a row judged on a figure alone has none");
+        Verdict read = plain.withReading(" \"comparable\" as within ×1.25 ");
+        assertEquals("\"comparable\" as within ×1.25", read.reading());
+        assertEquals(plain.outcome(), read.outcome());
+        assertEquals(plain.measured(), read.measured());
+        assertEquals(read.reading(), read.at("250 KB file").reading(), "a setting shown beside the figure keeps it");
+        assertEquals(read.reading(), Verdict.inPaper("quick", read, "a small step.").reading(), "a row judged in paper only keeps it");
+        assertEquals("", Verdict.unmeasured(claim(2, "x", "ratio"), "no tool").withReading(null).reading());
+    }
+
+    @Test
     void unmeasuredClaimsSayWhy() {
         Verdict v = Verdict.unmeasured(claim(28.83, "%", "percent"), "async-profiler could not run");
         assertEquals("not measured", v.outcome());
@@ -277,6 +290,18 @@ class VerdictTest {
         assertTrue(few.why().contains("at most 2 processes") && few.why().contains("needs 3"), few.why());
         assertEquals("holds", Verdict.withCores(c, 3, 3, () -> Verdict.ratio(c, at(2), WHY)).outcome());
         assertEquals("big-endian", Verdict.when(false, c, "big-endian", () -> Verdict.ratio(c, at(2), WHY)).why());
+    }
+
+    @Test
+    void aFigureWithoutAnIntervalIsTooCloseToCallUnderEveryRule() {
+        Estimate alone = new Estimate(3, Double.NaN, Double.NaN);  // one round: a figure, no interval
+        Published.Claim words = claim(Double.NaN, "", "claim");
+        assertEquals("too close to call", Verdict.ratio(claim(3, "x", "ratio"), alone, WHY).outcome());
+        assertEquals("too close to call", Verdict.above(words, alone, "%s", WHY).outcome());
+        assertEquals("too close to call", Verdict.below(words, alone, "%s", WHY).outcome());
+        assertEquals("too close to call", Verdict.near(words, alone, "%s", WHY).outcome());
+        assertEquals("too close to call", Verdict.atLeast(words, alone, 2, "more", "%s", WHY).outcome());
+        assertEquals("too close to call", Verdict.atMost(words, alone, 4, "less", "%s", WHY).outcome());
     }
 
     @Test
