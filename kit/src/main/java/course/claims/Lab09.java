@@ -51,7 +51,7 @@ public final class Lab09 {
                 .map(pair -> "judged here, between " + pair.before() + " (without it, javap says) and " + pair.after())
                 .orElse("not judged here: " + (without.isEmpty()
                         ? String.join(" and ", jdks) + (jdks.size() == 1 ? " has" : jdks.size() == 2 ? " both have" : " all have")
-                          + " it (javap: DataInputStream.readInt reads the field in at most once). A JDK 17 update from before its backport (before 17.0.8; javap tells) would judge it"
+                          + " it (javap: DataInputStream.readInt reads the field 'in' at most once). A JDK 17 update from before its backport (before 17.0.8; javap tells) would judge it"
                         : String.join(" and ", without) + " lack" + (without.size() == 1 ? "s" : "") + " it, and no newer JDK here has it"
                           + " (javap). JDK 20 or later, or a JDK 17 update from 17.0.8, would judge it"));
         String how = "To add a JDK, unpack it anywhere and list its home, with the others you want, in JAVA_HOMES (colon-separated)"
