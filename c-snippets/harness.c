@@ -45,6 +45,10 @@ static int64_t workers_timed; /* 0: the strategy ran no threads or processes */
 static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
 
+/* The hosts an MPI job's processes ran on, each once, in rank order, as JSON items ("\"node-a\",\"node-b\""); empty for every other run. */
+#define HOST_WORDS 8 /* 64 bytes: the longest host name Linux keeps (HOST_NAME_MAX) */
+static char hosts[MAX_PROCS * (HOST_WORDS * 8 + 3)];
+
 /* The most threads the process had at once in the current run of a strategy with threads (-1: none ran):
  * its workers and the thread that made them, since C starts no thread of its own (Java's JDK does, and counts). */
 static int64_t platform_threads = -1;
@@ -114,6 +118,7 @@ static void fail(const char *snippet, const char *text, int status);
 static void fail_once(const struct options *o, const char *why, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
+static void gather_hosts(void);
 static int claim(const char *path, struct made *made);
 static void remove_made(void);
 static void remove_quietly(const struct made *made);
@@ -172,6 +177,7 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
                                                       : data_write_file(o.file, o.file_size)) != 0) harness_io_fail(&o);
     if (harness_team->size() > 1) check_shared(&o);
+    if (o.procs > 0) gather_hosts();
     int write = strcmp(o.op, "write") == 0;
     if (write) data_prepare_source(o.op_size);
     if (prepare) prepare(&o);
@@ -255,6 +261,30 @@ static void check_shared(const struct options *o) {
                  " folder must be on a file system every process shares (COURSE_SCRATCH)", o->file, harness_team->rank(), harness_team->host());
     }
     agree(o->snippet, seen ? NULL : message);
+}
+
+/* The hosts of the job's processes, each once, in rank order, as JSON items (at process 0). Each name travels as
+ * HOST_WORDS 8-byte words through gather, the one collective every team has in both languages. */
+static void gather_hosts(void) {
+    static int64_t words[HOST_WORDS][MAX_PROCS];
+    unsigned char name[HOST_WORDS * 8] = {0}; /* zero-padded */
+    const char *host = harness_team->host();
+    memcpy(name, host, strnlen(host, sizeof name)); /* a longer name is cut at 64 bytes */
+    for (int w = 0; w < HOST_WORDS; w++) {
+        int64_t word = 0;
+        for (int b = 0; b < 8; b++) word = (int64_t)((uint64_t)word << 8 | name[w * 8 + b]); /* big-endian, as Java's ByteBuffer */
+        harness_team->gather(word, words[w]);
+    }
+    if (harness_team->rank() != 0) return;
+    hosts[0] = '\0';
+    for (int64_t rank = 0; rank < harness_team->size(); rank++) {
+        char quoted[HOST_WORDS * 8 + 3] = "\"";
+        for (int w = 0; w < HOST_WORDS; w++)
+            for (int b = 0; b < 8; b++) quoted[1 + w * 8 + b] = (char)((uint64_t)words[w][rank] >> (56 - 8 * b));
+        quoted[1 + HOST_WORDS * 8] = '\0';
+        strcat(quoted, "\"");
+        if (!strstr(hosts, quoted)) snprintf(hosts + strlen(hosts), sizeof hosts - strlen(hosts), "%s%s", hosts[0] ? "," : "", quoted);
+    }
 }
 
 /* ---- what a read brings in ------------------------------------------------------------------ */
@@ -962,10 +992,11 @@ static void on_sigbus(int sig) {
  * resident: percent of the file in the page cache when a cold run's clock started; -1 (null) for warm runs and writes. */
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  double resident, uint64_t checksum) {
-    char resident_text[16] = "null", misses[24] = "null", text[128] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 160] = "";
+    char resident_text[16] = "null", misses[24] = "null", text[160 + sizeof hosts] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 160] = "";
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
+    if (o->procs > 0 && hosts[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "\"hosts\":[%s],", hosts);
     if (o->threads > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",", o->threads);
     if (o->depth > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"depth\":%" PRId64 ",", o->depth);
     if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"lock\":\"%s\",", o->lock);

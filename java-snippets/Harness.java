@@ -13,8 +13,10 @@ import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -88,6 +90,9 @@ final class Harness {
      */
     static long[] workerNs = null;
     static long spanNs = -1;
+
+    /** The hosts an MPI job's processes ran on, each once, in rank order, as JSON items ("\"node-a\",\"node-b\""); null for every other run. */
+    static String hosts = null;
 
     /** The most platform threads the process had at once in the current run of a strategy with threads (-1: none ran). */
     static long platformThreads = -1;
@@ -211,6 +216,7 @@ final class Harness {
             if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
             else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
             if (team.size() > 1) checkShared(o);
+            if (o.procs() > 0) hosts = hosts();
             boolean write = o.op().equals("write");
             if (write) Data.prepareSource(o.opSize());
             prepare.prepare(o);
@@ -295,6 +301,26 @@ final class Harness {
         agree(o.snippet(), seen ? null : "--file " + o.file() + ": process " + team.rank() + " (on " + team.host()
                 + ") cannot see the file process 0 made; the scratch folder must be on a file system every process shares (COURSE_SCRATCH)");
     }
+
+    /**
+     * The hosts of the job's processes, each once, in rank order, as JSON items (at process 0; null elsewhere). Each
+     * name travels as HOST_WORDS 8-byte words through gather, the one collective every team has in both languages.
+     */
+    static String hosts() {
+        byte[] name = java.util.Arrays.copyOf(team.host().getBytes(StandardCharsets.UTF_8), HOST_WORDS * 8);  // zero-padded
+        long[][] words = new long[HOST_WORDS][];
+        for (int w = 0; w < HOST_WORDS; w++) words[w] = team.gather(ByteBuffer.wrap(name, w * 8, 8).getLong());
+        if (words[0] == null) return null;
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        for (int rank = 0; rank < words[0].length; rank++) {
+            ByteBuffer back = ByteBuffer.allocate(HOST_WORDS * 8);
+            for (long[] word : words) back.putLong(word[rank]);
+            seen.add("\"" + new String(back.array(), StandardCharsets.UTF_8).replace("\0", "") + "\"");
+        }
+        return String.join(",", seen);
+    }
+
+    static final int HOST_WORDS = 8;  // 64 bytes: the longest host name Linux keeps (HOST_NAME_MAX)
 
     /**
      * CPU time of the measuring thread, to be split into user and kernel (system-call) time as C's
@@ -985,7 +1011,7 @@ final class Harness {
                 o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
                 resident == null ? "null" : String.format(Locale.ROOT, "%.1f", resident),
                 (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
-                        + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," : "")
+                        + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," + (hosts == null ? "" : "\"hosts\":[" + hosts + "],") : "")
                         + (o.threads() > 0 ? "\"threads\":" + o.threads() + "," : "") + (o.depth() > 0 ? "\"depth\":" + o.depth() + "," : "") + (o.lock() == null ? "" : "\"lock\":\"" + o.lock() + "\","),
                 o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,

@@ -188,6 +188,8 @@ setup_test_tools() {
     "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$COURSE_HOME/setup/requirements-test.lock"
     stamp test-tools "$key"
   fi
+  # tests/test_cluster.py plays two nodes, each with an sshd of its own (Open MPI starts its ranks over ssh)
+  [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || apt_install openssh-server openssh-client
   setup_browser_driver
 }
 

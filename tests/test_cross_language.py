@@ -1,8 +1,9 @@
 """The Java snippet and its C twin write byte-identical files and read the same checksums."""
-import pytest
-
 import os
+import socket
 from pathlib import Path
+
+import pytest
 
 from conftest import mpirun, needs_liburing, needs_mpi, rows, run_snippet, sha256
 
@@ -472,7 +473,7 @@ def test_mpi_file_is_the_same_for_every_strategy_and_process_count(commands, tmp
             assert len(written) == 2, "only process 0 reports"
             assert [r["checksum"] for r in written] == [expected_checksum] * 2, f"{language} {strategy}"
             assert all(len(r["proc_ns"]) == int(procs) and r["procs"] == int(procs) and r["lock"] == lock
-                       and 0 < max(r["proc_ns"]) <= r["span_ns"] for r in written), written
+                       and 0 < max(r["proc_ns"]) <= r["span_ns"] and r["hosts"] == [socket.gethostname()] for r in written), written
             out = run_snippet(mpirun(procs) + commands("mpi_file", language), flags + ["--strategy", strategy, "--op", "read",
                               "--file", str(tmp_path / "r.dat")])
             assert out.returncode == 0, out.stderr

@@ -22,6 +22,10 @@ public record Run(JsonObject json) {
     public String text() { return text("text"); }
     public String type() { return text("type"); }
     public int procs() { return whole("procs"); }
+    /** An MPI job's hosts, each once, in rank order; empty where the run had none or predates them. */
+    public java.util.List<String> hosts() {
+        return present("hosts") ? json.getAsJsonArray("hosts").asList().stream().map(JsonElement::getAsString).toList() : java.util.List.of();
+    }
     public int threads() { return whole("threads"); }
     public int depth() { return whole("depth"); }
     public String lock() { return text("lock"); }

@@ -1,0 +1,176 @@
+"""Lab 08 on a cluster, played on this machine: two nodes, each a network namespace with a host name of its own (a UTS
+namespace) and an sshd of its own (Debian's openssh-server, keys the test makes), joined by a virtual link. Open MPI's
+own launcher starts the ranks on both over ssh from a hostfile, and they talk over TCP on that link. The nodes share
+this machine's file system, as a cluster's nodes share NFS or Lustre. Needs root (namespaces, sshd); elsewhere it
+skips, saying why; CI runs it. Everything it starts (namespaces, sshd, ranks, files) is gone afterwards."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ENV, HOME, MPI, rows, sha256, survivors
+
+IN_CI = os.environ.get("CI") == "true"
+NODES = {"a": "10.213.0.1", "b": "10.213.0.2"}  # inside the namespaces only: no route of the machine's is touched
+
+
+def missing():
+    """Why this machine cannot play a cluster (empty: it can)."""
+    if os.geteuid() != 0:
+        return "needs root (network and host-name namespaces, sshd)"
+    if not MPI:
+        return "Open MPI is not installed (apt-get install openmpi-bin libopenmpi-dev)"
+    for tool, package in (("/usr/sbin/sshd", "openssh-server"), ("ssh", "openssh-client"), ("ip", "iproute2"), ("unshare", "util-linux")):
+        if not shutil.which(tool):
+            return f"{tool} is not installed (apt-get install {package})"
+    return ""
+
+
+pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a cluster of two nodes: {missing()}")
+
+
+class Cluster:
+    """Two nodes, a and b; node a starts the jobs (mpirun runs there), as a cluster's login or first node would."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        tag = os.getpid()
+        self.namespaces = {n: f"course-{tag}-{n}" for n in NODES}
+        self.hostnames = {n: f"course-node-{n}" for n in NODES}
+        self.hostfile = folder / "hosts"
+        self.sshds = []
+        self.made_privsep = False
+
+    def up(self):
+        f = self.folder
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(f / "id")], check=True)
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(f / "host_key")], check=True)
+        shutil.copy(f / "id.pub", f / "authorized_keys")
+        (f / "sshd_config").write_text(f"Port 22\nHostKey {f / 'host_key'}\nAuthorizedKeysFile {f / 'authorized_keys'}\n"
+                                       "PermitRootLogin prohibit-password\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                                       "UsePAM no\nStrictModes no\nPidFile none\n")
+        (f / "ssh_config").write_text(f"Host *\n  IdentityFile {f / 'id'}\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n"
+                                      "  LogLevel ERROR\n  BatchMode yes\n")
+        self.hostfile.write_text("".join(f"{address} slots=2\n" for address in NODES.values()))
+        a, b = (f"cv{os.getpid() % 100000}{n}" for n in NODES)  # interface names: at most 15 characters
+        for n, ns in self.namespaces.items():
+            subprocess.run(["ip", "netns", "add", ns], check=True)
+            subprocess.run(["ip", "-n", ns, "link", "set", "lo", "up"], check=True)
+        subprocess.run(["ip", "link", "add", a, "type", "veth", "peer", "name", b], check=True)
+        for n, link in (("a", a), ("b", b)):
+            ns = self.namespaces[n]
+            subprocess.run(["ip", "link", "set", link, "netns", ns], check=True)
+            subprocess.run(["ip", "-n", ns, "addr", "add", f"{NODES[n]}/24", "dev", link], check=True)
+            subprocess.run(["ip", "-n", ns, "link", "set", link, "up"], check=True)
+        if not Path("/run/sshd").exists():  # sshd's privilege-separation folder (a service manager would make it)
+            Path("/run/sshd").mkdir(mode=0o755)
+            self.made_privsep = True
+        for n in NODES:
+            self.sshds.append(subprocess.Popen(self.on(n, ["/usr/sbin/sshd", "-D", "-e", "-f", str(f / "sshd_config")]),
+                                               stderr=subprocess.PIPE, text=True))
+        for n in NODES:  # each answers, under its own name
+            for _ in range(50):
+                said = subprocess.run(self.on("a", ["ssh", "-F", str(f / "ssh_config"), NODES[n], "hostname"]), capture_output=True, text=True)
+                if said.returncode == 0:
+                    break
+                time.sleep(0.1)
+            assert said.stdout.strip() == self.hostnames[n], said.stderr
+
+    def on(self, node, argv):
+        """argv as run on a node: in its network namespace, under its host name."""
+        return ["ip", "netns", "exec", self.namespaces[node], "unshare", "--uts", "sh", "-c",
+                f'hostname {self.hostnames[node]} && exec "$@"', "sh", *argv]
+
+    def env(self):
+        """The environment a learner on node a sets for lab 08 (COURSE_MPI_ARGS), and what points Open MPI at this
+        cluster's ssh and link."""
+        link = "10.213.0.0/24"
+        return dict(ENV, COURSE_MPI_ARGS=f"--hostfile {self.hostfile} --map-by node",
+                    OMPI_MCA_plm_rsh_agent=f"ssh -F {self.folder / 'ssh_config'}", OMPI_MCA_pml="ob1", OMPI_MCA_btl="tcp,self",
+                    OMPI_MCA_btl_tcp_if_include=link, OMPI_MCA_oob_tcp_if_include=link)
+
+    def down(self):
+        for ns in self.namespaces.values():  # whatever still runs on a node: sshd, a session, a rank
+            pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True).stdout.split()
+            for pid in pids:
+                subprocess.run(["kill", "-9", pid], capture_output=True)
+        for sshd in self.sshds:
+            sshd.kill()
+            sshd.wait()
+        for ns in self.namespaces.values():
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)  # its end of the link goes with it
+        if self.made_privsep:
+            Path("/run/sshd").rmdir()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cluster")
+    folder.chmod(0o755)
+    nodes = Cluster(folder)
+    try:
+        nodes.up()
+        yield nodes
+    finally:
+        nodes.down()
+        listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        assert not [ns for ns in nodes.namespaces.values() if ns in listed], "a node's namespace was left"
+        assert survivors(lambda line: str(folder) in line or "10.213.0." in line) == [], "a process of the cluster was left"
+        shutil.rmtree(folder)
+
+
+def mpi_command(cluster, procs, snippet_argv, flags):
+    return cluster.on("a", ["mpirun", "--allow-run-as-root", "-q", "--oversubscribe", *cluster.env()["COURSE_MPI_ARGS"].split(),
+                            "-np", str(procs), "-x", "COURSE_SCRATCH", *snippet_argv, *flags])
+
+
+def test_one_file_written_from_two_nodes_is_byte_for_byte_the_one_nodes(cluster, commands, tmp_path):
+    """Four ranks, two on each node (a hostfile, --map-by node), write one array's blocks into one shared file, in C and
+    in Java: the file is typed_arrays' big-endian ints, as one process writes them; both nodes are named in the
+    records; reading it back over the two nodes sums the same as on one."""
+    reference = tmp_path / "reference.dat"
+    out = subprocess.run(commands("typed_arrays", "c") + ["--strategy", "big", "--op", "write", "--file-size", "64k", "--op-size", "64k",
+                         "--repeat", "1", "--warmup", "0", "--file", str(reference), "--keep"], env=ENV, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    flags = ["--procs", "4", "--file-size", "64k", "--op-size", "4k", "--lock", "none", "--repeat", "1", "--warmup", "0"]
+    env = dict(cluster.env(), COURSE_SCRATCH=str(tmp_path))
+    sums = set()
+    for language, strategy in (("c", "independent"), ("c", "collective"), ("java", "view-direct"), ("java", "mapped")):
+        target = tmp_path / f"{language}-{strategy}.dat"
+        out = subprocess.run(mpi_command(cluster, 4, commands("mpi_file", language), flags + ["--strategy", strategy, "--op", "write",
+                             "--file", str(target), "--keep"]), env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert sha256(target) == sha256(reference), f"{language} {strategy}"
+        assert [r["hosts"] for r in rows(out.stdout)] == [[cluster.hostnames["a"], cluster.hostnames["b"]]], out.stdout
+        out = subprocess.run(mpi_command(cluster, 4, commands("mpi_file", language), flags + ["--strategy", strategy, "--op", "read",
+                             "--file", str(tmp_path / "r.dat")]), env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        sums |= {r["checksum"] for r in rows(out.stdout)}
+    assert len(sums) == 1, "every strategy in both languages reads the same ints across two nodes"
+
+
+def test_lab_08_runs_its_sweeps_with_ranks_on_both_nodes(cluster, tmp_path):
+    """Lab 08 in smoke, its JupyterLab kernel on node a and COURSE_MPI_ARGS naming the hostfile, as the README tells a
+    learner with a cluster: no cell fails, and every saved run of two or more processes had ranks on both nodes."""
+    results, scratch = tmp_path / "results", tmp_path / "scratch"
+    results.mkdir()
+    scratch.mkdir()
+    code = ("import sys; sys.path.insert(0, 'tools'); from labs import execute, HOME; "
+            "execute(HOME / 'labs/08-mpi-processes.ipynb', 'smoke', scratch=sys.argv[1])")
+    env = dict(cluster.env(), COURSE_RESULTS=str(results))
+    out = subprocess.run(cluster.on("a", [sys.executable, "-c", code, str(scratch)]), env=env, cwd=HOME, capture_output=True,
+                         text=True, timeout=900)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    saved = [json.loads(f.read_text()) for f in results.glob("08-mpi-processes-smoke-*.json")]
+    assert len(saved) == 1, [f.name for f in results.iterdir()]
+    jobs = [r for r in saved[0]["runs"] if r.get("procs")]
+    both = [cluster.hostnames["a"], cluster.hostnames["b"]]
+    assert jobs and all(r["hosts"] == (both if r["procs"] >= 2 else both[:1]) for r in jobs), \
+        sorted({(r["procs"], tuple(r.get("hosts", []))) for r in jobs})
+    assert any(r["procs"] >= 2 for r in jobs)
+    assert list(scratch.iterdir()) == []
