@@ -156,7 +156,8 @@ def test_one_file_written_from_two_nodes_is_byte_for_byte_the_one_nodes(cluster,
 
 def test_lab_08_runs_its_sweeps_with_ranks_on_both_nodes(cluster, tmp_path):
     """Lab 08 in smoke, its JupyterLab kernel on node a and COURSE_MPI_ARGS naming the hostfile, as the README tells a
-    learner with a cluster: no cell fails, and every saved run of two or more processes had ranks on both nodes."""
+    learner with a cluster: no cell fails, every saved run of two or more processes had ranks on both nodes, and the
+    saved machine card names them."""
     results, scratch = tmp_path / "results", tmp_path / "scratch"
     results.mkdir()
     scratch.mkdir()
@@ -173,4 +174,5 @@ def test_lab_08_runs_its_sweeps_with_ranks_on_both_nodes(cluster, tmp_path):
     assert jobs and all(r["hosts"] == (both if r["procs"] >= 2 else both[:1]) for r in jobs), \
         sorted({(r["procs"], tuple(r.get("hosts", []))) for r in jobs})
     assert any(r["procs"] >= 2 for r in jobs)
+    assert saved[0]["machine"]["mpi nodes"] == f"2 ({', '.join(both)})", "the saved machine card names the job's nodes"
     assert list(scratch.iterdir()) == []

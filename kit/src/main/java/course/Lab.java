@@ -611,6 +611,8 @@ public final class Lab {
         doc.add("plan", preset.plan().toJson());
         JsonObject env = new JsonObject();
         Machine.toSave(machine()).forEach(env::addProperty);
+        List<String> hosts = recorded.stream().flatMap(r -> r.hosts().stream()).distinct().toList();
+        if (!hosts.isEmpty()) env.addProperty("mpi nodes", hosts.size() + " (" + String.join(", ", hosts) + ")");  // where its MPI jobs ran: a cluster's nodes
         doc.add("machine", env);
         JsonArray runs = new JsonArray(), sweeps = new JsonArray();
         recorded.forEach(r -> r.runs().forEach(runs::add));

@@ -22,8 +22,16 @@ public final class Lab08 {
     }
 
     public static void judge(Lab lab, Results javaRuns, Results cRuns, Results cold, List<Integer> procs) {
+        String judgedOn = judgedOn(lab, javaRuns);
+        course.show.Notebook.html("<p>" + course.base.Html.escape(judgedOn) + "</p>", judgedOn);
         lab.thenAndHere(thenAndHere(lab, javaRuns, cRuns).toArray(Context[]::new));
         lab.verdicts(Lab08.class, verdicts(lab, javaRuns, cold, procs));
+    }
+
+    /** What this run judged on: its largest job, where its processes ran, and the file system that held the shared file. */
+    static String judgedOn(Lab lab, Results javaRuns) {
+        return "Judged on: MPI jobs of up to " + javaRuns.largestJob() + ", the shared file on " + lab.machine().get("filesystem")
+                + " (the scratch folder's file system, as the node that started the jobs saw it).";
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
