@@ -190,6 +190,9 @@ setup_test_tools() {
   fi
   # tests/test_cluster.py plays two nodes, each with an sshd of its own (Open MPI starts its ranks over ssh)
   [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || apt_install openssh-server openssh-client
+  # tests/test_slurm.py starts a one-host Slurm (its controller, a node daemon, munge) to run the course's job scripts
+  command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null && command -v munged >/dev/null \
+    || apt_install slurmctld slurmd slurm-client munge
   setup_browser_driver
 }
 

@@ -1,0 +1,154 @@
+"""The course's Slurm job scripts on a real Slurm: a one-host cluster (slurmctld, slurmd and munge from Debian's
+packages) that the test starts itself, since there is no service manager here, with its configuration, key, state and
+logs in a folder of its own, on ports nothing else uses. Needs root (Slurm's daemons); elsewhere it skips, saying why;
+CI runs it. Everything it starts (daemons, jobs, JupyterLab) is gone afterwards."""
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import ENV, HOME, survivors
+
+IN_CI = os.environ.get("CI") == "true"
+
+
+def missing():
+    """Why this machine cannot run a Slurm of its own (empty: it can)."""
+    if os.geteuid() != 0:
+        return "needs root (Slurm's daemons)"
+    for tool, package in (("slurmctld", "slurmctld"), ("slurmd", "slurmd"), ("sbatch", "slurm-client"), ("munged", "munge")):
+        if not shutil.which(tool):
+            return f"{tool} is not installed (apt-get install {package})"
+    return ""
+
+
+pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a one-host Slurm: {missing()}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Slurm:
+    """One host, one node, one partition; every path in one folder, so nothing of it lands in /etc, /run or /var."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.node = socket.gethostname().split(".")[0]
+        self.daemons = []
+
+    def up(self):
+        f = self.folder
+        (f / "state").mkdir()
+        (f / "spool").mkdir()
+        (f / "munge.key").write_bytes(secrets.token_bytes(1024))
+        (f / "munge.key").chmod(0o600)
+        (f / "slurm.conf").write_text(f"""ClusterName=course
+SlurmctldHost={self.node}
+SlurmUser=root
+SlurmctldPort={free_port()}
+SlurmdPort={free_port()}
+AuthType=auth/munge
+AuthInfo=socket={f / 'munge.socket'}
+CredType=cred/munge
+StateSaveLocation={f / 'state'}
+SlurmdSpoolDir={f / 'spool'}
+SlurmctldPidFile={f / 'slurmctld.pid'}
+SlurmdPidFile={f / 'slurmd.pid'}
+SlurmctldLogFile={f / 'slurmctld.log'}
+SlurmdLogFile={f / 'slurmd.log'}
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+MpiDefault=none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+NodeName={self.node} CPUs={os.cpu_count()} State=UNKNOWN
+PartitionName=course Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
+""")
+        self.daemons.append(subprocess.Popen(["munged", "-F", "-f", f"--socket={f / 'munge.socket'}", f"--key-file={f / 'munge.key'}",
+                                              f"--log-file={f / 'munged.log'}", f"--pid-file={f / 'munged.pid'}",
+                                              f"--seed-file={f / 'munged.seed'}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for daemon in (["slurmctld", "-D", "-i"], ["slurmd", "-D"]):
+            self.daemons.append(subprocess.Popen(daemon, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for _ in range(100):  # the node reports to the controller
+            said = subprocess.run(["sinfo", "-h", "-o", "%t"], env=self.env(), capture_output=True, text=True)
+            if said.stdout.strip() == "idle":
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"Slurm's node never came up: {said.stdout}{said.stderr}{(f / 'slurmd.log').read_text()[-2000:]}")
+
+    def env(self, **extra):
+        return dict(ENV, SLURM_CONF=str(self.folder / "slurm.conf"), **extra)
+
+    def submit(self, script, *args, **extra):
+        out = subprocess.run(["sbatch", "--parsable", *args, str(script)], env=self.env(**extra), cwd=HOME,
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip().split(";")[0]
+
+    def finished(self, job, patience_s=120):
+        for _ in range(patience_s * 5):
+            if not subprocess.run(["squeue", "-h", "-j", job], env=self.env(), capture_output=True, text=True).stdout.strip():
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"job {job} never ended")
+
+    def down(self):
+        for daemon in reversed(self.daemons):
+            daemon.terminate()
+            try:
+                daemon.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                daemon.kill()
+                daemon.wait()
+
+
+@pytest.fixture(scope="module")
+def slurm(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("slurm")
+    cluster = Slurm(folder)
+    try:
+        cluster.up()
+        yield cluster
+    finally:
+        cluster.down()
+        assert survivors(lambda line: str(folder) in line or "slurmstepd" in line) == [], "a process of the Slurm was left"
+        shutil.rmtree(folder)
+
+
+def test_the_jupyterlab_job_starts_the_learners_jupyterlab_and_says_how_to_reach_it(slurm, tmp_path):
+    """cluster/jupyterlab.sbatch, submitted as the README says: the job's output names the node, the port and the ssh
+    tunnel, then the address once JupyterLab answers there with the learner's token; scancel ends it all."""
+    token = secrets.token_hex(8)
+    job = slurm.submit(HOME / "cluster/jupyterlab.sbatch", f"--output={tmp_path}/jupyterlab-%j.out",
+                       COURSE_MY_LABS=str(tmp_path / "my-labs"), COURSE_TOKEN=token)
+    output = tmp_path / f"jupyterlab-{job}.out"
+    try:
+        for _ in range(600):
+            said = output.read_text() if output.exists() else ""
+            if "Open it at" in said:
+                break
+            time.sleep(0.2)
+        assert "Open it at" in said, said
+        port = re.search(r"port (\d+) \(job " + job, said).group(1)
+        assert f"ssh -N -L {port}:127.0.0.1:{port} -J " in said and f"@{slurm.node}" in said, said
+        assert f"http://127.0.0.1:{port}/lab/tree/00-start-here.ipynb?token={token}" in said, said
+        status = urllib.request.Request(f"http://127.0.0.1:{port}/api/status", headers={"Authorization": f"token {token}"})
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(status, timeout=10) as answer:
+            assert answer.status == 200
+        assert len(list((tmp_path / "my-labs").glob("[0-9][0-9]-*.ipynb"))) == len(list((HOME / "labs").glob("[0-9][0-9]-*.ipynb")))
+    finally:
+        subprocess.run(["scancel", job], env=slurm.env())
+        slurm.finished(job)
+    assert survivors(lambda line: str(tmp_path) in line) == [], "JupyterLab outlived its job"
