@@ -152,3 +152,26 @@ def test_the_jupyterlab_job_starts_the_learners_jupyterlab_and_says_how_to_reach
         subprocess.run(["scancel", job], env=slurm.env())
         slurm.finished(job)
     assert survivors(lambda line: str(tmp_path) in line) == [], "JupyterLab outlived its job"
+
+
+def test_lab_08_as_a_batch_job_and_then_charted_and_judged_where_nothing_runs(slurm, tmp_path):
+    """cluster/lab08.sbatch runs lab 08 headless in the preset named, inside the allocation, and names the results file;
+    lab 08 opened on that file (COURSE_LOAD) where no MPI is (COURSE_MPIRUN names none) shows its runs, charts and
+    verdicts, runs nothing, and saves nothing new."""
+    results, scratch = tmp_path / "results", tmp_path / "scratch"
+    results.mkdir()
+    scratch.mkdir()
+    job = slurm.submit(HOME / "cluster/lab08.sbatch", "-n", "2", f"--output={tmp_path}/lab08-%j.out",
+                       COURSE_PRESET="smoke", COURSE_RESULTS=str(results), COURSE_SCRATCH=str(scratch))
+    slurm.finished(job, patience_s=600)
+    said = (tmp_path / f"lab08-{job}.out").read_text()
+    saved = sorted(results.glob("08-mpi-processes-smoke-*.json"))
+    assert len(saved) == 1 and f"lab 08's runs: {saved[0]}" in said, said[-3000:]
+    assert f"COURSE_LOAD={saved[0]} make lab" in said
+    from labs import execute, kernel_environment
+    with kernel_environment({"COURSE_LOAD": str(saved[0]), "COURSE_MPIRUN": str(tmp_path / "no-mpi/mpirun"), "COURSE_RESULTS": str(results)}):
+        nb = execute(HOME / "labs/08-mpi-processes.ipynb", "smoke", scratch=scratch)
+    shown = "".join(str(out.get("data", {}).get("text/plain", "")) + str(out.get("text", "")) for cell in nb.cells for out in cell.get("outputs", []))
+    assert f"loaded from {saved[0]}" in shown and "Judged on: MPI jobs of up to" in shown and "too close to call" in shown, shown[-2000:]
+    assert sorted(results.iterdir()) == saved, "nothing saved besides the batch job's results"
+    assert list(scratch.iterdir()) == []

@@ -67,6 +67,9 @@ public final class Lab {
     private Path file;
     /** The last sweep that ran to its end (lab.again() repeats it). */
     private Sweep lastSweep;
+    /** A lab opened on saved runs (COURSE_LOAD): the file, and its sweeps not yet handed to a cell; null otherwise. */
+    private Path loadedFrom;
+    private java.util.Deque<Results> toLoad;
 
     private Lab(String id, Preset preset) {
         this.id = id;
@@ -80,6 +83,11 @@ public final class Lab {
     }
 
     public static Lab open(String id, String presetName) {
+        String load = System.getenv("COURSE_LOAD");
+        if (load != null && !load.isBlank()) {
+            Lab lab = loaded(id, Path.of(load).toAbsolutePath());
+            if (lab != null) return lab;
+        }
         Preset unplanned = Preset.of(id, presetName);
         Lab lab = new Lab(id, unplanned.plannedHere(Course.scratch()));
         Plan plan = lab.preset.plan();
@@ -95,6 +103,31 @@ public final class Lab {
         return lab;
     }
 
+    /**
+     * A lab opened on the runs a results file saved (COURSE_LOAD names it: a batch job's, another machine's): each sweep
+     * a cell starts hands over the file's next sweep instead of running, so its tables, charts and verdicts are those
+     * runs', judged on the preset and machine they ran with. Nothing runs, and nothing is saved. Null, said in a line,
+     * when the file holds another lab's runs: this one runs its own.
+     */
+    static Lab loaded(String id, Path file) {
+        Lab lab;
+        try {
+            lab = replay(file);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("COURSE_LOAD=" + file + ": not a lab's saved results (" + e.getMessage() + ")");
+        }
+        if (!lab.id.equals(id)) {
+            System.out.println("COURSE_LOAD=" + file + " holds the runs of " + lab.id + ", so " + id + " runs its own.");
+            return null;
+        }
+        lab.loadedFrom = file;
+        lab.toLoad = new java.util.ArrayDeque<>(lab.recorded);
+        String line = String.format(Locale.ROOT, "Lab %s · loaded from %s: the runs of its preset %s on %s. Nothing runs here: each cell takes the next sweep saved.",
+                id, file, lab.preset.name(), Machine.oneLine(lab.machine));
+        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
+        return lab;
+    }
+
     public String id() { return id; }
     public Preset preset() { return preset; }
     public Published published() { return published; }
@@ -106,6 +139,7 @@ public final class Lab {
      * is written) with one line saying how to install it.
      */
     public void requireMpi() {
+        if (loadedFrom != null) return;  // nothing runs
         if (!MpiRun.available()) throw new Exec.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
         String version = Exec.run(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
         String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(List.of("--procs", "1"))).replace("-np 1", "-np N") + " …";
@@ -113,7 +147,7 @@ public final class Lab {
     }
 
     /** The command line of the last run, to rerun it outside the notebook (with a --file of your own). */
-    public String lastCommand() { return runner.lastCommand(); }
+    public String lastCommand() { return loadedFrom != null ? "nothing ran here: these runs were loaded from " + loadedFrom : runner.lastCommand(); }
 
     public Path scratch() { return scratch; }
 
@@ -195,6 +229,10 @@ public final class Lab {
             lab.recorded.add(new Results(runs.subList(from, from += count.getAsInt())));
         }
         if (from < runs.size()) lab.recorded.add(new Results(runs.subList(from, runs.size())));  // saved before sweeps were
+        if (doc.has("noise_floor")) {
+            JsonObject floor = doc.getAsJsonObject("noise_floor");
+            lab.noiseFloor = NoiseFloor.saved(floor.get("case").getAsString(), floor.get("runs").getAsInt(), floor.get("pct").getAsDouble());
+        }
         return lab;
     }
 
@@ -210,6 +248,7 @@ public final class Lab {
     }
 
     public Sweep sweep(String snippet) {
+        if (loadedFrom != null) return new Sweep(snippet, preset, plan -> nextLoaded(snippet));
         return new Sweep(snippet, preset, plan -> SweepRun.results(runner, scratch, plan).map(results -> {
             record(plan, results);
             Notebook.html(results.html(), results.toString());
@@ -217,12 +256,30 @@ public final class Lab {
         }).orElseGet(() -> new Results(List.of())));
     }
 
+    /** The next sweep of a loaded lab's file, shown as a run one is, if it is of this snippet. */
+    private Results nextLoaded(String snippet) {
+        int at = recorded.size() - toLoad.size() + 1;
+        Results next = toLoad.poll();
+        if (next == null) {
+            throw new IllegalStateException("COURSE_LOAD=" + loadedFrom + ": it saved " + recorded.size() + " sweeps and this cell asks for one more"
+                    + " (the lab changed since): load results of this lab as it is now, or unset COURSE_LOAD");
+        }
+        String saved = next.typed().isEmpty() ? snippet : next.typed().get(0).snippet();
+        if (!saved.equals(snippet)) {
+            throw new IllegalStateException("COURSE_LOAD=" + loadedFrom + ": sweep " + at + " saved runs of " + saved + " and this cell asks for "
+                    + snippet + " (the lab changed since): load results of this lab as it is now, or unset COURSE_LOAD");
+        }
+        Notebook.html(next.html(), next.toString());
+        return next;
+    }
+
     /**
      * Measures this lab's noise floor on the sweep's first case (run as two identical cases, interleaved),
      * shows it in one line and keeps it with the saved results; graded checks and verdicts read it back.
      */
     public void noiseFloor(Sweep sweep) {
-        noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
+        if (loadedFrom != null && noiseFloor == null) return;  // the file saved none
+        if (loadedFrom == null) noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
         Notebook.html("<p><small>" + Html.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
         save();
     }
@@ -604,6 +661,7 @@ public final class Lab {
 
     /** Writes everything recorded so far, with the machine, to data/results/ (atomically: never half a file). */
     public Path save() {
+        if (loadedFrom != null) return loadedFrom;  // its runs are saved already, where they came from
         JsonObject doc = new JsonObject();
         doc.addProperty("lab", id);
         doc.addProperty("preset", preset.name());

@@ -206,6 +206,32 @@ class LabTest {
     }
 
     /** What a call printed (outside a kernel the kit prints its displays' text). */
+    @Test
+    void aLabOpenedOnSavedRunsHandsEachCellTheNextSweepAndRunsNothing(@TempDir Path dir) throws IOException {
+        Path saved = dir.resolve("03.json");
+        try (var in = new java.util.zip.GZIPInputStream(LabTest.class.getResourceAsStream("/runs/03-operation-size.json.gz"))) {
+            Files.copy(in, saved);
+        }
+        Lab[] lab = new Lab[1];
+        String first = printed(() -> lab[0] = Lab.loaded("03-operation-size", saved));
+        assertTrue(first.contains("loaded from " + saved) && first.contains("Nothing runs here"), first);
+        Results seq = lab[0].sweep("raw_io").opSize(1).run();  // whatever the cell asks: the file's first sweep
+        assertEquals(Lab.replay(saved).sweep(0).runs(), seq.runs());
+        lab[0].sweep("raw_io").run();
+        String more = assertThrows(IllegalStateException.class, () -> lab[0].sweep("raw_io").run()).getMessage();
+        assertTrue(more.contains("saved 2 sweeps and this cell asks for one more"), more);
+        Lab other = Lab.loaded("03-operation-size", saved);
+        String wrong = assertThrows(IllegalStateException.class, () -> other.sweep("buffering").run()).getMessage();
+        assertTrue(wrong.contains("sweep 1 saved runs of raw_io and this cell asks for buffering"), wrong);
+        assertEquals(saved, other.save(), "nothing saved: the runs are where they came from");
+        assertEquals(1, Files.list(dir).count());
+        String elsewhere = printed(() -> assertEquals(null, Lab.loaded("08-mpi-processes", saved)));
+        assertTrue(elsewhere.contains("holds the runs of 03-operation-size, so 08-mpi-processes runs its own"), elsewhere);
+        Path junk = Files.writeString(dir.resolve("junk.json"), "[1, 2");
+        String bad = assertThrows(IllegalArgumentException.class, () -> Lab.loaded("03-operation-size", junk)).getMessage();
+        assertTrue(bad.startsWith("COURSE_LOAD=" + junk + ": not a lab's saved results"), bad);
+    }
+
     static String printed(Runnable call) {
         var out = System.out;
         var captured = new java.io.ByteArrayOutputStream();

@@ -8,6 +8,11 @@ import java.util.Locale;
  * larger than this is not a finding here. Each lab measures it once (Lab.noiseFloor).
  */
 public record NoiseFloor(String caseName, int runs, double medianA, double medianB) {
+    /** A noise floor as a results file saved it (its case, runs and percent): the twins' medians relative, 1 and 1 + pct/100. */
+    public static NoiseFloor saved(String caseName, int runs, double pct) {
+        return new NoiseFloor(caseName, runs, 1, 1 + pct / 100);
+    }
+
     /** How much slower the slower twin was, in percent of the faster one. */
     public double pct() {
         return 100 * (Math.max(medianA, medianB) / Math.min(medianA, medianB) - 1);
