@@ -179,10 +179,12 @@ class Cgroup:
         (folders["pids"] / "pids.max").write_text(str(limits.tasks + KERNEL_MARGIN))
         return cgroup
 
+    # the shell's script is this constant; the folders and argv reach it as arguments, never inside its text
+    JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 1; shift; done; shift; exec "$@"'
+
     def wrap(self, argv):
         """argv run as a member of this cgroup from its first instruction (a shell joins, then becomes argv)."""
-        joins = " && ".join(f"echo $$ > '{f / 'cgroup.procs'}'" for f in self.folders.values())
-        return ["/bin/sh", "-c", joins + ' && exec "$@"', "sh", *argv]
+        return ["/bin/sh", "-c", self.JOIN, "sh", *map(str, self.folders.values()), "--", *argv]
 
     def oom_kills(self):
         for line in (self.folders["memory"] / "memory.oom_control").read_text().splitlines():

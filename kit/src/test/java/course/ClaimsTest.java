@@ -34,6 +34,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the notebook made them, every claim must be judged to the same outcome and the same measured figure as the lab's own
  * verdict table did. A change to a rule, an estimate or a sweep shows here first; after a deliberate one, run the lab
  * again and save its results here.
+ *
+ * <p>What it holds is sameness, not rightness: the verdicts it compares against were made by this same code when the
+ * runs were saved, so it pins today's judging to yesterday's. Whether a rule is right is for VerdictTest (each rule on
+ * figures made for it), EstimateTest (intervals that cover a known ratio as often as they claim) and the labs' readings.
  */
 class ClaimsTest {
     /** Rows judged from what no run record holds (CPU profiles), which a replay cannot judge. */

@@ -55,9 +55,10 @@ public final class Published {
         try (Reader in = Files.newBufferedReader(file)) {
             for (CSVRecord r : format.parse(in)) {
                 String value = r.get("value");
-                claims.put(r.get("id"), new Claim(r.get("id"), r.get("source"), r.get("where"), r.get("experiment"),
+                Claim earlier = claims.put(r.get("id"), new Claim(r.get("id"), r.get("source"), r.get("where"), r.get("experiment"),
                         r.get("series"), r.get("x"), r.get("x_unit"), value.isEmpty() ? Double.NaN : Double.parseDouble(value),
                         r.get("unit"), r.get("kind"), r.get("statement")));
+                if (earlier != null) throw new IllegalStateException(file + ": the id " + r.get("id") + " is given twice; each row needs its own");
             }
         }
     }
@@ -72,14 +73,6 @@ public final class Published {
     public Claim find(String source, String experiment, String series, String x) {
         return claims.values().stream().filter(c -> c.source().equals(source) && c.experiment().equals(experiment)
                 && c.series().equals(series) && c.x().equals(x)).findFirst().orElse(null);
-    }
-
-    public List<Claim> experiment(String source, String experiment) {
-        return claims.values().stream().filter(c -> c.source().equals(source) && c.experiment().equals(experiment)).toList();
-    }
-
-    public int size() {
-        return claims.size();
     }
 
     /** A claim no lab judges, the lab it belongs to ("02") and why it is not judged. */

@@ -70,9 +70,15 @@ public final class Machine {
         if (busyPerCore(load) > BUSY_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
         java.util.regex.Matcher steal = java.util.regex.Pattern.compile("steal ([0-9.]+)%").matcher(load);
         if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");
-        return why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
-                + ". Expect noisier figures; compare ratios and shapes, and run a case again before you trust a close call.";
+        return (why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
+                + ". Expect noisier figures; compare ratios and shapes, and run a case again before you trust a close call.")
+                + (IN_MEMORY.contains(m.getOrDefault("filesystem", "")) ? "\n⚠ The scratch folder is on " + m.get("filesystem") + ", which keeps files in"
+                        + " memory: cold reads and forced writes never reach a disk, so the lab measures memory. Give it a folder on a disk:"
+                        + " COURSE_SCRATCH=/path/on/disk, or lab.scratch(\"/path/on/disk\")." : "");
     }
+
+    /** File systems that keep their files in memory: no device behind them. */
+    static final java.util.Set<String> IN_MEMORY = java.util.Set.of("tmpfs", "ramfs");
 
     /**
      * How busy other work keeps each core, from the machine card's load line: what the look as the lab opened saw, where

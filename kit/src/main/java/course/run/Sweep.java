@@ -142,13 +142,16 @@ public final class Sweep {
         for (int round = 1; round <= count; round++) {
             for (Runner.Invocation inv : cases(runsInRound(repeat, round, count))) out.add(new Round(round, count, inv));
         }
-        if (out.isEmpty()) {
-            List<String> empty = emptyLists();
-            throw new IllegalArgumentException("this sweep of " + snippet + " plans no run: " + (empty.isEmpty()
-                    ? "its languages, strategies and operations match no case of " + snippet
-                    : String.join(", ", empty) + " given empty; give each at least one value"));
-        }
+        if (out.isEmpty()) throw plansNoRun();
         return out;
+    }
+
+    /** Why a sweep with no case cannot run, naming the list given empty where one was. */
+    private IllegalArgumentException plansNoRun() {
+        List<String> empty = emptyLists();
+        return new IllegalArgumentException("this sweep of " + snippet + " plans no run: " + (empty.isEmpty()
+                ? "its languages, strategies and operations match no case of " + snippet
+                : String.join(", ", empty) + " given empty; give each at least one value"));
     }
 
     /** The runs round (from 1) does when count rounds share repeat: the first rounds take one more where they do not divide. */
@@ -251,7 +254,9 @@ public final class Sweep {
         List<Round> plan = new ArrayList<>();
         int count = Math.min(Math.max(rounds, 2), repeat);
         for (int round = 1; round <= count; round++) {
-            Runner.Invocation inv = cases(runsInRound(repeat, round, count)).get(0);
+            List<Runner.Invocation> cases = cases(runsInRound(repeat, round, count));
+            if (cases.isEmpty()) throw plansNoRun();
+            Runner.Invocation inv = cases.get(0);
             plan.add(new Round(round, count, inv));
             plan.add(new Round(round, count, inv));
         }

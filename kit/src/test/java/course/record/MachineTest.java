@@ -110,6 +110,11 @@ class MachineTest {
         Map<String, String> busyNow = new LinkedHashMap<>(quiet);
         busyNow.put("load", "load 0.20 per core (1 min), 0.95 per core busy with other work now, steal 0.0% of CPU time since boot");
         assertTrue(Machine.warning(busyNow).contains("other work keeps its cores busy"), Machine.warning(busyNow));
+        Map<String, String> inMemory = new LinkedHashMap<>(quiet);
+        inMemory.put("filesystem", "tmpfs");
+        assertTrue(Machine.warning(inMemory).startsWith("\n⚠ The scratch folder is on tmpfs, which keeps files in memory"), Machine.warning(inMemory));
+        inMemory.put("filesystem", "ext4");
+        assertEquals("", Machine.warning(inMemory), "a disk's file system: nothing to say");
     }
 
     @Test

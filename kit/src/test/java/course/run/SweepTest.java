@@ -107,6 +107,10 @@ class SweepTest {
                 () -> LAB.sweep("raw_io").fileSizes(List.of()).opSizes(List.of()).run());
         assertEquals("this sweep of raw_io plans no run: opSizes, fileSizes given empty; give each at least one value", e.getMessage(),
                 "once an IndexOutOfBoundsException from the empty plan");
+        IllegalArgumentException noise = assertThrows(IllegalArgumentException.class,
+                () -> LAB.sweep("raw_io").strategies().noisePlan());
+        assertEquals("this sweep of raw_io plans no run: strategies given empty; give each at least one value", noise.getMessage(),
+                "the noise floor's plan too (lab.noiseFloor on an empty sweep)");
     }
 
     @Test
