@@ -123,7 +123,7 @@ public final class Lab {
         lab.loadedFrom = file;
         lab.toLoad = new java.util.ArrayDeque<>(lab.recorded);
         String line = String.format(Locale.ROOT, "Lab %s · loaded from %s: the runs of its preset %s on %s. Nothing runs here: each cell takes the next sweep saved.",
-                id, file, lab.preset.name(), Machine.oneLine(lab.machine));
+                id, file, lab.preset.name(), Machine.oneLine(lab.machine, lab.machine.get("jdk")));
         Notebook.html("<small>" + Html.escape(line) + "</small>", line);
         return lab;
     }

@@ -52,10 +52,16 @@ public final class Machine {
         return out;
     }
 
+    /** This machine's card in a line, its JDK the one this JVM runs. */
     public static String oneLine(Map<String, String> m) {
+        return oneLine(m, System.getProperty("java.version"));
+    }
+
+    /** A card in a line, with the JDK given (a saved card's own, for runs made elsewhere). */
+    public static String oneLine(Map<String, String> m, String jdk) {
         return m.get("cores") + " cores (" + m.get("cpu") + "), " + m.get("memory") + " memory, " + m.get("kernel")
                 + ", scratch on " + m.get("filesystem") + " with " + m.get("free space") + " free, JDK "
-                + System.getProperty("java.version") + ", gcc " + m.get("gcc") + warning(m);
+                + jdk + ", gcc " + m.get("gcc") + warning(m);
     }
 
     /**
@@ -64,9 +70,10 @@ public final class Machine {
      */
     static String warning(Map<String, String> m) {
         List<String> why = new java.util.ArrayList<>();
-        if (!m.get("container limits").equals(NO_LIMITS)) why.add("a container limits it (" + m.get("container limits") + ")");
+        // getOrDefault: a card saved by an older course (a results file opened with COURSE_LOAD) may lack a row
+        if (!m.getOrDefault("container limits", NO_LIMITS).equals(NO_LIMITS)) why.add("a container limits it (" + m.get("container limits") + ")");
         if (m.containsKey("cores the JVM reports")) why.add("the JVM reports " + m.get("cores the JVM reports"));
-        String load = m.get("load");
+        String load = m.getOrDefault("load", "");
         if (busyPerCore(load) > BUSY_PER_CORE) why.add("other work keeps its cores busy (" + load + ")");
         java.util.regex.Matcher steal = java.util.regex.Pattern.compile("steal ([0-9.]+)%").matcher(load);
         if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");

@@ -115,6 +115,7 @@ class MachineTest {
         assertTrue(Machine.warning(inMemory).startsWith("\n⚠ The scratch folder is on tmpfs, which keeps files in memory"), Machine.warning(inMemory));
         inMemory.put("filesystem", "ext4");
         assertEquals("", Machine.warning(inMemory), "a disk's file system: nothing to say");
+        assertEquals("", Machine.warning(Map.of("cores", "2")), "a card saved by an older course, without those rows");
     }
 
     @Test
