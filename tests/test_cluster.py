@@ -43,6 +43,7 @@ class Cluster:
         self.namespaces = {n: f"course-{tag}-{n}" for n in NODES}
         self.hostnames = {n: f"course-node-{n}" for n in NODES}
         self.hostfile = folder / "hosts"
+        self.unshared = folder / "unshared"  # node b sees a memory file system of its own here: a folder the nodes do not share
         self.sshds = []
         self.made_privsep = False
 
@@ -70,8 +71,9 @@ class Cluster:
         if not Path("/run/sshd").exists():  # sshd's privilege-separation folder (a service manager would make it)
             Path("/run/sshd").mkdir(mode=0o755)
             self.made_privsep = True
+        self.unshared.mkdir()
         for n in NODES:
-            self.sshds.append(subprocess.Popen(self.on(n, ["/usr/sbin/sshd", "-D", "-e", "-f", str(f / "sshd_config")]),
+            self.sshds.append(subprocess.Popen(self.on(n, ["/usr/sbin/sshd", "-D", "-e", "-f", str(f / "sshd_config")], own_mounts=n == "b"),
                                                stderr=subprocess.PIPE, text=True))
         for n in NODES:  # each answers, under its own name
             for _ in range(50):
@@ -81,10 +83,13 @@ class Cluster:
                 time.sleep(0.1)
             assert said.stdout.strip() == self.hostnames[n], said.stderr
 
-    def on(self, node, argv):
-        """argv as run on a node: in its network namespace, under its host name."""
-        return ["ip", "netns", "exec", self.namespaces[node], "unshare", "--uts", "sh", "-c",
-                f'hostname {self.hostnames[node]} && exec "$@"', "sh", *argv]
+    def on(self, node, argv, own_mounts=False):
+        """argv as run on a node: in its network namespace, under its host name; with own_mounts, in a mount namespace
+        of its own where the unshared folder is a tmpfs (what it starts, an sshd's sessions, inherits both)."""
+        mounts = ["--mount", "--propagation", "private"] if own_mounts else []
+        mount = f"mount -t tmpfs course-unshared {self.unshared} && " if own_mounts else ""
+        return ["ip", "netns", "exec", self.namespaces[node], "unshare", "--uts", *mounts, "sh", "-c",
+                f'hostname {self.hostnames[node]} && {mount}exec "$@"', "sh", *argv]
 
     def env(self):
         """The environment a learner on node a sets for lab 08 (COURSE_MPI_ARGS), and what points Open MPI at this
@@ -176,3 +181,19 @@ def test_lab_08_runs_its_sweeps_with_ranks_on_both_nodes(cluster, tmp_path):
     assert any(r["procs"] >= 2 for r in jobs)
     assert saved[0]["machine"]["mpi nodes"] == f"2 ({', '.join(both)})", "the saved machine card names the job's nodes"
     assert list(scratch.iterdir()) == []
+
+
+def test_a_shared_file_one_node_cannot_see_stops_the_job_in_one_line_naming_that_node(cluster, commands):
+    """The scratch folder on a file system node b does not share (its own tmpfs there, as a node's own /tmp would be):
+    the job stops before any timed run, with one line naming the process and its node, in C and in Java."""
+    env = dict(cluster.env(), COURSE_SCRATCH=str(cluster.unshared))
+    for language, strategy in (("c", "independent"), ("java", "view-direct")):
+        target = cluster.unshared / f"{language}.dat"
+        out = subprocess.run(mpi_command(cluster, 2, commands("mpi_file", language), ["--procs", "2", "--file-size", "64k", "--op-size", "4k",
+                             "--lock", "none", "--repeat", "1", "--warmup", "0", "--strategy", strategy, "--op", "write", "--file", str(target)]),
+                             env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode != 0 and out.stdout == "", out.stdout
+        said = [line for line in out.stderr.splitlines() if "cannot see the file" in line]
+        assert said == [f"mpi_file: --file {target}: process 1 (on {cluster.hostnames['b']}) cannot see the file process 0 made;"
+                        " the scratch folder must be on a file system every process shares (COURSE_SCRATCH)"], out.stderr
+        assert not target.exists(), "the job removed what process 0 made"
