@@ -98,6 +98,17 @@ needs_liburing = pytest.mark.skipif(not Path("/usr/include/liburing.h").exists()
                                     reason="liburing is not installed (apt-get install liburing-dev)")
 
 
+def missing_as_root(why_root, tools):
+    """Why a test that needs root (for why_root) and these tools ({command: Debian package}) cannot run here, in one
+    line with the install command; "" when it can."""
+    if os.geteuid() != 0:
+        return f"needs root ({why_root})"
+    for tool, package in tools.items():
+        if not shutil.which(tool):
+            return f"{tool} is not installed (apt-get install {package})"
+    return ""
+
+
 def mpirun(procs):
     """The launcher the kit uses: quiet, more processes than cores allowed, root allowed only for root."""
     return ["mpirun"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) + ["-q", "--oversubscribe", "-np", str(procs)]

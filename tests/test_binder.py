@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME
+from conftest import ENV, HOME, missing_as_root
 
 MEMORY = 2 << 30
 APT_JDK = Path("/usr/lib/jvm/java-17-openjdk-amd64")  # where binder/apt.txt's openjdk-17-jdk-headless lies on Ubuntu
@@ -57,11 +57,9 @@ def remove_cgroup(cgroup, patience_s=60):
 
 def missing():
     """Why this machine cannot rehearse (empty: it can)."""
-    if os.geteuid() != 0:
-        return "needs root (another user, a cgroup, a mount namespace)"
-    for tool in ("bwrap", "setpriv", "git"):
-        if not shutil.which(tool):
-            return f"{tool} is not installed"
+    unmet = missing_as_root("another user, a cgroup, a mount namespace", {"bwrap": "bubblewrap", "setpriv": "util-linux", "git": "git"})
+    if unmet:
+        return unmet
     if memory_cgroup() is None:
         return "no writable cgroup v1 memory controller"
     if not (APT_JDK / "bin/javac").exists():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME, MPI, rows, sha256, survivors
+from conftest import ENV, HOME, missing_as_root, rows, sha256, survivors
 
 IN_CI = os.environ.get("CI") == "true"
 NODES = {"a": "10.213.0.1", "b": "10.213.0.2"}  # inside the namespaces only: no route of the machine's is touched
@@ -21,14 +21,9 @@ NODES = {"a": "10.213.0.1", "b": "10.213.0.2"}  # inside the namespaces only: no
 
 def missing():
     """Why this machine cannot play a cluster (empty: it can)."""
-    if os.geteuid() != 0:
-        return "needs root (network and host-name namespaces, sshd)"
-    if not MPI:
-        return "Open MPI is not installed (apt-get install openmpi-bin libopenmpi-dev)"
-    for tool, package in (("/usr/sbin/sshd", "openssh-server"), ("ssh", "openssh-client"), ("ip", "iproute2"), ("unshare", "util-linux")):
-        if not shutil.which(tool):
-            return f"{tool} is not installed (apt-get install {package})"
-    return ""
+    return missing_as_root("network and host-name namespaces, sshd",
+                           {"/usr/sbin/sshd": "openssh-server", "ssh": "openssh-client", "ip": "iproute2", "unshare": "util-linux",
+                            "mpirun": "openmpi-bin", "mpicc": "libopenmpi-dev"})
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a cluster of two nodes: {missing()}")

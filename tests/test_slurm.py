@@ -14,19 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME, survivors
+from conftest import ENV, HOME, missing_as_root, survivors
 
 IN_CI = os.environ.get("CI") == "true"
 
 
 def missing():
     """Why this machine cannot run a Slurm of its own (empty: it can)."""
-    if os.geteuid() != 0:
-        return "needs root (Slurm's daemons)"
-    for tool, package in (("slurmctld", "slurmctld"), ("slurmd", "slurmd"), ("sbatch", "slurm-client"), ("munged", "munge")):
-        if not shutil.which(tool):
-            return f"{tool} is not installed (apt-get install {package})"
-    return ""
+    return missing_as_root("Slurm's daemons", {"slurmctld": "slurmctld", "slurmd": "slurmd", "sbatch": "slurm-client", "munged": "munge"})
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a one-host Slurm: {missing()}")

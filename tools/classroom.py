@@ -4,6 +4,7 @@ The course folder is build/classroom (COURSE_CLASSROOM overrides it); nbgrader_c
 classroom/. A lab's id is its file name without .ipynb (02-buffering)."""
 import argparse
 import fcntl
+import functools
 import itertools
 import json
 import os
@@ -87,6 +88,7 @@ def leave_out_what_needs_newer_java(nb, feature):
             yield grading["grade_id"], needs
 
 
+@functools.cache  # read once a run: every hand-in asks for it several times, and it does not change meanwhile
 def grading_kernel():
     """The course kernel's spec as Jupyter finds it (JUPYTER_PATH first, then the course's environment): grading runs
     the JDK it names."""

@@ -278,8 +278,8 @@ public final class Lab {
      * shows it in one line and keeps it with the saved results; graded checks and verdicts read it back.
      */
     public void noiseFloor(Sweep sweep) {
-        if (loadedFrom != null && noiseFloor == null) return;  // the file saved none
         if (loadedFrom == null) noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
+        else if (noiseFloor == null) return;  // a loaded file that saved none
         Notebook.html("<p><small>" + Html.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
         save();
     }
