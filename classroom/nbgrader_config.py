@@ -1,6 +1,8 @@
 """nbgrader's configuration for the course. The labs are the source notebooks: tools/classroom.py
 copies them into an nbgrader course folder (build/classroom by default) and releases them from there,
 so there is no second copy of a lab to keep in sync."""
+import os
+
 c = get_config()  # noqa: F821 (nbgrader provides it)
 
 c.CourseDirectory.course_id = "java-file-io"
@@ -13,3 +15,6 @@ c.Execute.timeout = 900
 # feedback shows a learner their marks and the tests they can see, never a hidden test
 c.GenerateFeedback.preprocessors = ["nbgrader.preprocessors.GetGrades", "nbgrader.preprocessors.ClearHiddenTests",
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
+# nbgrader's exchange folder where the course hub keeps it (tools/hub.py sets COURSE_EXCHANGE for its teacher and learners)
+if os.environ.get("COURSE_EXCHANGE"):
+    c.Exchange.root = os.environ["COURSE_EXCHANGE"]

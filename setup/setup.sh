@@ -3,7 +3,8 @@
 # Idempotent: every step leaves a stamp keyed by its inputs and is skipped when they are unchanged.
 #   setup/setup.sh              set up what is missing
 #   setup/setup.sh --precompile also compile every snippet now (Binder: a fast first run)
-#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core), and --precompile: `make test`
+#   setup/setup.sh --for-hub    also JupyterHub and its proxy: `make hub`
+#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core, the hub's), and --precompile: `make test`
 set -euo pipefail
 
 COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,7 +24,6 @@ VENV="${COURSE_VENV:-$COURSE_HOME/.venv}"
 STAMPS="$BUILD/stamps"
 JBANG_HOME="$BUILD/tools/jbang"
 PROFILER_HOME="$BUILD/tools/async-profiler"
-BROWSER_TOOLS="$BUILD/tools/browser"
 KERNEL_DIR="$VENV/share/jupyter/kernels/java-course"
 mkdir -p "$STAMPS"
 # two set-ups at once (two `make lab`s, a test run beside a notebook) take turns: each step checks then writes
@@ -196,20 +196,36 @@ setup_test_tools() {
   setup_browser_driver
 }
 
+# An npm part pinned by its lock file (npm ci: exactly the lock's versions, their integrity checked), from setup/NAME into
+# build/tools/NAME; WHAT names it aloud. Returns non-zero, its messages in build/npm-NAME.log, when npm is missing or fails.
+npm_part() {  # NAME WHAT
+  local name=$1 what=$2 key; key=$(inputs_hash "$COURSE_HOME/setup/$name/package.json" "$COURSE_HOME/setup/$name/package-lock.json")
+  if fresh "npm-$name" "$key" && [ -d "$BUILD/tools/$name/node_modules" ]; then return 0; fi
+  command -v npm >/dev/null || { echo "npm not found" > "$BUILD/npm-$name.log"; return 1; }
+  say "installing $what (setup/$name/package.json)"
+  mkdir -p "$BUILD/tools/$name"
+  cp "$COURSE_HOME/setup/$name/package.json" "$COURSE_HOME/setup/$name/package-lock.json" "$BUILD/tools/$name/"
+  (cd "$BUILD/tools/$name" && npm ci --no-audit --no-fund --silent >"$BUILD/npm-$name.log" 2>&1) || return 1
+  stamp "npm-$name" "$key"
+}
+
 # Optional: a failure is one line and the set-up goes on (the browser test then says why it is skipped).
 setup_browser_driver() {
-  command -v npm >/dev/null || { say "npm not found: the browser test will be skipped (sudo apt-get install npm)"; return 0; }
-  local key; key=$(inputs_hash "$COURSE_HOME/setup/browser/package.json" "$COURSE_HOME/setup/browser/package-lock.json")
-  if fresh browser "$key" && [ -d "$BROWSER_TOOLS/node_modules/playwright-core" ]; then return 0; fi
-  say "installing playwright-core (setup/browser/package.json)"
-  mkdir -p "$BROWSER_TOOLS"
-  cp "$COURSE_HOME/setup/browser/package.json" "$COURSE_HOME/setup/browser/package-lock.json" "$BROWSER_TOOLS/"
-  # npm ci: exactly the lock file's versions, their integrity checked
-  if ! (cd "$BROWSER_TOOLS" && npm ci --no-audit --no-fund --silent >"$BUILD/npm.log" 2>&1); then
-    say "npm ci failed (its messages: build/npm.log); going on without playwright-core, the browser test will be skipped"
-    return 0
+  npm_part browser playwright-core \
+    || say "npm failed (its messages: build/npm-browser.log); going on without playwright-core, the browser test will be skipped"
+}
+
+# --- the course hub (make hub; tests/test_hub.py starts one): JupyterHub in .venv, its proxy from npm ---------------
+setup_hub() {
+  local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements-hub.lock"; python3 --version)
+  if ! { fresh hub "$key" && [ -x "$VENV/bin/jupyterhub" ]; }; then
+    say "installing JupyterHub and its idle culler (setup/requirements-hub.lock)"
+    # --no-deps, as for requirements.lock (see its head); pip check says if anything needed is missing
+    "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/requirements-hub.lock"
+    "$VENV/bin/pip" check -q --disable-pip-version-check >/dev/null || die "the hub's packages miss one: $("$VENV/bin/pip" check --disable-pip-version-check | head -3)"
+    stamp hub "$key"
   fi
-  stamp browser "$key"
+  npm_part hub configurable-http-proxy || die "configurable-http-proxy could not be installed: $(tail -1 "$BUILD/npm-hub.log") (all of it: build/npm-hub.log; npm comes with: sudo apt-get install npm)"
 }
 
 # --- the kit (Java library the notebooks load) --------------------------------------------
@@ -246,12 +262,13 @@ precompile() {
 }
 
 main() {
-  local precompile=0 for_tests=0 arg
+  local precompile=0 for_tests=0 for_hub=0 arg
   for arg in "$@"; do
     case $arg in
       --precompile) precompile=1 ;;
-      --for-tests) for_tests=1; precompile=1 ;;  # the tests run every snippet: built here at once, on every core
-      *) die "unknown option $arg (allowed: --precompile, --for-tests)" ;;
+      --for-hub) for_hub=1; precompile=1 ;;  # learners may only read the course's build folder: everything built now
+      --for-tests) for_tests=1; for_hub=1; precompile=1 ;;  # the tests run every snippet: built here at once, on every core
+      *) die "unknown option $arg (allowed: --precompile, --for-hub, --for-tests)" ;;
     esac
   done
   pick_jdk
@@ -264,6 +281,7 @@ main() {
   install_lab_settings
   setup_jvm_tools
   [ $for_tests = 0 ] || setup_test_tools
+  [ $for_hub = 0 ] || setup_hub
   write_env
   build_kit
   [ $precompile = 0 ] || precompile

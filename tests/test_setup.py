@@ -61,10 +61,10 @@ def test_a_failing_npm_leaves_the_set_up_going(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-2:] == [
-        "setup: npm ci failed (its messages: build/npm.log); going on without playwright-core, the browser test will be skipped",
+        "setup: npm failed (its messages: build/npm-browser.log); going on without playwright-core, the browser test will be skipped",
         "went on"], out.stdout
-    assert "network request failed" in (course / "build/npm.log").read_text()
-    assert not (course / "build/stamps/browser").exists(), "a failed install leaves no stamp: the next set-up tries again"
+    assert "network request failed" in (course / "build/npm-browser.log").read_text()
+    assert not (course / "build/stamps/npm-browser").exists(), "a failed install leaves no stamp: the next set-up tries again"
 
 
 def test_a_named_environment_keeps_what_it_had(tmp_path):

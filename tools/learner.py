@@ -36,34 +36,60 @@ def student_versions(labs):
         shutil.rmtree(scratch)
 
 
+def made_versions(labs):
+    """{lab: notebook JSON} of each lab's student version, marked with the hash of the lab it was made from."""
+    made = student_versions(labs)
+    for lab, notebook in made.items():
+        notebook["metadata"][MADE_FROM] = source_hash(lab)
+    return made
+
+
+def write_new(path, notebook):
+    """Writes a notebook whole under a name that does not exist yet; False (nothing written) if it came meanwhile."""
+    partial = path.parent / f".{path.name}.partial"
+    try:
+        partial.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+        os.link(partial, path)
+        return True
+    except FileExistsError:
+        return False
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def prepare(folder):
+    """Every lab's student version in folder, made now: the course hub's, from which each learner's copies come (its
+    learners may not read the sources)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for lab, notebook in made_versions(lab_paths()).items():
+        (folder / lab.name).unlink(missing_ok=True)
+        write_new(folder / lab.name, notebook)
+
+
 GLOSSARY = HOME / "labs/glossary.md"  # the course's, beside the copies so their links reach it; refreshed each time
 
 
-def copies(folder):
-    """Makes the copies the folder lacks; says which kept copies were made from an older version of their lab."""
+def copies(folder, made=None):
+    """Makes the copies the folder lacks; says which kept copies were made from an older version of their lab. made: a
+    folder where prepare put the student versions (on the hub), else they are made here from the sources."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(GLOSSARY, folder / GLOSSARY.name)
-    missing = [lab for lab in lab_paths() if not (folder / lab.name).exists()]
+    labs = sorted(made.glob("[0-9][0-9]-*.ipynb")) if made else lab_paths()
+    missing = [lab for lab in labs if not (folder / lab.name).exists()]
     if missing:
         print(f"learner: making your copies of {len(missing)} lab(s) in {folder} (no answers in them; yours to edit)")
-        for lab, notebook in student_versions(missing).items():
-            notebook["metadata"][MADE_FROM] = source_hash(lab)
-            partial = folder / f".{lab.name}.partial"
-            try:
-                partial.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
-                os.link(partial, folder / lab.name)  # never over a copy made meanwhile (a second make lab)
-            except FileExistsError:
-                pass
-            finally:
-                partial.unlink(missing_ok=True)
-    for lab in lab_paths():
+        versions = {lab: json.loads(lab.read_text()) for lab in missing} if made else made_versions(missing)
+        for lab, notebook in versions.items():
+            write_new(folder / lab.name, notebook)  # never over a copy made meanwhile (a second make lab)
+    for lab in labs:
         if lab in missing:
             continue
         try:
             made_from = json.loads((folder / lab.name).read_text()).get("metadata", {}).get(MADE_FROM)
-        except (OSError, ValueError):
+            current = json.loads(lab.read_text())["metadata"][MADE_FROM] if made else source_hash(lab)
+        except (OSError, ValueError, KeyError):
             continue  # a copy the learner broke is theirs to mend; JupyterLab says what is wrong with it
-        if made_from and made_from != source_hash(lab):
+        if made_from and made_from != current:
             print(f"learner: the course's {lab.stem} has changed since your copy was made; yours is kept as it is. For the new "
                   f"version, rename yours (for example to {lab.stem}-mine.ipynb) and run make lab again.")
 

@@ -151,6 +151,13 @@ class Cgroup:
 
     @staticmethod
     def make(name, limits):
+        """The sandbox's cgroup: the kernel's walls just above the watchdog's lines."""
+        return Cgroup.walled(name, limits.memory + GiB // 2, limits.tasks + KERNEL_MARGIN)
+
+    @staticmethod
+    def walled(name, memory, tasks):
+        """A cgroup of this name below this process's own, holding its members to `memory` bytes (swap included where
+        the kernel counts it) and `tasks` processes and threads; None where none may be made."""
         own = {}
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, controllers, path = line.split(":", 2)
@@ -171,13 +178,17 @@ class Cgroup:
         if len(folders) < 2:
             cgroup.remove()
             return None
-        # the kernel's walls, just above the watchdog's lines
-        (folders["memory"] / "memory.limit_in_bytes").write_text(str(limits.memory + GiB // 2))
+        (folders["memory"] / "memory.limit_in_bytes").write_text(str(memory))
         swap = folders["memory"] / "memory.memsw.limit_in_bytes"
         if swap.exists():
-            swap.write_text(str(limits.memory + GiB // 2))
-        (folders["pids"] / "pids.max").write_text(str(limits.tasks + KERNEL_MARGIN))
+            swap.write_text(str(memory))
+        (folders["pids"] / "pids.max").write_text(str(tasks))
         return cgroup
+
+    def admit(self, uid):
+        """Lets the user `uid` move its own processes in (wrap, run as that user); its walls stay root's to set."""
+        for folder in self.folders.values():
+            os.chown(folder / "cgroup.procs", uid, -1)
 
     # the shell's script is this constant; the folders and argv reach it as arguments, never inside its text
     JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 1; shift; done; shift; exec "$@"'

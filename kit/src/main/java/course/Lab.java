@@ -454,7 +454,7 @@ public final class Lab {
 
     /** The course's answers to this lab's exercises, each folded: for after trying. */
     public void answers() {
-        Learner.answers(Course.home().resolve("labs").resolve(id + ".ipynb"));
+        Learner.answers(Course.home().resolve("labs").resolve(id + ".ipynb"), System.getenv(Learner.ANSWERS));
     }
 
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */

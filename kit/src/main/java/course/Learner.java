@@ -88,8 +88,23 @@ final class Learner {
         }
     }
 
-    /** lab.answers(): the course's answer to each exercise of the lab, read from its source notebook, each folded. */
-    static void answers(Path source) {
+    /** The teacher's switch for the answers (the course hub sets it): on, or off for an assessed class. */
+    static final String ANSWERS = "COURSE_ANSWERS";
+
+    /**
+     * lab.answers(): the course's answer to each exercise of the lab, read from its source notebook, each folded; unless
+     * the teacher turned them off (switch: the value of COURSE_ANSWERS, null when unset).
+     */
+    static void answers(Path source, String switchValue) {
+        if ("off".equals(switchValue)) {
+            System.out.println("Your teacher has turned the course's answers off for this class while it is assessed: "
+                    + "ask them when they will be open again.");
+            return;
+        }
+        if (switchValue != null && !switchValue.isEmpty() && !switchValue.equals("on")) {
+            System.out.println(ANSWERS + "=" + switchValue + " is neither on nor off, so the answers stay closed: your teacher can set it right.");
+            return;
+        }
         if (!Files.isReadable(source)) {
             System.out.println("The course's answers are not available here (" + source + " cannot be read).");
             return;

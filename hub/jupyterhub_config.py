@@ -1,0 +1,102 @@
+"""The course hub's JupyterHub configuration: tools/hub.py start runs JupyterHub on it, with the settings its install
+saved (tools/hub.py's Settings says what each is).
+
+- Who: the server's Unix users, by PAM, in the course's learners' or instructors' group; the hub's groups follow
+  the Unix ones at each login (nbgrader reads them: nbgrader-<course> learns, formgrade-<course> grades).
+- A learner's server: tools/hub.py learner, as the learner, held to the teacher's memory and process limits by a
+  cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
+- The teacher's: Formgrader as the hub service <course>, run as the grader account on the hub's classroom folder,
+  open to the instructors' group alone.
+- The proxy: configurable-http-proxy from the course's npm lock (setup/hub)."""
+import grp
+import os
+import pwd
+import sys
+import time
+from pathlib import Path
+
+HOME = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HOME / "tools"))
+import hub  # noqa: E402
+import sandbox  # noqa: E402
+
+c = get_config()  # noqa: F821 (JupyterHub provides it)
+settings = hub.Settings.load()
+course = hub.course_id()
+named = hub.groups(course)
+ports = settings.ports()
+state = settings.folder("state")
+environment = {"COURSE_HOME": str(HOME), "HUB_HOME": settings.home, "COURSE_EXCHANGE": str(settings.folder("exchange"))}
+
+c.JupyterHub.bind_url = f"http://{settings.ip}:{ports['public']}"
+c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{ports['hub']}"
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{ports['proxy api']}"
+c.ConfigurableHTTPProxy.command = [str(HOME / "build/tools/hub/node_modules/.bin/configurable-http-proxy")]
+c.ConfigurableHTTPProxy.pid_file = str(state / "proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
+c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
+
+c.JupyterHub.authenticator_class = "pam"
+c.PAMAuthenticator.allowed_groups = set(named.values())
+c.Authenticator.manage_groups = True
+
+
+def unix_groups(authenticator, handler, authentication):
+    """The hub's groups of the user who logs in: the course's Unix groups they are in."""
+    user = authentication["name"]
+    primary = pwd.getpwnam(user).pw_gid
+    authentication["groups"] = [name for name in named.values()
+                                if user in grp.getgrnam(name).gr_mem or grp.getgrnam(name).gr_gid == primary]
+    return authentication
+
+
+c.Authenticator.post_auth_hook = unix_groups
+
+c.Spawner.default_url = "/lab/tree/00-start-here.ipynb"
+c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers}
+# nbgrader's Assignments tab asks the hub which course groups the learner is in
+c.Spawner.server_token_scopes = ["users:activity!user", "read:users:groups!user"]
+c.Spawner.start_timeout = 120  # a first login makes the learner's copies of the labs (a few seconds)
+
+
+def held(spawner):
+    """The learner's server starts inside a cgroup of its own (memory, processes), joined by its first instruction."""
+    argv = ["prlimit", f"--nproc={settings.tasks}", "--core=0", "--", hub.PYTHON, str(HOME / "tools/hub.py"), "learner"]
+    cgroup = sandbox.Cgroup.walled(f"hub-{spawner.user.name}-{time.time_ns()}", settings.memory, settings.tasks)
+    spawner.course_cgroup = cgroup
+    if cgroup:
+        cgroup.admit(pwd.getpwnam(spawner.user.name).pw_uid)
+        argv = cgroup.wrap(argv)
+    spawner.cmd = argv
+
+
+def released(spawner):
+    """What the server left running is stopped with it, and its cgroup removed."""
+    cgroup = getattr(spawner, "course_cgroup", None)
+    if cgroup:
+        cgroup.remove()
+
+
+c.Spawner.pre_spawn_hook = held
+c.Spawner.post_stop_hook = released
+
+c.JupyterHub.services = [
+    {"name": "idle-culler",
+     "command": [hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
+                 f"--timeout={settings.idle_minutes * 60}"]},
+    {"name": course,
+     "url": f"http://127.0.0.1:{ports['formgrader']}",
+     "command": [str(hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.folder('classroom')}"],
+     "user": hub.grader(course),
+     "cwd": str(settings.folder("classroom")),
+     "oauth_no_confirm": True,
+     "environment": {**environment, "COURSE_CLASSROOM": str(settings.folder("classroom")),
+                     "JUPYTER_CONFIG_PATH": str(HOME / "setup/jupyterlab/teacher"), "JUPYTERHUB_DEFAULT_URL": "/formgrader"}},
+]
+c.JupyterHub.load_roles = [
+    {"name": "idle-culler", "services": ["idle-culler"],
+     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
+    {"name": f"formgrade-{course}", "groups": [named["instructors"]], "scopes": [f"access:services!service={course}"]},
+    {"name": f"grader-{course}", "services": [course], "scopes": ["list:users", "read:users:groups"]},
+]

@@ -1,0 +1,11 @@
+"""A learner's nbgrader on the course hub (tools/hub.py starts their server with this folder in JUPYTER_CONFIG_PATH):
+the course's configuration, its exchange, and the submit that closes each hand-in to its learner (hub/exchange.py)."""
+import os
+import sys
+
+c = get_config()  # noqa: F821 (nbgrader provides it)
+load_subconfig(os.path.join(os.environ["COURSE_HOME"], "classroom/nbgrader_config.py"))  # noqa: F821
+sys.path.insert(0, os.path.join(os.environ["COURSE_HOME"], "hub"))
+from exchange import PrivateSubmit  # noqa: E402
+
+c.ExchangeFactory.submit = PrivateSubmit

@@ -1,0 +1,328 @@
+"""The course hub, played on this machine as a teacher's server runs it: `tools/hub.py install` and `start` (what make hub
+runs) with local Unix users the test makes (an instructor and three learners), JupyterHub behind configurable-http-proxy
+on the loopback, learners' servers started as them. The whole round trip goes through the hub's and nbgrader's own HTTP
+APIs, as the Assignments tab and Formgrader call them: release, fetch, submit, collect and grade (each hand-in in the
+course's sandbox), feedback fetched by each learner, grades.csv. Learners try to reach another's hand-in and feedback,
+and the answers, and fail. Needs root (users, a hub that starts servers as them); elsewhere it skips, saying why; CI
+runs it. Everything it made (users, groups, processes, ports, folders, the answers' permissions) is gone afterwards."""
+import csv
+import grp
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ENV, HOME, missing_as_root, survivors
+
+IN_CI = os.environ.get("CI") == "true"
+COURSE = "java-file-io"
+LAB = "03-operation-size"
+PYTHON = str(HOME / ".venv/bin/python")
+
+
+def missing():
+    """Why this machine cannot play a course hub (empty: it can)."""
+    why = missing_as_root("local users, and a hub that starts servers as them",
+                          {"useradd": "passwd", "runuser": "util-linux", "unshare": "util-linux", "bwrap": "bubblewrap"})
+    if not why and not (HOME / ".venv/bin/jupyterhub").exists():
+        why = "JupyterHub is not installed: setup/setup.sh --for-hub"
+    return why
+
+
+pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a course hub: {missing()}")
+
+
+def free_ports(count):
+    """The first of `count` consecutive free ports on the loopback."""
+    for base in range(20000 + os.getpid() % 20000, 65000, 7):
+        try:
+            sockets = [socket.create_server(("127.0.0.1", base + i)) for i in range(count)]
+        except OSError:
+            continue
+        for s in sockets:
+            s.close()
+        return base
+    raise AssertionError("no free ports")
+
+
+def opened_path(closed, needed, stage):
+    """A shell script that, in a mount namespace of its own, opens each of `needed` (folders under `closed`, a folder
+    other users may not enter, such as /root) to other users: a memory folder over `closed`, open to all, and the needed
+    folders mounted back at their places. A server keeps its course and its Python where every user may reach them;
+    this machine keeps Python under /root, so the test opens that way to its hub alone, leaving the machine as it is."""
+    lines = [f'mkdir -p "{stage}/{i}" && mount --bind "{path}" "{stage}/{i}"' for i, path in enumerate(needed)]
+    lines.append(f'mount -t tmpfs -o mode=0755 course-hub "{closed}"')
+    lines += [f'mkdir -p "{path}" && mount --move "{stage}/{i}" "{path}"' for i, path in enumerate(needed)]
+    return " && ".join(lines) + ' && exec "$@"'
+
+
+def closed_ancestor(path):
+    for folder in [*reversed(path.parents), path]:
+        if not folder.stat().st_mode & stat.S_IXOTH:
+            return folder
+    return None
+
+
+class Hub:
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="course-hub-", dir="/tmp"))
+        self.folder.chmod(0o755)
+        tag = os.getpid() % 100000
+        self.instructor = f"ada{tag}"
+        self.learners = [f"ben{tag}", f"cleo{tag}", f"dan{tag}"]
+        self.users = [self.instructor, *self.learners]
+        self.port = free_ports(4)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.home = self.folder / "hub"
+        self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), INSTRUCTORS=self.instructor,
+                        LEARNERS=" ".join(self.learners), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60")
+        self.groups_before = {g.gr_name for g in grp.getgrall()}
+        self.users_before = {p.pw_name for p in pwd.getpwall()}
+        self.modes = {}
+        self.process = None
+        self.log = self.folder / "hub.log"
+
+    def prefix(self):
+        """What the hub runs under: nothing where learners may reach the course and its Python, else a mount namespace
+        that opens the way (see opened_path)."""
+        python = Path(os.path.realpath(HOME / ".venv/bin/python")).parents[1]
+        needed = [p for p in (HOME, python) if closed_ancestor(p)]
+        if not needed:
+            return []
+        closed = {closed_ancestor(p) for p in needed}
+        assert len(closed) == 1, f"more than one closed folder on the way: {closed}"
+        stage = self.folder / "stage"
+        return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
+                opened_path(closed.pop(), [str(p) for p in needed], stage), "sh"]
+
+    def up(self):
+        (self.folder / "home").mkdir(mode=0o755)
+        for user in self.users:
+            subprocess.run(["useradd", "--create-home", "--base-dir", str(self.folder / "home"), "--shell", "/bin/bash", user], check=True)
+            subprocess.run(["chpasswd"], input=f"{user}:{self.password(user)}\n", text=True, check=True)
+        # install changes the answers' group and mode: noted here, put back in down()
+        import hub as hub_tool
+        for part in hub_tool.HIDDEN + [str(p.relative_to(HOME)) for p in (HOME / "labs").glob("*.ipynb")]:
+            top = HOME / part
+            if top.exists():
+                for path in [top, *(top.rglob("*") if top.is_dir() else [])]:
+                    if not path.is_symlink():
+                        st = path.stat()
+                        self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
+        subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/hub.py"), "install"], env=self.env, check=True)
+        self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/hub.py"), "start"], env=self.env,
+                                        stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.time() + 90
+        import requests
+        while True:
+            try:
+                if requests.get(f"{self.url}/hub/api", timeout=5).ok:
+                    return
+            except requests.ConnectionError:
+                pass
+            assert self.process.poll() is None and time.time() < deadline, f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
+            time.sleep(0.5)
+
+    @staticmethod
+    def password(user):
+        return f"pw-{user}-{os.getpid()}"
+
+    def down(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # JupyterHub stops every server, its services and its proxy
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        made_users = [u for u in (*self.users, f"grader-{COURSE}") if u not in self.users_before]
+        for user in made_users:
+            subprocess.run(["pkill", "-KILL", "-u", user], check=False)
+        for user in made_users:
+            subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
+        for group in (f"nbgrader-{COURSE}", f"formgrade-{COURSE}", *self.users):
+            if group not in self.groups_before:
+                subprocess.run(["groupdel", group], check=False, capture_output=True)
+        for path, (gid, mode) in self.modes.items():
+            os.chown(path, -1, gid)
+            os.chmod(path, mode)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def teacher(self, *args):
+        """A make hub-release or hub-grade step, as root."""
+        return subprocess.run([PYTHON, str(HOME / "tools/hub.py"), *args], env=self.env, capture_output=True, text=True, timeout=900)
+
+    def as_user(self, user, *argv):
+        """A command run as a user of the server (what the user could do from their server's terminal)."""
+        return subprocess.run(["runuser", "-u", user, "--", *argv], capture_output=True, text=True, timeout=60)
+
+
+class Session:
+    """A user of the hub: logged in by the login form, with an API token made from that login."""
+
+    def __init__(self, hub, user):
+        import requests
+        self.hub, self.user, self.http = hub, user, requests.Session()
+        self.http.get(f"{hub.url}/hub/login").raise_for_status()
+        answer = self.http.post(f"{hub.url}/hub/login", allow_redirects=False,
+                                data={"username": user, "password": hub.password(user), "_xsrf": self.http.cookies["_xsrf"]})
+        assert answer.status_code == 302, f"{user} could not log in: {answer.status_code} {answer.text[:300]}"
+        made = self.http.post(f"{hub.url}/hub/api/users/{user}/tokens", json={"note": "the test"},
+                              headers={"X-XSRFToken": self.http.cookies["_xsrf"]})
+        made.raise_for_status()
+        self.headers = {"Authorization": f"token {made.json()['token']}"}
+
+    def api(self, method, path, **kwargs):
+        return self.http.request(method, f"{self.hub.url}{path}", headers=self.headers, timeout=600, **kwargs)
+
+    def start_server(self):
+        started = self.api("POST", f"/hub/api/users/{self.user}/server")
+        assert started.status_code in (201, 202), f"{started.text}\n{self.hub.log.read_text()[-4000:]}"
+        deadline = time.time() + 120
+        while not self.api("GET", f"/hub/api/users/{self.user}").json()["servers"].get("", {}).get("ready"):
+            assert time.time() < deadline, f"{self.user}'s server did not start:\n{self.hub.log.read_text()[-3000:]}"
+            time.sleep(0.5)
+
+    def assignments(self, action=None):
+        """The Assignments tab's call: the list, or fetch, submit or fetch_feedback of the lab."""
+        if action is None:
+            answer = self.api("GET", f"/user/{self.user}/assignments", params={"course_id": COURSE})
+        else:
+            answer = self.api("POST", f"/user/{self.user}/assignments/{action}", data={"course_id": COURSE, "assignment_id": LAB})
+        answer.raise_for_status()
+        listed = answer.json()
+        assert listed.get("success", True), listed
+        return {a["assignment_id"]: a for a in listed["value"]}
+
+
+@pytest.fixture(scope="module")
+def hub():
+    if missing():
+        pytest.fail(f"CI must play the course hub: {missing()}")
+    playing = Hub()
+    try:
+        playing.up()
+        yield playing
+    finally:
+        playing.down()
+    ours = [str(playing.folder), f"127.0.0.1:{playing.port + 1}", f"127.0.0.1:{playing.port + 2}"]  # the culler names the hub's
+    assert not survivors(lambda line: any(mark in line for mark in ours)), "the hub's processes outlived it"
+    for user in playing.users:
+        with pytest.raises(KeyError):
+            pwd.getpwnam(user)
+
+
+def right_answer():
+    """The course's own answer to lab 03's system-calls exercise (the source holds it)."""
+    nb = json.loads((HOME / "labs" / f"{LAB}.ipynb").read_text())
+    return next("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "lab03-system-calls")
+
+
+def answered(notebook, grade_id, answer):
+    for cell in notebook["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == grade_id:
+            cell["source"] = answer
+    return notebook
+
+
+def test_a_class_round_trip_on_the_hub(hub):
+    """Release, fetch, submit, collect, grade, feedback and grades.csv, each through the hub as its users do it."""
+    released = hub.teacher("release", LAB)
+    assert released.returncode == 0, released.stderr
+    ben, cleo, dan = (Session(hub, user) for user in hub.learners)
+    for learner in (ben, cleo, dan):
+        learner.start_server()
+        assert LAB in learner.assignments(), "the released lab is listed in the Assignments tab"
+        assert learner.assignments("fetch")[LAB]["status"] == "fetched"
+    # each learner's own copies of the labs: made at first login, without answers
+    mine = Path(pwd.getpwnam(ben.user).pw_dir) / "java-io-course"
+    assert sorted(p.name for p in mine.glob("0*.ipynb"))[:1] == ["00-start-here.ipynb"]
+    assert "BEGIN SOLUTION" not in (mine / f"{LAB}.ipynb").read_text()
+    assert stat.S_IMODE(mine.stat().st_mode) == 0o700, "a learner's folder is theirs alone"
+
+    # ben answers the system-calls exercise in his fetched copy (through his server's contents API, as JupyterLab saves)
+    [path] = [notebook["path"] for notebook in ben.assignments()[LAB]["notebooks"]]
+    assert path == f"{LAB}/{LAB}.ipynb", ben.assignments()
+    fetched = ben.api("GET", f"/user/{ben.user}/api/contents/{path}").json()["content"]
+    saved = ben.api("PUT", f"/user/{ben.user}/api/contents/{path}",
+                    json={"type": "notebook", "format": "json", "content": answered(fetched, "lab03-system-calls", right_answer())})
+    assert saved.ok, saved.text
+    fetched = dan.api("GET", f"/user/{dan.user}/api/contents/{path}").json()["content"]
+    wrong = "long systemCalls(long fileSize, long opSize, String pattern) {\n    return fileSize / opSize;\n}"
+    assert dan.api("PUT", f"/user/{dan.user}/api/contents/{path}",
+                   json={"type": "notebook", "format": "json", "content": answered(fetched, "lab03-system-calls", wrong)}).ok
+    for learner in (ben, cleo, dan):
+        submitted = learner.assignments("submit")[LAB]
+        assert submitted["status"] == "submitted", submitted
+
+    # the instructor sees the hand-ins in Formgrader, a hub service only instructors may open
+    ada = Session(hub, hub.instructor)
+    listed = ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}")
+    assert listed.ok, listed.text[:500]
+    assert cleo.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}", allow_redirects=False).status_code in (403, 302)
+
+    graded = hub.teacher("grade", LAB)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
+    rows = {row["student_id"]: row for row in csv.DictReader(open(hub.home / "classroom/grades.csv"))
+            if row["assignment"] == LAB}
+    assert float(rows[ben.user]["raw_score"]) == 2.0, rows
+    assert float(rows[cleo.user]["raw_score"]) == 0.0 and float(rows[dan.user]["raw_score"]) == 0.0, rows
+
+    for learner in (ben, cleo, dan):
+        learner.assignments("fetch_feedback")
+        pages = list((Path(pwd.getpwnam(learner.user).pw_dir) / "java-io-course" / LAB / "feedback").glob(f"*/{LAB}.html"))
+        assert len(pages) == 1, f"{learner.user}'s feedback"
+    page = pages[0].read_text()
+    assert "lab03-system-calls-check" in page or "Score" in page
+
+
+def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
+    """Knowing the exact paths (read here as root), a learner can neither list, read, change nor move another's
+    hand-in or feedback, nor read the labs' sources."""
+    inbound = hub.home / "exchange" / COURSE / "inbound"
+    ben, dan = hub.learners[0], hub.learners[2]
+    [hand_in] = [p for p in inbound.iterdir() if p.name.startswith(f"{ben}+{LAB}+")]
+    for argv in (["ls", str(inbound)], ["ls", str(hand_in)], ["cat", str(hand_in / f"{LAB}.ipynb")],
+                 ["cat", str(hand_in / "submission_secret.txt")], ["touch", str(hand_in / "mine")],
+                 ["rm", "-rf", str(hand_in)], ["mv", str(hub.home / "exchange" / COURSE), str(hub.home / "exchange/taken")],
+                 ["cat", str(HOME / "labs" / f"{LAB}.ipynb")], ["ls", str(HOME / "tests")], ["ls", str(HOME / ".git")],
+                 ["ls", str(hub.home / "classroom")]):
+        tried = hub.as_user(dan, *argv)
+        assert tried.returncode != 0, f"{dan} could: {' '.join(argv)}"
+    assert hand_in.exists() and (hub.home / "exchange" / COURSE).exists()
+    feedback = list((hub.home / "exchange" / COURSE / "feedback").glob("*.html"))
+    assert len(feedback) == 3
+    readable = [page for page in feedback if hub.as_user(dan, "cat", str(page)).returncode == 0]
+    assert len(readable) == 1, "dan reads his own feedback and no other"
+    assert hub.as_user(ben, "cat", str(readable[0])).returncode != 0
+
+
+def test_each_server_is_held_to_the_teacher_s_limits(hub):
+    """A learner's server runs as the learner inside a cgroup of its own with the teacher's memory and process walls."""
+    ben = hub.learners[0]
+    uid = pwd.getpwnam(ben).pw_uid
+    servers = [p for p in Path("/proc").glob("[0-9]*") if "jupyterhub-singleuser" in _cmdline(p) and p.stat().st_uid == uid]
+    assert servers, "ben's server runs as ben"
+    cgroups = dict(line.split(":", 2)[1:] for line in (servers[0] / "cgroup").read_text().splitlines())
+    if not os.access("/sys/fs/cgroup/memory/cgroup.procs", os.W_OK):
+        pytest.skip("no cgroup v1 memory controller to hold a server here")
+    memory = Path("/sys/fs/cgroup/memory") / cgroups["memory"].lstrip("/")
+    assert memory.name.startswith(f"hub-{ben}-")
+    assert int((memory / "memory.limit_in_bytes").read_text()) == 2 << 30
+    assert int((Path("/sys/fs/cgroup/pids") / cgroups["pids"].lstrip("/") / "pids.max").read_text()) == 512
+
+
+def _cmdline(proc):
+    try:
+        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -1,0 +1,336 @@
+"""The course hub: JupyterHub on one server, its learners and instructors the server's Unix users (the shape of The
+Littlest JupyterHub, started without systemd). `make hub` runs install, then start.
+
+    python tools/hub.py install        as root: the hub's folder, the course's groups and grader account, the learners' labs
+    python tools/hub.py start          as root: JupyterHub and its proxy in the foreground, on the settings install saved
+    python tools/hub.py learner        the spawner's command, run as a learner: their own copies, then their JupyterLab
+    python tools/hub.py release LAB    the teacher: a lab's student version into nbgrader's exchange, for learners to fetch
+    python tools/hub.py grade LAB      the teacher: collect, grade each hand-in in the sandbox, release feedback, grades.csv
+
+Settings come from the environment at install (HUB_HOME, HUB_IP, HUB_PORT, INSTRUCTORS, LEARNERS, HUB_MEMORY, HUB_TASKS,
+HUB_IDLE_MINUTES, HUB_ANSWERS: see Settings) and are kept in HUB_HOME/state/settings.json; an install that names none
+keeps those saved."""
+import dataclasses
+import grp
+import json
+import os
+import pwd
+import re
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from labs import HOME
+
+ENVIRONMENT = Path(sys.prefix)  # the course's Python environment, which is also every learner's server's
+PYTHON = str(ENVIRONMENT / "bin/python")
+LEARNER_FOLDER = "java-io-course"  # in each learner's home: their copies of the labs, what they fetch, their results
+SIZE = re.compile(r"(\d+)([mg])")
+
+
+def course_id():
+    """The nbgrader course id, from the course's nbgrader configuration (its one place)."""
+    from traitlets.config.loader import PyFileConfigLoader
+    return PyFileConfigLoader("nbgrader_config.py", path=str(HOME / "classroom")).load_config().CourseDirectory.course_id
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    home: str = "/srv/java-io-course-hub"  # HUB_HOME: the hub's own folder (state, classroom, exchange, the learners' labs)
+    ip: str = ""  # HUB_IP: the address the hub listens on ("" is every address; 127.0.0.1 behind a TLS proxy on this server)
+    port: int = 8000  # HUB_PORT: the public port; the hub takes the next three on 127.0.0.1 for itself (see ports)
+    instructors: tuple = ()  # INSTRUCTORS: Unix users who open Formgrader (added to the course's instructors group)
+    learners: tuple = ()  # LEARNERS: Unix users who take the course (added to its learners group; more can be added later)
+    memory: int = 2 << 30  # HUB_MEMORY: a learner's server and all it runs (4g, 1536m); 2g holds a lab's quick run
+    tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
+    idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
+    answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
+
+    VARIABLES = {"home": "HUB_HOME", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
+                 "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS"}
+
+    def ports(self):
+        """{part: port}: the public one, and the three the hub keeps to the loopback."""
+        return {"public": self.port, "hub": self.port + 1, "proxy api": self.port + 2, "formgrader": self.port + 3}
+
+    def folder(self, part):
+        return Path(self.home) / part
+
+    @staticmethod
+    def state_file(home):
+        return Path(home) / "state/settings.json"
+
+    @staticmethod
+    def load():
+        """The settings install saved (HUB_HOME names the hub's folder)."""
+        home = os.environ.get("HUB_HOME") or Settings.home
+        saved = Settings.state_file(home)
+        if not saved.exists():
+            sys.exit(f"hub: no hub set up in {home} ({saved} is missing): run make hub (as root) first")
+        fields = json.loads(saved.read_text())
+        return Settings(**{**fields, "instructors": tuple(fields["instructors"]), "learners": tuple(fields["learners"])})
+
+    @staticmethod
+    def given(environ, saved=None):
+        """The settings the environment gives, over those saved (or the defaults); one line naming a bad value."""
+        values = dataclasses.asdict(saved or Settings())
+        for field, variable in Settings.VARIABLES.items():
+            text = environ.get(variable)
+            if text is None or (text == "" and field != "ip"):
+                continue
+            values[field] = parse(field, variable, text)
+        return Settings(**values)
+
+    def save(self):
+        path = Settings.state_file(self.home)
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(dataclasses.asdict(self), indent=1) + "\n")
+        partial.replace(path)
+
+
+def parse(field, variable, text):
+    """One setting from its text, or the one line that says what is allowed."""
+    def bad(allowed):
+        sys.exit(f"hub: {variable}={text}: {allowed}")
+    if field == "home":
+        return str(Path(text).absolute()) if text.startswith("/") else bad("name the hub's folder by its absolute path")
+    if field == "ip":
+        return text if re.fullmatch(r"[0-9.]*|[0-9a-fA-F:]+", text) else bad("an IP address (127.0.0.1), or empty for every address")
+    if field == "port":
+        return int(text) if text.isdigit() and 1024 <= int(text) <= 65532 else bad("a port from 1024 to 65532 (the hub takes the next three too)")
+    if field in ("instructors", "learners"):
+        names = tuple(text.split())
+        for name in names:
+            try:
+                pwd.getpwnam(name)
+            except KeyError:
+                bad(f"{name} is not a user of this machine (make the Unix users first: adduser {name})")
+        return names
+    if field == "memory":
+        found = SIZE.fullmatch(text.lower())
+        if not found or int(found.group(1)) == 0:
+            bad("a size in megabytes or gigabytes (1536m, 4g)")
+        size = int(found.group(1)) << (20 if found.group(2) == "m" else 30)
+        return size if size >= 512 << 20 else bad("at least 512m (a JupyterLab and the course kernel need about 400 MB)")
+    if field == "tasks":
+        return int(text) if text.isdigit() and int(text) >= 128 else bad("a whole number, 128 or more (a JupyterLab and a kernel start about 100)")
+    if field == "idle_minutes":
+        return int(text) if text.isdigit() and int(text) >= 1 else bad("a whole number of minutes, 1 or more")
+    if field == "answers":
+        return text if text in ("on", "off") else bad("on or off")
+    raise AssertionError(field)
+
+
+def groups(course):
+    """The course's Unix groups, which the hub's groups mirror (nbgrader reads them by these names)."""
+    return {"learners": f"nbgrader-{course}", "instructors": f"formgrade-{course}"}
+
+
+def grader(course):
+    return f"grader-{course}"
+
+
+def run(*argv, **kwargs):
+    subprocess.run(argv, check=True, **kwargs)
+
+
+def closed_ancestor(path):
+    """The first folder from / down to path that other users may not enter, or None."""
+    for folder in [*reversed(path.parents), path]:
+        if not folder.stat().st_mode & stat.S_IXOTH:
+            return folder
+    return None
+
+
+# What learners on the hub may not read: the labs' sources (their solutions and hidden tests), the tests and the
+# repository's history (which hold them too), and what the teacher's own classroom and hand-ins hold.
+HIDDEN = [".git", "tests", "build/classroom", "build/handin"]
+
+
+def hide_answers(group):
+    """The course's sources with answers: the instructors' group's, closed to everyone else."""
+    paths = [HOME / part for part in HIDDEN if (HOME / part).exists()] + sorted((HOME / "labs").glob("*.ipynb"))
+    for top in paths:
+        for path in [top, *(top.rglob("*") if top.is_dir() else [])]:
+            if path.is_symlink():
+                continue
+            os.chown(path, -1, grp.getgrnam(group).gr_gid)
+            os.chmod(path, stat.S_IMODE(path.stat().st_mode) & ~0o007)
+
+
+def install(settings):
+    """Everything the hub needs beside the course, made or mended; the settings saved."""
+    if os.geteuid() != 0:
+        sys.exit("hub: make hub sets up users, groups and a service: run it as root (sudo make hub)")
+    closed = closed_ancestor(HOME)
+    if closed:
+        sys.exit(f"hub: learners cannot reach the course at {HOME}: {closed} is closed to other users "
+                 f"(mode {stat.S_IMODE(closed.stat().st_mode):o}); clone the course where every user may read it, "
+                 "as root: git clone <the course> /opt/java-io-course")
+    course = course_id()
+    named = groups(course)
+    for group in named.values():
+        run("groupadd", "-f", group)
+    account = grader(course)
+    classroom = settings.folder("classroom")
+    try:
+        pwd.getpwnam(account)
+    except KeyError:
+        run("useradd", "--system", "--no-create-home", "--home-dir", str(classroom), "--shell", "/usr/sbin/nologin",
+            "--gid", named["instructors"], account)
+    for user in (*settings.instructors, account):
+        run("usermod", "-a", "-G", named["instructors"], user)
+    for user in settings.learners:
+        run("usermod", "-a", "-G", named["learners"], user)
+    hide_answers(named["instructors"])
+
+    state = settings.folder("state")
+    state.mkdir(parents=True, exist_ok=True)
+    state.chmod(0o700)  # the hub's database and cookie secret: root's alone
+    settings.save()
+    import learner  # here: it loads nbgrader, which start and learner do without
+    labs = settings.folder("labs")
+    learner.prepare(labs)
+    for path in [labs, *labs.iterdir()]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    make_classroom(classroom, course, account, named["instructors"])
+    make_exchange(settings.folder("exchange"), course, named["instructors"])
+    print(f"hub: set up in {settings.home} for {course}: instructors {' '.join(settings.instructors) or '(none named yet)'}; "
+          f"learners are the members of the group {named['learners']}")
+
+
+def make_classroom(classroom, course, account, instructors):
+    """The grader account's nbgrader course folder (Formgrader's): the instructors' group may work in it, no one else."""
+    classroom.mkdir(parents=True, exist_ok=True)
+    config = classroom / "nbgrader_config.py"
+    if not config.exists():
+        shutil.copy(HOME / "classroom/nbgrader_config.py", config)
+    own(classroom, account, instructors)
+
+
+def own(folder, account, group):
+    """folder and all in it the grader account's and the instructors' group's (setgid: what is made there stays so)."""
+    uid, gid = pwd.getpwnam(account).pw_uid, grp.getgrnam(group).gr_gid
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, uid, gid)
+        if path.is_dir() and not path.is_symlink():
+            path.chmod(0o2770)
+
+
+def make_exchange(exchange, course, instructors):
+    """nbgrader's exchange folder, closed where nbgrader's default leaves it open:
+    - its root 1777 (sticky, like /tmp): nbgrader wants anyone to write there, and without the sticky bit a learner could
+      rename the course's folder and put one of their own in its place (nbgrader keeps a 1777 root as it is);
+    - inbound 2773 in the instructors' group: learners put hand-ins in and cannot list them, every hand-in takes the
+      group, and hub/exchange.py closes each to its learner and the group (nbgrader issue 978)."""
+    exchange.mkdir(parents=True, exist_ok=True)
+    exchange.chmod(0o1777)
+    gid = grp.getgrnam(instructors).gr_gid
+    for part, mode in (("", 0o755), ("outbound", 0o755), ("inbound", 0o2773), ("feedback", 0o711)):
+        folder = exchange / course / part
+        folder.mkdir(exist_ok=True)
+        os.chown(folder, 0, gid)
+        folder.chmod(mode)
+
+
+def start(settings):
+    if os.geteuid() != 0:
+        sys.exit("hub: the hub starts each learner's server as that learner: start it as root")
+    state = settings.folder("state")
+    os.chdir(state)
+    os.environ["HUB_HOME"] = settings.home
+    os.execv(str(ENVIRONMENT / "bin/jupyterhub"), ["jupyterhub", "-f", str(HOME / "hub/jupyterhub_config.py")])
+
+
+def learner_server():
+    """A learner's server, as the learner: private folders (their home may be open to others), their own copies of the
+    labs made once, then JupyterLab through JupyterHub with the learner's settings."""
+    os.umask(0o077)
+    settings = Settings(home=os.environ["HUB_HOME"])  # its saved settings are root's: the learner needs only the folders
+    folder = Path.home() / LEARNER_FOLDER
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o700)
+    import learner
+    learner.copies(folder, made=settings.folder("labs"))
+    os.environ.update({
+        "COURSE_RESULTS": str(folder / "results"),
+        "COURSE_SCRATCH": str(Path.home() / ".java-io-course-scratch"),  # the files runs write: the learner's disk, out of sight
+        "JUPYTER_CONFIG_PATH": str(HOME / "setup/jupyterlab/hub-learner"),
+    })
+    os.chdir(folder)  # nbgrader fetches into the server's working folder
+    os.execv(str(ENVIRONMENT / "bin/jupyterhub-singleuser"), ["jupyterhub-singleuser", f"--ServerApp.root_dir={folder}"])
+
+
+def teacher_environment(settings, course):
+    return dict(os.environ, COURSE_CLASSROOM=str(settings.folder("classroom")), COURSE_EXCHANGE=str(settings.folder("exchange")))
+
+
+def teacher_step(settings, course, *argv):
+    """A step of the teacher's in the hub's classroom folder, as root; what it made is then the grader account's."""
+    classroom = settings.folder("classroom")
+    try:
+        run(*argv, cwd=classroom, env=teacher_environment(settings, course))
+    finally:
+        own(classroom, grader(course), groups(course)["instructors"])
+
+
+def release(settings, lab):
+    course = course_id()
+    teacher_step(settings, course, PYTHON, str(HOME / "tools/classroom.py"), "release", lab)
+    teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_assignment", lab, "--force")
+    print(f"hub: {lab} released: learners fetch it in the Assignments tab")
+
+
+def grade(settings, lab):
+    course = course_id()
+    classroom = settings.folder("classroom")
+    teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "collect", lab, "--update")
+    tool = [PYTHON, str(HOME / "tools/classroom.py")]
+    teacher_step(settings, course, *tool, "autograde", lab)
+    teacher_step(settings, course, *tool, "feedback", lab)
+    teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_feedback", lab)
+    feedback_to_its_learner(classroom, settings.folder("exchange") / course / "feedback", lab, groups(course)["instructors"])
+    teacher_step(settings, course, *tool, "grades")
+    print(f"hub: {lab} graded; learners fetch their feedback in the Assignments tab; the marks: {classroom / 'grades.csv'}")
+
+
+def feedback_to_its_learner(classroom, released, lab, instructors):
+    """Each released feedback file its learner's to read and no other learner's: nbgrader names it by a hash of the
+    hand-in's secret, and leaves it readable by anyone who has the name."""
+    from nbgrader.utils import notebook_hash
+    gid = grp.getgrnam(instructors).gr_gid
+    for folder in sorted(classroom.glob(f"feedback/*/{lab}")):
+        secret = (folder / "submission_secret.txt").read_text()
+        for page in folder.glob("*.html"):
+            target = released / f"{notebook_hash(secret=secret, notebook_id=page.stem)}.html"
+            if target.exists():
+                os.chown(target, pwd.getpwnam(folder.parent.name).pw_uid, gid)
+                target.chmod(0o640)
+
+
+def main(argv):
+    command, *rest = argv or ["--help"]
+    if command in ("-h", "--help"):
+        print(__doc__)
+        return
+    if command == "install":
+        home = os.environ.get("HUB_HOME") or Settings.home
+        saved = Settings.load() if Settings.state_file(home).exists() else None
+        install(Settings.given(os.environ, saved))
+    elif command == "start":
+        start(Settings.load())
+    elif command == "learner":
+        learner_server()
+    elif command in ("release", "grade"):
+        labs = sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
+        if len(rest) != 1 or rest[0] not in labs:
+            sys.exit(f"hub: {command}: name one lab: LAB={' '.join(rest) or '(none)'} is not one of {', '.join(labs)}")
+        (release if command == "release" else grade)(Settings.load(), rest[0])
+    else:
+        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
