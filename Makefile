@@ -46,19 +46,19 @@ formgrade: setup
 	  || { echo "formgrade: no classroom in $${COURSE_CLASSROOM:-$(COURSE)/build/classroom} yet: make assignments first" >&2; exit 1; }
 	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader,teacher)
 
-# The course hub on this server, as root (tools/hub.py says what each setting is; they are kept for the next start):
+# The course hub on this server, as root (tools/course_hub.py says what each setting is; they are kept for the next start):
 #   make hub HUB_PORT=8000 INSTRUCTORS="ada" LEARNERS="ben cleo" HUB_MEMORY=2g HUB_TASKS=512 HUB_IDLE_MINUTES=60 HUB_ANSWERS=off
 # Its folder is /srv/java-io-course-hub (HUB_HOME); JupyterHub stays in the foreground (README: "Teaching on a hub").
 hub:
-	@$(SETUP) --for-hub && $(ENV) && python tools/hub.py install && exec python tools/hub.py start
+	@$(SETUP) --for-hub && $(ENV) && python tools/course_hub.py install && exec python tools/course_hub.py start
 
 # The teacher on the hub, as root: a lab into nbgrader's exchange (learners fetch it in the Assignments tab), and then
 # collect, autograde (each hand-in in its sandbox), feedback released to the same tab, grades.csv: make hub-grade LAB=03-operation-size
 hub-release: setup
-	@$(ENV) && python tools/hub.py release "$${LAB-}"
+	@$(ENV) && python tools/course_hub.py release "$${LAB-}"
 
 hub-grade: setup
-	@$(ENV) && python tools/hub.py grade "$${LAB-}"
+	@$(ENV) && python tools/course_hub.py grade "$${LAB-}"
 
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without
 test:

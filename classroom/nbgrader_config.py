@@ -15,6 +15,6 @@ c.Execute.timeout = 900
 # feedback shows a learner their marks and the tests they can see, never a hidden test
 c.GenerateFeedback.preprocessors = ["nbgrader.preprocessors.GetGrades", "nbgrader.preprocessors.ClearHiddenTests",
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
-# nbgrader's exchange folder where the course hub keeps it (tools/hub.py sets COURSE_EXCHANGE for its teacher and learners)
+# nbgrader's exchange folder where the course hub keeps it (tools/course_hub.py sets COURSE_EXCHANGE for its teacher and learners)
 if os.environ.get("COURSE_EXCHANGE"):
     c.Exchange.root = os.environ["COURSE_EXCHANGE"]

@@ -1,9 +1,9 @@
-"""The course hub's JupyterHub configuration: tools/hub.py start runs JupyterHub on it, with the settings its install
-saved (tools/hub.py's Settings says what each is).
+"""The course hub's JupyterHub configuration: tools/course_hub.py start runs JupyterHub on it, with the settings its install
+saved (tools/course_hub.py's Settings says what each is).
 
 - Who: the server's Unix users, by PAM, in the course's learners' or instructors' group; the hub's groups follow
   the Unix ones at each login (nbgrader reads them: nbgrader-<course> learns, formgrade-<course> grades).
-- A learner's server: tools/hub.py learner, as the learner, held to the teacher's memory and process limits by a
+- A learner's server: tools/course_hub.py learner, as the learner, held to the teacher's memory and process limits by a
   cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
 - The teacher's: Formgrader as the hub service <course>, run as the grader account on the hub's classroom folder,
   open to the instructors' group alone.
@@ -17,13 +17,13 @@ from pathlib import Path
 
 HOME = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HOME / "tools"))
-import hub  # noqa: E402
+import course_hub  # noqa: E402
 import sandbox  # noqa: E402
 
 c = get_config()  # noqa: F821 (JupyterHub provides it)
-settings = hub.Settings.load()
-course = hub.course_id()
-named = hub.groups(course)
+settings = course_hub.Settings.load()
+course = course_hub.course_id()
+named = course_hub.groups(course)
 ports = settings.ports()
 state = settings.folder("state")
 environment = {"COURSE_HOME": str(HOME), "HUB_HOME": settings.home, "COURSE_EXCHANGE": str(settings.folder("exchange"))}
@@ -62,7 +62,7 @@ c.Spawner.start_timeout = 120  # a first login makes the learner's copies of the
 
 def held(spawner):
     """The learner's server starts inside a cgroup of its own (memory, processes), joined by its first instruction."""
-    argv = ["prlimit", f"--nproc={settings.tasks}", "--core=0", "--", hub.PYTHON, str(HOME / "tools/hub.py"), "learner"]
+    argv = ["prlimit", f"--nproc={settings.tasks}", "--core=0", "--", course_hub.PYTHON, str(HOME / "tools/course_hub.py"), "learner"]
     cgroup = sandbox.Cgroup.walled(f"hub-{spawner.user.name}-{time.time_ns()}", settings.memory, settings.tasks)
     spawner.course_cgroup = cgroup
     if cgroup:
@@ -83,12 +83,12 @@ c.Spawner.post_stop_hook = released
 
 c.JupyterHub.services = [
     {"name": "idle-culler",
-     "command": [hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
+     "command": [course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
                  f"--timeout={settings.idle_minutes * 60}"]},
     {"name": course,
      "url": f"http://127.0.0.1:{ports['formgrader']}",
-     "command": [str(hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.folder('classroom')}"],
-     "user": hub.grader(course),
+     "command": [str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.folder('classroom')}"],
+     "user": course_hub.grader(course),
      "cwd": str(settings.folder("classroom")),
      "oauth_no_confirm": True,
      "environment": {**environment, "COURSE_CLASSROOM": str(settings.folder("classroom")),

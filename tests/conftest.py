@@ -109,6 +109,20 @@ def missing_as_root(why_root, tools):
     return ""
 
 
+BROWSER_DRIVER = BUILD / "tools/browser"  # playwright-core, which the browser tests drive Debian Chromium with
+
+
+def browser_missing():
+    """Why no browser test can run here (None: one can), with the install line."""
+    if not shutil.which("chromium"):
+        return "no Chromium: sudo apt-get install chromium (setup/setup.sh installs it in CI as root)"
+    if not shutil.which("node"):
+        return "no Node.js: sudo apt-get install nodejs npm"
+    if not (BROWSER_DRIVER / "node_modules/playwright-core").is_dir():
+        return "no playwright-core in build/tools/browser: run setup/setup.sh with npm available"
+    return None
+
+
 def mpirun(procs):
     """The launcher the kit uses: quiet, more processes than cores allowed, root allowed only for root."""
     return ["mpirun"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) + ["-q", "--oversubscribe", "-np", str(procs)]

@@ -556,3 +556,32 @@ def test_mpi_file_cut_short_under_its_readers(commands, tmp_path, language, stra
     assert set(err.strip().splitlines()) == {f"mpi_file: I/O error on {target}: file ended early"}, err
     assert list(tmp_path.iterdir()) == []
     assert survivors(lambda line: str(target) in line) == [], "a process outlived the job"
+
+
+HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
+    ("HUB_PORT", "80", "hub: HUB_PORT=80: a port from 1024 to 65532 (the hub takes the next three too)"),
+    ("HUB_MEMORY", "lots", "hub: HUB_MEMORY=lots: a size in megabytes or gigabytes (1536m, 4g)"),
+    ("HUB_MEMORY", "100m", "hub: HUB_MEMORY=100m: at least 512m (a JupyterLab and the course kernel need about 400 MB)"),
+    ("HUB_TASKS", "10", "hub: HUB_TASKS=10: a whole number, 128 or more (a JupyterLab and a kernel start about 100)"),
+    ("HUB_IDLE_MINUTES", "soon", "hub: HUB_IDLE_MINUTES=soon: a whole number of minutes, 1 or more"),
+    ("HUB_ANSWERS", "maybe", "hub: HUB_ANSWERS=maybe: on or off"),
+    ("INSTRUCTORS", "no-such-user-here", "hub: INSTRUCTORS=no-such-user-here: no-such-user-here is not a user of this machine "
+                                         "(make the Unix users first: adduser no-such-user-here)"),
+    ("HUB_HOME", "relative/hub", "hub: HUB_HOME=relative/hub: name the hub's folder by its absolute path"),
+]
+
+
+@pytest.mark.parametrize("variable, value, expected", HUB_BAD_SETTINGS)
+def test_a_bad_hub_setting_is_one_line_and_sets_up_nothing(tmp_path, variable, value, expected):
+    env = {**ENV, "HUB_HOME": str(tmp_path / "hub"), variable: value}
+    out = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/course_hub.py"), "install"], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr) == (1, expected + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_hub_s_teacher_names_one_lab(tmp_path):
+    out = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/course_hub.py"), "release", "99-nope"],
+                         env=dict(ENV, HUB_HOME=str(tmp_path)), capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1
+    assert out.stderr.startswith("hub: release: name one lab: LAB=99-nope is not one of 00-start-here, 01-raw-io")

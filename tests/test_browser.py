@@ -18,21 +18,9 @@ import zipfile
 import nbformat
 import pytest
 
-from conftest import BUILD, ENV, HOME
+from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing
 
-CHROMIUM = shutil.which("chromium")
-DRIVER = BUILD / "tools/browser"
 SCREENSHOT = BUILD / "browser-00-start-here.png"
-
-
-def missing():
-    if not CHROMIUM:
-        return "no Chromium: sudo apt-get install chromium (setup/setup.sh installs it in CI as root)"
-    if not shutil.which("node"):
-        return "no Node.js: sudo apt-get install nodejs npm"
-    if not (DRIVER / "node_modules/playwright-core").is_dir():
-        return "no playwright-core in build/tools/browser: run setup/setup.sh with npm available"
-    return None
 
 
 def free_port():
@@ -77,7 +65,7 @@ def answer(copy, source):
     nbformat.write(notebook, copy)
 
 
-@pytest.mark.skipif(missing() is not None, reason=missing() or "")
+@pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
 def test_lab_00_runs_in_a_real_browser(tmp_path):
     root, scratch = tmp_path / "notebooks", tmp_path / "scratch"
     root.mkdir()
@@ -92,7 +80,7 @@ def test_lab_00_runs_in_a_real_browser(tmp_path):
     env = dict(ENV, COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch), JUPYTER_TOKEN=token,
                JUPYTER_CONFIG_PATH=str(HOME / "setup/jupyterlab/learner"),  # the learner's JupyterLab, as make lab's
                JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
-               COURSE_BROWSER_TOOLS=str(DRIVER))
+               COURSE_BROWSER_TOOLS=str(BROWSER_DRIVER))
     command = [str(HOME / ".venv/bin/jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]  # the token comes from the environment, as in make lab
     if os.getuid() == 0:

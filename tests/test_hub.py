@@ -1,4 +1,4 @@
-"""The course hub, played on this machine as a teacher's server runs it: `tools/hub.py install` and `start` (what make hub
+"""The course hub, played on this machine as a teacher's server runs it: `tools/course_hub.py install` and `start` (what make hub
 runs) with local Unix users the test makes (an instructor and three learners), JupyterHub behind configurable-http-proxy
 on the loopback, learners' servers started as them. The whole round trip goes through the hub's and nbgrader's own HTTP
 APIs, as the Assignments tab and Formgrader call them: release, fetch, submit, collect and grade (each hand-in in the
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME, missing_as_root, survivors
+from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, missing_as_root, survivors
 
 IN_CI = os.environ.get("CI") == "true"
 COURSE = "java-file-io"
@@ -79,7 +79,7 @@ class Hub:
         self.folder.chmod(0o755)
         tag = os.getpid() % 100000
         self.instructor = f"ada{tag}"
-        self.learners = [f"ben{tag}", f"cleo{tag}", f"dan{tag}"]
+        self.learners = [f"ben{tag}", f"cleo{tag}", f"dan{tag}", f"eve{tag}"]  # eve works in a real browser
         self.users = [self.instructor, *self.learners]
         self.port = free_ports(4)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -108,19 +108,20 @@ class Hub:
     def up(self):
         (self.folder / "home").mkdir(mode=0o755)
         for user in self.users:
-            subprocess.run(["useradd", "--create-home", "--base-dir", str(self.folder / "home"), "--shell", "/bin/bash", user], check=True)
+            subprocess.run(["useradd", "--create-home", "--base-dir", str(self.folder / "home"), "--shell", "/bin/bash",
+                            "--comment", f"{user.rstrip('0123456789').title()} Learner", user], check=True)
             subprocess.run(["chpasswd"], input=f"{user}:{self.password(user)}\n", text=True, check=True)
         # install changes the answers' group and mode: noted here, put back in down()
-        import hub as hub_tool
-        for part in hub_tool.HIDDEN + [str(p.relative_to(HOME)) for p in (HOME / "labs").glob("*.ipynb")]:
+        import course_hub
+        for part in course_hub.HIDDEN + [str(p.relative_to(HOME)) for p in (HOME / "labs").glob("*.ipynb")]:
             top = HOME / part
             if top.exists():
                 for path in [top, *(top.rglob("*") if top.is_dir() else [])]:
                     if not path.is_symlink():
                         st = path.stat()
                         self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
-        subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/hub.py"), "install"], env=self.env, check=True)
-        self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/hub.py"), "start"], env=self.env,
+        subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=self.env, check=True)
+        self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=self.env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.time() + 90
         import requests
@@ -132,6 +133,10 @@ class Hub:
                 pass
             assert self.process.poll() is None and time.time() < deadline, f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
             time.sleep(0.5)
+
+    @staticmethod
+    def kernel_name():
+        return json.loads((HOME / ".venv/share/jupyter/kernels/java-course/kernel.json").read_text())["display_name"]
 
     @staticmethod
     def password(user):
@@ -159,7 +164,7 @@ class Hub:
 
     def teacher(self, *args):
         """A make hub-release or hub-grade step, as root."""
-        return subprocess.run([PYTHON, str(HOME / "tools/hub.py"), *args], env=self.env, capture_output=True, text=True, timeout=900)
+        return subprocess.run([PYTHON, str(HOME / "tools/course_hub.py"), *args], env=self.env, capture_output=True, text=True, timeout=900)
 
     def as_user(self, user, *argv):
         """A command run as a user of the server (what the user could do from their server's terminal)."""
@@ -222,9 +227,10 @@ def hub():
 
 
 def right_answer():
-    """The course's own answer to lab 03's system-calls exercise (the source holds it)."""
+    """The course's own answer to lab 03's system-calls exercise (the source holds it), as a learner would write it."""
     nb = json.loads((HOME / "labs" / f"{LAB}.ipynb").read_text())
-    return next("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "lab03-system-calls")
+    source = next("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "lab03-system-calls")
+    return "\n".join(line for line in source.splitlines() if "SOLUTION" not in line)
 
 
 def answered(notebook, grade_id, answer):
@@ -234,15 +240,32 @@ def answered(notebook, grade_id, answer):
     return notebook
 
 
+def in_browser(hub, role, user, *args):
+    """tests/browser/hub_round.mjs as this user (see there); its report, or None where no browser test can run here."""
+    if browser_missing():
+        assert not IN_CI, f"CI must look at the hub in a browser: {browser_missing()}"
+        print(f"not looked at in a browser: {browser_missing()}")
+        return None
+    run = subprocess.run(["node", str(HOME / "tests/browser/hub_round.mjs"), role, hub.url, user, LAB, *args, str(BUILD)],
+                         env=dict(ENV, HUB_PASSWORD=hub.password(user), COURSE_BROWSER_TOOLS=str(BROWSER_DRIVER)),
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"{run.stderr[-3000:]}\n{hub.log.read_text()[-3000:]}"
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    print(f"what the {role}'s pages showed (screenshots: {BUILD}/hub-{role}-*.png): {report}")
+    return report
+
+
 def test_a_class_round_trip_on_the_hub(hub):
-    """Release, fetch, submit, collect, grade, feedback and grades.csv, each through the hub as its users do it."""
+    """Release, fetch, submit, collect, grade, feedback and grades.csv, each through the hub as its users do it: three
+    learners through the APIs the Assignments tab calls, one in a real browser, and the instructor in Formgrader."""
     released = hub.teacher("release", LAB)
     assert released.returncode == 0, released.stderr
-    ben, cleo, dan = (Session(hub, user) for user in hub.learners)
+    ben, cleo, dan = (Session(hub, user) for user in hub.learners[:3])
     for learner in (ben, cleo, dan):
         learner.start_server()
         assert LAB in learner.assignments(), "the released lab is listed in the Assignments tab"
         assert learner.assignments("fetch")[LAB]["status"] == "fetched"
+    assert list(ben.api("GET", f"/user/{ben.user}/api/kernelspecs").json()["kernelspecs"]) == ["java-course"], "the course kernel alone"
     # each learner's own copies of the labs: made at first login, without answers
     mine = Path(pwd.getpwnam(ben.user).pw_dir) / "java-io-course"
     assert sorted(p.name for p in mine.glob("0*.ipynb"))[:1] == ["00-start-here.ipynb"]
@@ -263,11 +286,16 @@ def test_a_class_round_trip_on_the_hub(hub):
     for learner in (ben, cleo, dan):
         submitted = learner.assignments("submit")[LAB]
         assert submitted["status"] == "submitted", submitted
+    eve = in_browser(hub, "learner", hub.learners[3], "3")  # logs in, fetches, runs the first three code cells, submits
+    if eve:
+        assert eve["landed"] == f"/user/{hub.learners[3]}/lab/tree/00-start-here.ipynb", eve
+        assert eve["nbgraderItems"] == ["Assignment List"], f"the learner's one nbgrader part: {eve}"
+        assert eve["ran"] >= 3 and eve["errors"] == 0 and eve["submitted"] == 1, eve
+        assert eve["kernel"] == hub.kernel_name(), eve
 
-    # the instructor sees the hand-ins in Formgrader, a hub service only instructors may open
+    # Formgrader is a hub service only instructors may open
     ada = Session(hub, hub.instructor)
-    listed = ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}")
-    assert listed.ok, listed.text[:500]
+    assert ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").ok
     assert cleo.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}", allow_redirects=False).status_code in (403, 302)
 
     graded = hub.teacher("grade", LAB)
@@ -276,13 +304,19 @@ def test_a_class_round_trip_on_the_hub(hub):
             if row["assignment"] == LAB}
     assert float(rows[ben.user]["raw_score"]) == 2.0, rows
     assert float(rows[cleo.user]["raw_score"]) == 0.0 and float(rows[dan.user]["raw_score"]) == 0.0, rows
+    assert (hub.learners[3] in rows) == bool(eve), rows
+    listed = ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").json()
+    assert {s["student"]: s["autograded"] for s in listed} == {user: True for user in rows}, "Formgrader sees every hand-in graded"
+    instructor = in_browser(hub, "instructor", hub.instructor, COURSE)
+    if instructor:
+        assert len(instructor["rows"]) == len(rows) and all("graded" in row for row in instructor["rows"]), instructor
+        assert instructor["rows"][0].startswith("Learner, Ben"), "learners named as their accounts name them"
 
     for learner in (ben, cleo, dan):
         learner.assignments("fetch_feedback")
-        pages = list((Path(pwd.getpwnam(learner.user).pw_dir) / "java-io-course" / LAB / "feedback").glob(f"*/{LAB}.html"))
-        assert len(pages) == 1, f"{learner.user}'s feedback"
-    page = pages[0].read_text()
-    assert "lab03-system-calls-check" in page or "Score" in page
+        [page] = (Path(pwd.getpwnam(learner.user).pw_dir) / "java-io-course" / LAB / "feedback").glob(f"*/{LAB}.html")
+        shown = page.read_text()
+        assert "lab03-system-calls-check" in shown and "HIDDEN TESTS" not in shown
 
 
 def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
@@ -300,7 +334,7 @@ def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
         assert tried.returncode != 0, f"{dan} could: {' '.join(argv)}"
     assert hand_in.exists() and (hub.home / "exchange" / COURSE).exists()
     feedback = list((hub.home / "exchange" / COURSE / "feedback").glob("*.html"))
-    assert len(feedback) == 3
+    assert len(feedback) >= 3
     readable = [page for page in feedback if hub.as_user(dan, "cat", str(page)).returncode == 0]
     assert len(readable) == 1, "dan reads his own feedback and no other"
     assert hub.as_user(ben, "cat", str(readable[0])).returncode != 0

@@ -358,14 +358,12 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
 
 def merge_marks(course, lab, student):
     """This learner's marks and comments from the sandbox's gradebook into the course's."""
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import Gradebook
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as graded, Gradebook(f"sqlite:///{ROOT / 'gradebook.db'}") as book:
         book.update_or_create_student(student)
-        try:
-            book.find_submission(lab, student)
-        except MissingEntry:
-            book.add_submission(lab, student)
         source = graded.find_submission(lab, student)
+        # its timestamp too: Formgrader counts a hand-in as autograded only when the gradebook's matches the hand-in's
+        book.update_or_create_submission(lab, student, timestamp=source.timestamp)
         for notebook in source.notebooks:
             for grade in notebook.grades:
                 target = book.find_grade(grade.name, notebook.name, lab, student)

@@ -1,4 +1,4 @@
-"""A learner's nbgrader on the course hub (tools/hub.py starts their server with this folder in JUPYTER_CONFIG_PATH):
+"""A learner's nbgrader on the course hub (tools/course_hub.py starts their server with this folder in JUPYTER_CONFIG_PATH):
 the course's configuration, its exchange, and the submit that closes each hand-in to its learner (hub/exchange.py)."""
 import os
 import sys

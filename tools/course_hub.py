@@ -1,11 +1,11 @@
 """The course hub: JupyterHub on one server, its learners and instructors the server's Unix users (the shape of The
 Littlest JupyterHub, started without systemd). `make hub` runs install, then start.
 
-    python tools/hub.py install        as root: the hub's folder, the course's groups and grader account, the learners' labs
-    python tools/hub.py start          as root: JupyterHub and its proxy in the foreground, on the settings install saved
-    python tools/hub.py learner        the spawner's command, run as a learner: their own copies, then their JupyterLab
-    python tools/hub.py release LAB    the teacher: a lab's student version into nbgrader's exchange, for learners to fetch
-    python tools/hub.py grade LAB      the teacher: collect, grade each hand-in in the sandbox, release feedback, grades.csv
+    python tools/course_hub.py install        as root: the hub's folder, the course's groups and grader account, the learners' labs
+    python tools/course_hub.py start          as root: JupyterHub and its proxy in the foreground, on the settings install saved
+    python tools/course_hub.py learner        the spawner's command, run as a learner: their own copies, then their JupyterLab
+    python tools/course_hub.py release LAB    the teacher: a lab's student version into nbgrader's exchange, for learners to fetch
+    python tools/course_hub.py grade LAB      the teacher: collect, grade each hand-in in the sandbox, release feedback, grades.csv
 
 Settings come from the environment at install (HUB_HOME, HUB_IP, HUB_PORT, INSTRUCTORS, LEARNERS, HUB_MEMORY, HUB_TASKS,
 HUB_IDLE_MINUTES, HUB_ANSWERS: see Settings) and are kept in HUB_HOME/state/settings.json; an install that names none
@@ -144,6 +144,21 @@ def closed_ancestor(path):
     return None
 
 
+def unreachable():
+    """Stops, in one line, where learners could not reach the course or run its Python (a folder on the way closed)."""
+    closed = closed_ancestor(HOME)
+    if closed:
+        sys.exit(f"hub: learners cannot reach the course at {HOME}: {closed} is closed to other users "
+                 f"(mode {stat.S_IMODE(closed.stat().st_mode):o}); clone the course where every user may read it, "
+                 "as root: git clone <the course> /opt/java-io-course")
+    python = Path(os.path.realpath(PYTHON))
+    closed = closed_ancestor(python)
+    if closed:
+        sys.exit(f"hub: learners cannot run the course's Python ({python}, which .venv was made from): {closed} is closed "
+                 f"to other users (mode {stat.S_IMODE(closed.stat().st_mode):o}); make .venv from a Python every user may "
+                 "run: rm -rf .venv && PATH=/usr/bin:$PATH make hub")
+
+
 # What learners on the hub may not read: the labs' sources (their solutions and hidden tests), the tests and the
 # repository's history (which hold them too), and what the teacher's own classroom and hand-ins hold.
 HIDDEN = [".git", "tests", "build/classroom", "build/handin"]
@@ -164,11 +179,7 @@ def install(settings):
     """Everything the hub needs beside the course, made or mended; the settings saved."""
     if os.geteuid() != 0:
         sys.exit("hub: make hub sets up users, groups and a service: run it as root (sudo make hub)")
-    closed = closed_ancestor(HOME)
-    if closed:
-        sys.exit(f"hub: learners cannot reach the course at {HOME}: {closed} is closed to other users "
-                 f"(mode {stat.S_IMODE(closed.stat().st_mode):o}); clone the course where every user may read it, "
-                 "as root: git clone <the course> /opt/java-io-course")
+    unreachable()
     course = course_id()
     named = groups(course)
     for group in named.values():
@@ -287,6 +298,7 @@ def grade(settings, lab):
     course = course_id()
     classroom = settings.folder("classroom")
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "collect", lab, "--update")
+    name_learners(classroom)
     tool = [PYTHON, str(HOME / "tools/classroom.py")]
     teacher_step(settings, course, *tool, "autograde", lab)
     teacher_step(settings, course, *tool, "feedback", lab)
@@ -294,6 +306,20 @@ def grade(settings, lab):
     feedback_to_its_learner(classroom, settings.folder("exchange") / course / "feedback", lab, groups(course)["instructors"])
     teacher_step(settings, course, *tool, "grades")
     print(f"hub: {lab} graded; learners fetch their feedback in the Assignments tab; the marks: {classroom / 'grades.csv'}")
+
+
+def name_learners(classroom):
+    """Each learner who handed in, named in the gradebook as their Unix account names them (Formgrader lists them so)."""
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{classroom / 'gradebook.db'}") as book:
+        for folder in sorted((classroom / "submitted").iterdir()):
+            try:
+                full = pwd.getpwnam(folder.name).pw_gecos.split(",")[0].strip()
+            except KeyError:
+                continue  # not a user of this machine (a hand-in collected elsewhere): nbgrader's id alone
+            first, _, last = full.rpartition(" ")
+            if full:
+                book.update_or_create_student(folder.name, first_name=first or last, last_name=last if first else None)
 
 
 def feedback_to_its_learner(classroom, released, lab, instructors):

@@ -1,0 +1,100 @@
+// Drives the course hub in Debian Chromium through playwright-core, as its people use it. A learner logs in at the hub's
+// login page, lands in their JupyterLab, opens the Assignments tab from the Nbgrader menu, fetches the lab, opens it,
+// runs its first code cells and submits it. Then (after the test has graded) an instructor logs in and opens
+// Formgrader's page of the lab's submissions. Prints one JSON line of what the pages showed; screenshots each step.
+//
+//   HUB_PASSWORD=… node hub_round.mjs learner BASE_URL USER LAB CELLS SHOTS_FOLDER
+//   HUB_PASSWORD=… node hub_round.mjs instructor BASE_URL USER LAB COURSE SHOTS_FOLDER
+// playwright-core lives where setup/setup.sh installed it: COURSE_BROWSER_TOOLS (build/tools/browser).
+import { createRequire } from 'node:module';
+
+const { chromium } = createRequire(`${process.env.COURSE_BROWSER_TOOLS}/`)('playwright-core');
+
+const [role, base, user, lab, extra, shots] = process.argv.slice(2);
+const password = process.env.HUB_PASSWORD;  // from the environment: a command line is every user's to read
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const report = { role };
+const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+try {
+  await page.goto(`${base}/hub/login`);
+  await page.fill('#username_input', user);
+  await page.fill('#password_input', password);
+  await page.click('#login_submit');
+  if (role === 'learner') {
+    await learner();
+  } else {
+    await instructor();
+  }
+} catch (e) {
+  await page.screenshot({ path: `${shots}/hub-${role}-failed.png` });
+  throw e;
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(report));
+
+async function learner() {
+  // the spawn page, then the learner's JupyterLab on their copy of lab 00
+  await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell').first().waitFor({ state: 'attached', timeout: 180000 });
+  report.landed = new URL(page.url()).pathname;
+  report.menus = await page.locator('#jp-MainMenu .lm-MenuBar-itemLabel').allTextContents();
+  await page.locator('#jp-MainMenu .lm-MenuBar-itemLabel', { hasText: 'Nbgrader' }).click();
+  report.nbgraderItems = (await page.locator('#jp-mainmenu-nbgrader .lm-Menu-itemLabel').allTextContents()).filter(t => t.trim());
+  await page.locator('#jp-mainmenu-nbgrader .lm-Menu-itemLabel', { hasText: 'Assignment List' }).click();
+  const released = page.locator('#released_assignments_list .list_item', { hasText: lab });
+  await released.waitFor({ timeout: 60000 });
+  await page.screenshot({ path: `${shots}/hub-learner-assignments.png` });
+  await released.locator('button', { hasText: 'Fetch' }).click();
+  const fetched = page.locator('#fetched_assignments_list .list_item', { hasText: lab });
+  await fetched.first().waitFor({ timeout: 60000 });
+  // the fetched copy, opened as a learner would from the file browser's path
+  await page.goto(`${base}/user/${user}/lab/tree/${lab}/${lab}.ipynb`);
+  const cells = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell');
+  await cells.first().waitFor({ state: 'attached', timeout: 60000 });
+  await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="idle"]').first().waitFor({ state: 'attached', timeout: 120000 });
+  await cells.first().click();
+  // Shift+Enter through the notebook (markdown cells render, code cells run) until its first code cells have run
+  const ran = () => page.evaluate(() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
+    .filter(p => /^\[\d+\]:$/.test(p.textContent.trim())).length);
+  const count = Number(extra);
+  for (let presses = 0; presses < 40 && await ran() < count; presses++) {
+    await page.keyboard.press('Shift+Enter');
+    await page.waitForTimeout(300);
+    await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="idle"]').first()
+      .waitFor({ state: 'attached', timeout: 120000 });
+  }
+  await page.waitForFunction((n) => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
+    .filter(p => /^\[\d+\]:$/.test(p.textContent.trim())).length >= n, count, { timeout: 120000, polling: 500 });
+  report.ran = await ran();
+  report.kernel = (await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-KernelName').first().textContent()).trim();
+  report.errors = await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]').count();
+  report.outputs = (await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output').allTextContents()).map(t => t.slice(0, 200));
+  await page.keyboard.press('Control+s');
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: `${shots}/hub-learner-lab.png` });
+  // submit from the Assignments tab
+  await page.locator('#jp-MainMenu .lm-MenuBar-itemLabel', { hasText: 'Nbgrader' }).click();
+  await page.locator('#jp-mainmenu-nbgrader .lm-Menu-itemLabel', { hasText: 'Assignment List' }).click();
+  const row = page.locator('#fetched_assignments_list .list_item', { hasText: lab }).first();
+  await row.waitFor({ timeout: 60000 });
+  await row.locator('button', { hasText: 'Submit' }).click();
+  await page.locator('#submitted_assignments_list .list_item', { hasText: lab }).first().waitFor({ timeout: 60000 });
+  report.submitted = await page.locator('#submitted_assignments_list .list_item', { hasText: lab }).count();
+  await page.screenshot({ path: `${shots}/hub-learner-submitted.png` });
+}
+
+async function instructor() {
+  // an instructor's own server first (every hub user has one), then Formgrader, the course's hub service
+  await page.locator('.jp-Launcher, .jp-Notebook').first().waitFor({ state: 'attached', timeout: 180000 });
+  await page.goto(`${base}/services/${extra}/formgrader/manage_submissions/${lab}`);
+  await page.locator('table').first().waitFor({ timeout: 60000 });
+  await page.waitForTimeout(2000);  // the rows come from Formgrader's API after the page
+  report.title = await page.title();
+  report.rows = (await page.locator('table tbody tr').allTextContents()).map(t => t.replace(/\s+/g, ' ').trim());
+  await page.screenshot({ path: `${shots}/hub-instructor-formgrader.png` });
+}
