@@ -6,7 +6,7 @@ saved (tools/course_hub.py's Settings says what each is).
 - A learner's server: tools/course_hub.py learner, as the learner, held to the teacher's memory and process limits by a
   cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
 - The teacher's: Formgrader as the hub service <course>, run as the grader account on the hub's classroom folder,
-  open to the instructors' group alone.
+  open to the instructors' group alone; its Autograde button refuses (hand-ins are graded in the sandbox).
 - The proxy: configurable-http-proxy from the course's npm lock (setup/hub)."""
 import grp
 import os
@@ -92,7 +92,8 @@ c.JupyterHub.services = [
      "cwd": str(settings.folder("classroom")),
      "oauth_no_confirm": True,
      "environment": {**environment, "COURSE_CLASSROOM": str(settings.folder("classroom")),
-                     "JUPYTER_CONFIG_PATH": str(HOME / "setup/jupyterlab/teacher"), "JUPYTERHUB_DEFAULT_URL": "/formgrader"}},
+                     "JUPYTER_CONFIG_PATH": f"{HOME / 'hub/formgrader'}:{HOME / 'setup/jupyterlab/teacher'}",
+                     "JUPYTERHUB_DEFAULT_URL": "/formgrader"}},
 ]
 c.JupyterHub.load_roles = [
     {"name": "idle-culler", "services": ["idle-culler"],

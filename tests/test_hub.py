@@ -307,6 +307,11 @@ def test_a_class_round_trip_on_the_hub(hub):
     assert (hub.learners[3] in rows) == bool(eve), rows
     listed = ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").json()
     assert {s["student"]: s["autograded"] for s in listed} == {user: True for user in rows}, "Formgrader sees every hand-in graded"
+    # Formgrader's own Autograde would run ben's code as the grader account: it refuses, and his marks stay
+    refused = ada.api("POST", f"/services/{COURSE}/formgrader/api/submission/{LAB}/{ben.user}/autograde").json()
+    assert not refused["success"] and "make hub-grade" in refused.get("log", "") + refused["error"], refused
+    kept = ada.api("GET", f"/services/{COURSE}/formgrader/api/submission/{LAB}/{ben.user}").json()
+    assert kept["autograded"] and kept["score"] == 2.0, kept
     instructor = in_browser(hub, "instructor", hub.instructor, COURSE)
     if instructor:
         assert len(instructor["rows"]) == len(rows) and all("graded" in row for row in instructor["rows"]), instructor
