@@ -135,6 +135,13 @@ class Hub:
             time.sleep(0.5)
 
     @staticmethod
+    def memory_of(user):
+        """What a user's processes hold together (PSS: shared pages counted once)."""
+        import sandbox
+        uid = pwd.getpwnam(user).pw_uid
+        return sum(sandbox.proportional_memory(int(p.name)) for p in Path("/proc").glob("[0-9]*") if _owner(p) == uid)
+
+    @staticmethod
     def kernel_name():
         return json.loads((HOME / ".venv/share/jupyter/kernels/java-course/kernel.json").read_text())["display_name"]
 
@@ -292,6 +299,8 @@ def test_a_class_round_trip_on_the_hub(hub):
         assert eve["nbgraderItems"] == ["Assignment List"], f"the learner's one nbgrader part: {eve}"
         assert eve["ran"] >= 3 and eve["errors"] == 0 and eve["submitted"] == 1, eve
         assert eve["kernel"] == hub.kernel_name(), eve
+        print(f"sizing: a first login to lab 00 open with its kernel ready took {eve['secondsToLab']:.1f} s; "
+              f"eve's server with two kernels started holds {hub.memory_of(hub.learners[3]) / 2**20:.0f} MiB (PSS)")
 
     # Formgrader is a hub service only instructors may open
     ada = Session(hub, hub.instructor)
@@ -351,6 +360,8 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     uid = pwd.getpwnam(ben).pw_uid
     servers = [p for p in Path("/proc").glob("[0-9]*") if "jupyterhub-singleuser" in _cmdline(p) and p.stat().st_uid == uid]
     assert servers, "ben's server runs as ben"
+    environ = dict(v.split("=", 1) for v in (servers[0] / "environ").read_text().split("\0") if "=" in v)
+    assert environ["COURSE_ANSWERS"] == "off", "lab.answers() says the teacher has turned them off"
     cgroups = dict(line.split(":", 2)[1:] for line in (servers[0] / "cgroup").read_text().splitlines())
     if not os.access("/sys/fs/cgroup/memory/cgroup.procs", os.W_OK):
         pytest.skip("no cgroup v1 memory controller to hold a server here")
@@ -358,6 +369,13 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     assert memory.name.startswith(f"hub-{ben}-")
     assert int((memory / "memory.limit_in_bytes").read_text()) == 2 << 30
     assert int((Path("/sys/fs/cgroup/pids") / cgroups["pids"].lstrip("/") / "pids.max").read_text()) == 512
+
+
+def _owner(proc):
+    try:
+        return proc.stat().st_uid
+    except OSError:
+        return None
 
 
 def _cmdline(proc):

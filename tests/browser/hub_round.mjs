@@ -19,11 +19,13 @@ const browser = await chromium.launch({
          '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 const report = { role };
+let loggingIn;  // when the login button was pressed
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 try {
   await page.goto(`${base}/hub/login`);
   await page.fill('#username_input', user);
   await page.fill('#password_input', password);
+  loggingIn = Date.now();
   await page.click('#login_submit');
   if (role === 'learner') {
     await learner();
@@ -41,6 +43,9 @@ console.log(JSON.stringify(report));
 async function learner() {
   // the spawn page, then the learner's JupyterLab on their copy of lab 00
   await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell').first().waitFor({ state: 'attached', timeout: 180000 });
+  await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="idle"]').first()
+    .waitFor({ state: 'attached', timeout: 120000 });
+  report.secondsToLab = (Date.now() - loggingIn) / 1000;  // from the login button to lab 00 open, its kernel ready
   report.landed = new URL(page.url()).pathname;
   report.menus = await page.locator('#jp-MainMenu .lm-MenuBar-itemLabel').allTextContents();
   await page.locator('#jp-MainMenu .lm-MenuBar-itemLabel', { hasText: 'Nbgrader' }).click();
