@@ -2,7 +2,8 @@
 saved (tools/course_hub.py's Settings says what each is).
 
 - Who: the server's Unix users, by PAM, in the course's learners' or instructors' group; the hub's groups follow
-  the Unix ones at each login (nbgrader reads them: nbgrader-<course> learns, formgrade-<course> grades).
+  the Unix ones at each login (nbgrader reads them: nbgrader-<course> learns, formgrade-<course> grades). Or, with
+  HUB_LOGIN=lti, whoever the LMS launches (LTI 1.3, hub/lti.py), grouped by their LMS role.
 - A learner's server: tools/course_hub.py learner, as the learner, held to the teacher's memory and process limits by a
   cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
 - The teacher's: Formgrader as the hub service <course>, run as the grader account on the hub's classroom folder,
@@ -37,21 +38,34 @@ c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(state / "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
 
-c.JupyterHub.authenticator_class = "pam"
-c.PAMAuthenticator.allowed_groups = set(named.values())
 c.Authenticator.manage_groups = True
+if settings.login == "lti":
+    sys.path.insert(0, str(HOME / "hub"))
+    import lti  # noqa: E402
 
+    c.JupyterHub.authenticator_class = lti.CourseLTI
+    c.CourseLTI.issuer = settings.lti_issuer
+    c.CourseLTI.client_id = {settings.lti_client_id}
+    c.CourseLTI.authorize_url = settings.lti_authorize_url
+    c.CourseLTI.jwks_endpoint = settings.lti_jwks_url
+    c.CourseLTI.username_key = "sub"  # the LMS's own id of the person
+    c.CourseLTI.learners_group, c.CourseLTI.instructors_group = named["learners"], named["instructors"]
+    c.CourseLTI.allow_all = True  # whoever the LMS launches into the course (its signature says so)
+    c.CourseLTI.create_system_users = True
+    c.CourseLTI.add_user_cmd = ["useradd", "--create-home", "--shell", "/bin/bash"]
+else:
+    c.JupyterHub.authenticator_class = "pam"
+    c.PAMAuthenticator.allowed_groups = set(named.values())
 
-def unix_groups(authenticator, handler, authentication):
-    """The hub's groups of the user who logs in: the course's Unix groups they are in."""
-    user = authentication["name"]
-    primary = pwd.getpwnam(user).pw_gid
-    authentication["groups"] = [name for name in named.values()
-                                if user in grp.getgrnam(name).gr_mem or grp.getgrnam(name).gr_gid == primary]
-    return authentication
+    def unix_groups(authenticator, handler, authentication):
+        """The hub's groups of the user who logs in: the course's Unix groups they are in."""
+        user = authentication["name"]
+        primary = pwd.getpwnam(user).pw_gid
+        authentication["groups"] = [name for name in named.values()
+                                    if user in grp.getgrnam(name).gr_mem or grp.getgrnam(name).gr_gid == primary]
+        return authentication
 
-
-c.Authenticator.post_auth_hook = unix_groups
+    c.Authenticator.post_auth_hook = unix_groups
 
 c.Spawner.default_url = "/lab/tree/00-start-here.ipynb"
 c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers}

@@ -568,6 +568,10 @@ HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
     ("INSTRUCTORS", "no-such-user-here", "hub: INSTRUCTORS=no-such-user-here: no-such-user-here is not a user of this machine "
                                          "(make the Unix users first: adduser no-such-user-here)"),
     ("HUB_HOME", "relative/hub", "hub: HUB_HOME=relative/hub: name the hub's folder by its absolute path"),
+    ("HUB_LOGIN", "ldap", "hub: HUB_LOGIN=ldap: pam (the server's users) or lti (launched from the LMS)"),
+    ("HUB_LOGIN", "lti", "hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
+                         "missing: LTI_ISSUER, LTI_CLIENT_ID, LTI_AUTHORIZE_URL, LTI_JWKS_URL"),
+    ("LTI_JWKS_URL", "keys.json", "hub: LTI_JWKS_URL=keys.json: a URL (https://…), as the LMS gives it"),
 ]
 
 

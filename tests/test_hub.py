@@ -120,8 +120,13 @@ class Hub:
                     if not path.is_symlink():
                         st = path.stat()
                         self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
-        subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=self.env, check=True)
-        self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=self.env,
+        self.start()
+
+    def start(self, **settings):
+        """install (with these settings over the saved ones), then start; returns once the hub answers."""
+        env = dict(self.env, **settings)
+        subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env, check=True)
+        self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.time() + 90
         import requests
@@ -149,14 +154,18 @@ class Hub:
     def password(user):
         return f"pw-{user}-{os.getpid()}"
 
-    def down(self):
+    def stop(self):
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)  # JupyterHub stops every server, its services and its proxy
             try:
                 self.process.wait(60)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
-        made_users = [u for u in (*self.users, f"grader-{COURSE}") if u not in self.users_before]
+
+    def down(self):
+        self.stop()
+        ours = lambda name: name in (*self.users, f"grader-{COURSE}") or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
+        made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         for user in made_users:
             subprocess.run(["pkill", "-KILL", "-u", user], check=False)
         for user in made_users:
@@ -383,3 +392,90 @@ def _cmdline(proc):
         return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+class Platform:
+    """An LMS, played by the test: a key of its own, its public key served as a JWKS on the loopback, signed LTI 1.3
+    launches (the OIDC login the LMS starts, then the id_token it posts back through the browser)."""
+
+    CLIENT = "course-hub-test"
+
+    def __init__(self):
+        import http.server
+        import threading
+        import jwt
+        from cryptography.hazmat.primitives.asymmetric import rsa
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
+        keys = json.dumps({"keys": [dict(public, kid="course-test", alg="RS256", use="sig")]}).encode()
+
+        class Jwks(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(keys)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Jwks)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.issuer = f"http://127.0.0.1:{self.server.server_port}"
+        self.settings = {"HUB_LOGIN": "lti", "LTI_ISSUER": self.issuer, "LTI_CLIENT_ID": self.CLIENT,
+                         "LTI_AUTHORIZE_URL": f"{self.issuer}/authorize", "LTI_JWKS_URL": f"{self.issuer}/jwks"}
+
+    def launch(self, hub_url, sub, role, key=None):
+        """A person launches the course from the LMS: (their browser's session, the hub's answer to the id_token)."""
+        import jwt
+        import requests
+        from urllib.parse import parse_qs, urlparse
+        browser = requests.Session()
+        started = browser.post(f"{hub_url}/hub/lti13/oauth_login", allow_redirects=False,
+                               data={"iss": self.issuer, "login_hint": sub, "target_link_uri": f"{hub_url}/hub/home",
+                                     "client_id": self.CLIENT, "lti_deployment_id": "1"})
+        assert started.status_code == 302, started.text[:500]
+        asked = urlparse(started.headers["Location"])
+        assert f"{asked.scheme}://{asked.netloc}{asked.path}" == f"{self.issuer}/authorize"
+        query = {k: v[0] for k, v in parse_qs(asked.query).items()}
+        now = int(time.time())
+        claims = {"iss": self.issuer, "aud": self.CLIENT, "sub": sub, "iat": now, "exp": now + 300, "nonce": query["nonce"],
+                  "name": f"Person {sub}",
+                  "https://purl.imsglobal.org/spec/lti/claim/version": "1.3.0",
+                  "https://purl.imsglobal.org/spec/lti/claim/deployment_id": "1",
+                  "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiResourceLinkRequest",
+                  "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": f"{hub_url}/hub/home",
+                  "https://purl.imsglobal.org/spec/lti/claim/resource_link": {"id": "lab-03"},
+                  "https://purl.imsglobal.org/spec/lti/claim/roles": [f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"]}
+        token = jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": "course-test"})
+        return browser, browser.post(query["redirect_uri"], data={"id_token": token, "state": query["state"]}, allow_redirects=False)
+
+
+def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
+    """The same hub started with HUB_LOGIN=lti: a learner and an instructor launched from the LMS (a platform the test
+    plays) are logged in as Unix users named by the LMS's ids, in the course's groups by their LMS roles; a launch
+    signed with another key logs no one in and makes no user."""
+    import requests
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    platform = Platform()
+    hub.stop()
+    try:
+        hub.start(**platform.settings)
+        tag = os.getpid() % 100000
+        for sub, role, group in ((f"{tag}1", "Learner", f"nbgrader-{COURSE}"), (f"{tag}2", "Instructor", f"formgrade-{COURSE}")):
+            browser, answer = platform.launch(hub.url, sub, role)
+            assert answer.status_code == 302, answer.text[:800]
+            name = f"lti-{sub}"
+            assert pwd.getpwnam(name), f"{name} became a user of the server"
+            made = browser.post(f"{hub.url}/hub/api/users/{name}/tokens", json={"note": "the test"},
+                                headers={"X-XSRFToken": browser.cookies["_xsrf"]})
+            assert made.ok, made.text
+            me = requests.get(f"{hub.url}/hub/api/user", headers={"Authorization": f"token {made.json()['token']}"}).json()
+            assert (me["name"], me["groups"]) == (name, [group]), me
+        other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        _, forged = platform.launch(hub.url, f"{tag}3", "Instructor", key=other_key)
+        assert forged.status_code in (400, 401), forged.status_code
+        with pytest.raises(KeyError):
+            pwd.getpwnam(f"lti-{tag}3")
+    finally:
+        platform.server.shutdown()

@@ -47,9 +47,18 @@ class Settings:
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
+    login: str = "pam"  # HUB_LOGIN: pam (the server's users and passwords) or lti (launched from the LMS: hub/lti.py)
+    # what the LMS says when the teacher registers the course as an LTI 1.3 tool (HUB_LOGIN=lti needs all four)
+    lti_issuer: str = ""  # LTI_ISSUER: the platform's issuer id, a URL
+    lti_client_id: str = ""  # LTI_CLIENT_ID: the client id the platform gave the tool
+    lti_authorize_url: str = ""  # LTI_AUTHORIZE_URL: the platform's OIDC authorization end-point
+    lti_jwks_url: str = ""  # LTI_JWKS_URL: the platform's public keys (JWKS), which sign its launches
 
     VARIABLES = {"home": "HUB_HOME", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
-                 "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS"}
+                 "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
+                 "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
+                 "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL"}
+    LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url")
 
     def ports(self):
         """{part: port}: the public one, and the three the hub keeps to the loopback."""
@@ -81,6 +90,10 @@ class Settings:
             if text is None or (text == "" and field != "ip"):
                 continue
             values[field] = parse(field, variable, text)
+        missing = [Settings.VARIABLES[f] for f in Settings.LTI if not values[f]]
+        if values["login"] == "lti" and missing:
+            sys.exit(f"hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
+                     f"missing: {', '.join(missing)}")
         return Settings(**values)
 
     def save(self):
@@ -120,6 +133,12 @@ def parse(field, variable, text):
         return int(text) if text.isdigit() and int(text) >= 1 else bad("a whole number of minutes, 1 or more")
     if field == "answers":
         return text if text in ("on", "off") else bad("on or off")
+    if field == "login":
+        return text if text in ("pam", "lti") else bad("pam (the server's users) or lti (launched from the LMS)")
+    if field in ("lti_issuer", "lti_authorize_url", "lti_jwks_url"):
+        return text if re.fullmatch(r"https?://[^\s]+", text) else bad("a URL (https://…), as the LMS gives it")
+    if field == "lti_client_id":
+        return text if re.fullmatch(r"[^\s]+", text) else bad("the client id, as the LMS gives it")
     raise AssertionError(field)
 
 

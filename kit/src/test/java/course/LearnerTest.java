@@ -56,21 +56,8 @@ class LearnerTest {
     @Test
     void answersStayClosedWhenTheTeacherTurnedThemOffOrSetTheSwitchWrong(@TempDir Path dir) throws Exception {
         Path source = Files.writeString(dir.resolve("00-start-here.ipynb"), "{\"cells\": []}");
-        assertTrue(said(() -> Learner.answers(source, "off")).startsWith("Your teacher has turned the course's answers off"));
+        assertTrue(LabTest.printed(() -> Learner.answers(source, "off")).startsWith("Your teacher has turned the course's answers off"));
         assertEquals("COURSE_ANSWERS=maybe is neither on nor off, so the answers stay closed: your teacher can set it right.\n",
-                said(() -> Learner.answers(source, "maybe")));
-    }
-
-    /** What a call printed. */
-    static String said(Runnable call) {
-        var out = new java.io.ByteArrayOutputStream();
-        var saved = System.out;
-        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            call.run();
-        } finally {
-            System.setOut(saved);
-        }
-        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+                LabTest.printed(() -> Learner.answers(source, "maybe")));
     }
 }

@@ -1,0 +1,39 @@
+"""The course hub's login from an LMS (HUB_LOGIN=lti): JupyterHub's LTI 1.3 authenticator (jupyterhub-ltiauthenticator),
+on a server whose learners are Unix users.
+
+- The hub name is the LMS's own id of the person (the launch's `sub`, stable where names and e-mails change), made a
+  Unix user name: lti-<id>, or ltix-<its hash> where the id is not one already.
+- A person the LMS launches for the first time becomes a Unix user of the server (their server runs as them).
+- The hub's groups come from the launch's roles: the LMS's instructors (and teaching assistants) grade, the rest learn."""
+import hashlib
+import re
+
+from jupyterhub.auth import LocalAuthenticator
+from ltiauthenticator.lti13.auth import LTI13Authenticator
+from traitlets import Unicode
+
+ROLES_CLAIM = "https://purl.imsglobal.org/spec/lti/claim/roles"
+# LTI 1.3's context roles (its role vocabularies) that grade: the course's instructors and teaching assistants
+GRADING_ROLES = ("http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+                 "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant")
+
+
+def unix_name(lms_id):
+    """A Unix user name for an LMS's id of a person: lti-<id> where the id is one already (short, lower case, letters,
+    digits and dashes), else ltix-<a hash of it> (two ids never share a name)."""
+    text = str(lms_id)
+    return f"lti-{text}" if re.fullmatch(r"[a-z0-9][a-z0-9-]{0,27}", text) else f"ltix-{hashlib.sha256(text.encode()).hexdigest()[:20]}"
+
+
+class CourseLTI(LocalAuthenticator, LTI13Authenticator):
+    """LTI 1.3 launches, each person a Unix user of this server, in the course's groups by their LMS role."""
+
+    learners_group = Unicode(config=True, help="the course's learners' group (course_hub.groups)")
+    instructors_group = Unicode(config=True, help="the course's instructors' group")
+
+    async def authenticate(self, handler, data=None):
+        model = await super().authenticate(handler, data)
+        model["name"] = unix_name(model["name"])
+        roles = (data or {}).get(ROLES_CLAIM, [])
+        model["groups"] = [self.instructors_group if any(role in GRADING_ROLES for role in roles) else self.learners_group]
+        return model
