@@ -54,11 +54,12 @@ hub:
 
 # The teacher on the hub, as root: a lab into nbgrader's exchange (learners fetch it in the Assignments tab), and then
 # collect, autograde (each hand-in in its sandbox), feedback released to the same tab, grades.csv: make hub-grade LAB=03-operation-size
+# (COURSE=<course> on a hub that serves several, HUB_COURSES)
 hub-release: setup
-	@$(ENV) && python tools/course_hub.py release "$${LAB-}"
+	@$(ENV) && python tools/course_hub.py release "$${LAB-}" $${COURSE:+"$$COURSE"}
 
 hub-grade: setup
-	@$(ENV) && python tools/course_hub.py grade "$${LAB-}"
+	@$(ENV) && python tools/course_hub.py grade "$${LAB-}" $${COURSE:+"$$COURSE"}
 
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without
 test:

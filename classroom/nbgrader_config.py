@@ -5,7 +5,8 @@ import os
 
 c = get_config()  # noqa: F821 (nbgrader provides it)
 
-c.CourseDirectory.course_id = "java-file-io"
+# the course's id; the course hub serves it under the ids its teacher names (HUB_COURSES), each run with its COURSE_ID
+c.CourseDirectory.course_id = os.environ.get("COURSE_ID") or "java-file-io"
 # an unanswered exercise must fail when it runs, not compile to something that passes
 c.ClearSolutions.code_stub = {"java": '// YOUR CODE HERE\nthrow new UnsupportedOperationException("not implemented");'}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"

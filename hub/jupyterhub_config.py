@@ -6,8 +6,8 @@ saved (tools/course_hub.py's Settings says what each is).
   HUB_LOGIN=lti, whoever the LMS launches (LTI 1.3, hub/lti.py), grouped by their LMS role.
 - A learner's server: tools/course_hub.py learner, as the learner, held to the teacher's memory and process limits by a
   cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
-- The teacher's: Formgrader as the hub service <course>, run as the grader account on the hub's classroom folder,
-  open to the instructors' group alone; its Autograde button refuses (hand-ins are graded in the sandbox).
+- The teacher's: for each course, Formgrader as the hub service <course>, run as its grader account on its classroom
+  folder, open to its instructors' group alone; its Autograde button refuses (hand-ins are graded in the sandbox).
 - The proxy: configurable-http-proxy from the course's npm lock (setup/hub)."""
 import grp
 import os
@@ -23,8 +23,8 @@ import sandbox  # noqa: E402
 
 c = get_config()  # noqa: F821 (JupyterHub provides it)
 settings = course_hub.Settings.load()
-course = course_hub.course_id()
-named = course_hub.groups(course)
+courses = settings.course_ids()
+course_groups = [group for course in courses for group in course_hub.groups(course).values()]
 ports = settings.ports()
 state = settings.folder("state")
 environment = {"COURSE_HOME": str(HOME), "HUB_HOME": settings.home, "COURSE_EXCHANGE": str(settings.folder("exchange"))}
@@ -49,19 +49,19 @@ if settings.login == "lti":
     c.CourseLTI.authorize_url = settings.lti_authorize_url
     c.CourseLTI.jwks_endpoint = settings.lti_jwks_url
     c.CourseLTI.username_key = "sub"  # the LMS's own id of the person
-    c.CourseLTI.learners_group, c.CourseLTI.instructors_group = named["learners"], named["instructors"]
+    c.CourseLTI.courses = list(courses)
     c.CourseLTI.allow_all = True  # whoever the LMS launches into the course (its signature says so)
     c.CourseLTI.create_system_users = True
     c.CourseLTI.add_user_cmd = ["useradd", "--create-home", "--shell", "/bin/bash"]
 else:
     c.JupyterHub.authenticator_class = "pam"
-    c.PAMAuthenticator.allowed_groups = set(named.values())
+    c.PAMAuthenticator.allowed_groups = set(course_groups)
 
     def unix_groups(authenticator, handler, authentication):
         """The hub's groups of the user who logs in: the course's Unix groups they are in."""
         user = authentication["name"]
         primary = pwd.getpwnam(user).pw_gid
-        authentication["groups"] = [name for name in named.values()
+        authentication["groups"] = [name for name in course_groups
                                     if user in grp.getgrnam(name).gr_mem or grp.getgrnam(name).gr_gid == primary]
         return authentication
 
@@ -99,19 +99,23 @@ c.JupyterHub.services = [
     {"name": "idle-culler",
      "command": [course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
                  f"--timeout={settings.idle_minutes * 60}"]},
+] + [
     {"name": course,
-     "url": f"http://127.0.0.1:{ports['formgrader']}",
-     "command": [str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.folder('classroom')}"],
+     "url": f"http://127.0.0.1:{ports[f'formgrader {course}']}",
+     "command": [str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"],
      "user": course_hub.grader(course),
-     "cwd": str(settings.folder("classroom")),
+     "cwd": str(settings.classroom(course)),
      "oauth_no_confirm": True,
-     "environment": {**environment, "COURSE_CLASSROOM": str(settings.folder("classroom")),
+     "environment": {**environment, "COURSE_ID": course, "COURSE_CLASSROOM": str(settings.classroom(course)),
                      "JUPYTER_CONFIG_PATH": f"{HOME / 'hub/formgrader'}:{HOME / 'setup/jupyterlab/teacher'}",
-                     "JUPYTERHUB_DEFAULT_URL": "/formgrader"}},
+                     "JUPYTERHUB_DEFAULT_URL": "/formgrader"}}
+    for course in courses
 ]
 c.JupyterHub.load_roles = [
     {"name": "idle-culler", "services": ["idle-culler"],
      "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
-    {"name": f"formgrade-{course}", "groups": [named["instructors"]], "scopes": [f"access:services!service={course}"]},
+] + [role for course in courses for role in (
+    {"name": f"formgrade-{course}", "groups": [course_hub.groups(course)["instructors"]],
+     "scopes": [f"access:services!service={course}"]},
     {"name": f"grader-{course}", "services": [course], "scopes": ["list:users", "read:users:groups"]},
-]
+)]

@@ -26,6 +26,7 @@ from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, missing_
 
 IN_CI = os.environ.get("CI") == "true"
 COURSE = "java-file-io"
+OTHER_COURSE = "java-file-io-b"  # a second class on the same hub: it must stay apart
 LAB = "03-operation-size"
 PYTHON = str(HOME / ".venv/bin/python")
 
@@ -85,7 +86,8 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.home = self.folder / "hub"
         self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), INSTRUCTORS=self.instructor,
-                        LEARNERS=" ".join(self.learners), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60")
+                        LEARNERS=" ".join(self.learners), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",
+                        HUB_COURSES=f"{COURSE} {OTHER_COURSE}")
         self.groups_before = {g.gr_name for g in grp.getgrall()}
         self.users_before = {p.pw_name for p in pwd.getpwall()}
         self.modes = {}
@@ -164,13 +166,13 @@ class Hub:
 
     def down(self):
         self.stop()
-        ours = lambda name: name in (*self.users, f"grader-{COURSE}") or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
+        ours = lambda name: name in (*self.users, f"grader-{COURSE}", f"grader-{OTHER_COURSE}") or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         for user in made_users:
             subprocess.run(["pkill", "-KILL", "-u", user], check=False)
         for user in made_users:
             subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
-        for group in (f"nbgrader-{COURSE}", f"formgrade-{COURSE}", *self.users):
+        for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade") for course in (COURSE, OTHER_COURSE)), *self.users):
             if group not in self.groups_before:
                 subprocess.run(["groupdel", group], check=False, capture_output=True)
         for path, (gid, mode) in self.modes.items():
@@ -206,6 +208,8 @@ class Session:
         return self.http.request(method, f"{self.hub.url}{path}", headers=self.headers, timeout=600, **kwargs)
 
     def start_server(self):
+        if self.api("GET", f"/hub/api/users/{self.user}").json()["servers"].get("", {}).get("ready"):
+            return  # running since an earlier login
         started = self.api("POST", f"/hub/api/users/{self.user}/server")
         assert started.status_code in (201, 202), f"{started.text}\n{self.hub.log.read_text()[-4000:]}"
         deadline = time.time() + 120
@@ -213,12 +217,12 @@ class Session:
             assert time.time() < deadline, f"{self.user}'s server did not start:\n{self.hub.log.read_text()[-3000:]}"
             time.sleep(0.5)
 
-    def assignments(self, action=None):
+    def assignments(self, action=None, course=COURSE):
         """The Assignments tab's call: the list, or fetch, submit or fetch_feedback of the lab."""
         if action is None:
-            answer = self.api("GET", f"/user/{self.user}/assignments", params={"course_id": COURSE})
+            answer = self.api("GET", f"/user/{self.user}/assignments", params={"course_id": course})
         else:
-            answer = self.api("POST", f"/user/{self.user}/assignments/{action}", data={"course_id": COURSE, "assignment_id": LAB})
+            answer = self.api("POST", f"/user/{self.user}/assignments/{action}", data={"course_id": course, "assignment_id": LAB})
         answer.raise_for_status()
         listed = answer.json()
         assert listed.get("success", True), listed
@@ -274,7 +278,7 @@ def in_browser(hub, role, user, *args):
 def test_a_class_round_trip_on_the_hub(hub):
     """Release, fetch, submit, collect, grade, feedback and grades.csv, each through the hub as its users do it: three
     learners through the APIs the Assignments tab calls, one in a real browser, and the instructor in Formgrader."""
-    released = hub.teacher("release", LAB)
+    released = hub.teacher("release", LAB, COURSE)
     assert released.returncode == 0, released.stderr
     ben, cleo, dan = (Session(hub, user) for user in hub.learners[:3])
     for learner in (ben, cleo, dan):
@@ -316,9 +320,9 @@ def test_a_class_round_trip_on_the_hub(hub):
     assert ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").ok
     assert cleo.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}", allow_redirects=False).status_code in (403, 302)
 
-    graded = hub.teacher("grade", LAB)
+    graded = hub.teacher("grade", LAB, COURSE)
     assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
-    rows = {row["student_id"]: row for row in csv.DictReader(open(hub.home / "classroom/grades.csv"))
+    rows = {row["student_id"]: row for row in csv.DictReader(open(hub.home / "classrooms" / COURSE / "grades.csv"))
             if row["assignment"] == LAB}
     assert float(rows[ben.user]["raw_score"]) == 2.0, rows
     assert float(rows[cleo.user]["raw_score"]) == 0.0 and float(rows[dan.user]["raw_score"]) == 0.0, rows
@@ -352,7 +356,7 @@ def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
                  ["cat", str(hand_in / "submission_secret.txt")], ["touch", str(hand_in / "mine")],
                  ["rm", "-rf", str(hand_in)], ["mv", str(hub.home / "exchange" / COURSE), str(hub.home / "exchange/taken")],
                  ["cat", str(HOME / "labs" / f"{LAB}.ipynb")], ["ls", str(HOME / "tests")], ["ls", str(HOME / ".git")],
-                 ["ls", str(hub.home / "classroom")]):
+                 ["ls", str(hub.home / "classrooms" / COURSE)]):
         tried = hub.as_user(dan, *argv)
         assert tried.returncode != 0, f"{dan} could: {' '.join(argv)}"
     assert hand_in.exists() and (hub.home / "exchange" / COURSE).exists()
@@ -361,6 +365,29 @@ def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
     readable = [page for page in feedback if hub.as_user(dan, "cat", str(page)).returncode == 0]
     assert len(readable) == 1, "dan reads his own feedback and no other"
     assert hub.as_user(ben, "cat", str(readable[0])).returncode != 0
+
+
+def test_two_classes_on_one_hub_stay_apart(hub):
+    """A learner sees, fetches from and hands in to only the classes they are in, and an instructor opens only their
+    classes' Formgrader (each class its own groups, exchange folder, grader account and Formgrader)."""
+    ben, dan = hub.learners[0], hub.learners[2]
+    subprocess.run(["gpasswd", "--delete", ben, f"nbgrader-{OTHER_COURSE}"], check=True, capture_output=True)
+    subprocess.run(["gpasswd", "--delete", hub.instructor, f"formgrade-{OTHER_COURSE}"], check=True, capture_output=True)
+    released = hub.teacher("release", LAB, OTHER_COURSE)
+    assert released.returncode == 0, released.stderr
+    one, both = Session(hub, ben), Session(hub, dan)  # a new login: the hub takes each person's groups as they are now
+    for learner in (one, both):
+        learner.start_server()
+    courses = lambda learner: sorted(learner.api("GET", f"/user/{learner.user}/courses").json()["value"])  # noqa: E731
+    assert courses(one) == [COURSE] and courses(both) == sorted([COURSE, OTHER_COURSE])
+    assert LAB not in one.assignments(course=OTHER_COURSE)
+    assert LAB in both.assignments(course=OTHER_COURSE)
+    handed = one.api("POST", f"/user/{ben}/assignments/submit", data={"course_id": OTHER_COURSE, "assignment_id": LAB}).json()
+    assert not handed["success"], f"{ben} handed in to a class he is not in: {handed}"
+    assert not any(p.name.startswith(f"{ben}+") for p in (hub.home / "exchange" / OTHER_COURSE / "inbound").iterdir())
+    teacher = Session(hub, hub.instructor)
+    assert teacher.api("GET", f"/services/{COURSE}/formgrader/api/assignments").ok
+    assert teacher.api("GET", f"/services/{OTHER_COURSE}/formgrader/api/assignments", allow_redirects=False).status_code in (403, 302)
 
 
 def test_each_server_is_held_to_the_teacher_s_limits(hub):

@@ -4,10 +4,10 @@ Littlest JupyterHub, started without systemd). `make hub` runs install, then sta
     python tools/course_hub.py install        as root: the hub's folder, the course's groups and grader account, the learners' labs
     python tools/course_hub.py start          as root: JupyterHub and its proxy in the foreground, on the settings install saved
     python tools/course_hub.py learner        the spawner's command, run as a learner: their own copies, then their JupyterLab
-    python tools/course_hub.py release LAB    the teacher: a lab's student version into nbgrader's exchange, for learners to fetch
-    python tools/course_hub.py grade LAB      the teacher: collect, grade each hand-in in the sandbox, release feedback, grades.csv
+    python tools/course_hub.py release LAB [COURSE]  the teacher: a lab's student version into a course's exchange
+    python tools/course_hub.py grade LAB [COURSE]    the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
 
-Settings come from the environment at install (HUB_HOME, HUB_IP, HUB_PORT, INSTRUCTORS, LEARNERS, HUB_MEMORY, HUB_TASKS,
+Settings come from the environment at install (HUB_HOME, HUB_COURSES, HUB_IP, HUB_PORT, INSTRUCTORS, LEARNERS, HUB_MEMORY, HUB_TASKS,
 HUB_IDLE_MINUTES, HUB_ANSWERS: see Settings) and are kept in HUB_HOME/state/settings.json; an install that names none
 keeps those saved."""
 import dataclasses
@@ -31,18 +31,22 @@ SIZE = re.compile(r"(\d+)([mg])")
 
 
 def course_id():
-    """The nbgrader course id, from the course's nbgrader configuration (its one place)."""
+    """The course's own nbgrader id, from its nbgrader configuration (its one place)."""
     from traitlets.config.loader import PyFileConfigLoader
+    os.environ.pop("COURSE_ID", None)  # the configuration's own, not one a hub course set
     return PyFileConfigLoader("nbgrader_config.py", path=str(HOME / "classroom")).load_config().CourseDirectory.course_id
 
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
-    home: str = "/srv/java-io-course-hub"  # HUB_HOME: the hub's own folder (state, classroom, exchange, the learners' labs)
+    home: str = "/srv/java-io-course-hub"  # HUB_HOME: the hub's own folder (state, classrooms, exchange, the learners' labs)
+    courses: tuple = ()  # HUB_COURSES: the nbgrader courses the hub serves, each its own groups, grader, classroom and
+    # Formgrader (several classes of the course, java-io-mon java-io-thu); none named: the course's own id
     ip: str = ""  # HUB_IP: the address the hub listens on ("" is every address; 127.0.0.1 behind a TLS proxy on this server)
     port: int = 8000  # HUB_PORT: the public port; the hub takes the next three on 127.0.0.1 for itself (see ports)
-    instructors: tuple = ()  # INSTRUCTORS: Unix users who open Formgrader (added to the course's instructors group)
-    learners: tuple = ()  # LEARNERS: Unix users who take the course (added to its learners group; more can be added later)
+    instructors: tuple = ()  # INSTRUCTORS: Unix users who open Formgrader (added to every course's instructors group)
+    learners: tuple = ()  # LEARNERS: Unix users who take the course (added to every course's learners group; usermod
+    # and gpasswd put a person in one course, or take them out)
     memory: int = 2 << 30  # HUB_MEMORY: a learner's server and all it runs (4g, 1536m); 2g holds a lab's quick run
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
@@ -54,18 +58,26 @@ class Settings:
     lti_authorize_url: str = ""  # LTI_AUTHORIZE_URL: the platform's OIDC authorization end-point
     lti_jwks_url: str = ""  # LTI_JWKS_URL: the platform's public keys (JWKS), which sign its launches
 
-    VARIABLES = {"home": "HUB_HOME", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
+    VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
                  "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
                  "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
                  "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL"}
     LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url")
 
     def ports(self):
-        """{part: port}: the public one, and the three the hub keeps to the loopback."""
-        return {"public": self.port, "hub": self.port + 1, "proxy api": self.port + 2, "formgrader": self.port + 3}
+        """{part: port}: the public one, and those the hub keeps to the loopback (a Formgrader per course)."""
+        return {"public": self.port, "hub": self.port + 1, "proxy api": self.port + 2,
+                **{f"formgrader {course}": self.port + 3 + i for i, course in enumerate(self.course_ids())}}
+
+    def course_ids(self):
+        return self.courses or (course_id(),)
 
     def folder(self, part):
         return Path(self.home) / part
+
+    def classroom(self, course):
+        """The grader account's nbgrader course folder of a course (its home)."""
+        return self.folder("classrooms") / course
 
     @staticmethod
     def state_file(home):
@@ -79,7 +91,7 @@ class Settings:
         if not saved.exists():
             sys.exit(f"hub: no hub set up in {home} ({saved} is missing): run make hub (as root) first")
         fields = json.loads(saved.read_text())
-        return Settings(**{**fields, "instructors": tuple(fields["instructors"]), "learners": tuple(fields["learners"])})
+        return Settings(**{**fields, **{f: tuple(fields[f]) for f in ("courses", "instructors", "learners")}})
 
     @staticmethod
     def given(environ, saved=None):
@@ -90,6 +102,9 @@ class Settings:
             if text is None or (text == "" and field != "ip"):
                 continue
             values[field] = parse(field, variable, text)
+        if values["port"] + 2 + len(values["courses"] or (1,)) > 65535:
+            sys.exit(f"hub: HUB_PORT={values['port']}: the hub takes the next {2 + len(values['courses'] or (1,))} ports too; "
+                     "name a lower one")
         missing = [Settings.VARIABLES[f] for f in Settings.LTI if not values[f]]
         if values["login"] == "lti" and missing:
             sys.exit(f"hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
@@ -113,6 +128,12 @@ def parse(field, variable, text):
         return text if re.fullmatch(r"[0-9.]*|[0-9a-fA-F:]+", text) else bad("an IP address (127.0.0.1), or empty for every address")
     if field == "port":
         return int(text) if text.isdigit() and 1024 <= int(text) <= 65532 else bad("a port from 1024 to 65532 (the hub takes the next three too)")
+    if field == "courses":
+        names = tuple(text.split())
+        for name in names:
+            if not re.fullmatch(r"[a-z][a-z0-9-]{0,21}", name):
+                bad(f"{name} is not a course id: lower-case letters, digits and dashes, at most 22 (formgrade-<id> is a Unix group)")
+        return names if len(set(names)) == len(names) else bad("a course named twice")
     if field in ("instructors", "learners"):
         names = tuple(text.split())
         for name in names:
@@ -199,22 +220,22 @@ def install(settings):
     if os.geteuid() != 0:
         sys.exit("hub: make hub sets up users, groups and a service: run it as root (sudo make hub)")
     unreachable()
-    course = course_id()
-    named = groups(course)
-    for group in named.values():
-        run("groupadd", "-f", group)
-    account = grader(course)
-    classroom = settings.folder("classroom")
-    try:
-        pwd.getpwnam(account)
-    except KeyError:
-        run("useradd", "--system", "--no-create-home", "--home-dir", str(classroom), "--shell", "/usr/sbin/nologin",
-            "--gid", named["instructors"], account)
-    for user in (*settings.instructors, account):
-        run("usermod", "-a", "-G", named["instructors"], user)
-    for user in settings.learners:
-        run("usermod", "-a", "-G", named["learners"], user)
-    hide_answers(named["instructors"])
+    courses = settings.course_ids()
+    for course in courses:
+        named = groups(course)
+        for group in named.values():
+            run("groupadd", "-f", group)
+        account = grader(course)
+        try:
+            pwd.getpwnam(account)
+        except KeyError:
+            run("useradd", "--system", "--no-create-home", "--home-dir", str(settings.classroom(course)), "--shell",
+                "/usr/sbin/nologin", "--gid", named["instructors"], account)
+        for user in (*settings.instructors, account):
+            run("usermod", "-a", "-G", named["instructors"], user)
+        for user in settings.learners:
+            run("usermod", "-a", "-G", named["learners"], user)
+    hide_answers(groups(courses[0])["instructors"])
 
     state = settings.folder("state")
     state.mkdir(parents=True, exist_ok=True)
@@ -225,13 +246,16 @@ def install(settings):
     learner.prepare(labs)
     for path in [labs, *labs.iterdir()]:
         path.chmod(0o755 if path.is_dir() else 0o644)
-    make_classroom(classroom, course, account, named["instructors"])
-    make_exchange(settings.folder("exchange"), course, named["instructors"])
-    print(f"hub: set up in {settings.home} for {course}: instructors {' '.join(settings.instructors) or '(none named yet)'}; "
-          f"learners are the members of the group {named['learners']}")
+    settings.folder("classrooms").mkdir(exist_ok=True)
+    settings.folder("classrooms").chmod(0o755)
+    for course in courses:
+        make_classroom(settings.classroom(course), grader(course), groups(course)["instructors"])
+        make_exchange(settings.folder("exchange"), course, groups(course)["instructors"])
+    print(f"hub: set up in {settings.home} for {', '.join(courses)}: instructors {' '.join(settings.instructors) or '(none named yet)'}; "
+          f"learners are the members of the group{'s' if len(courses) > 1 else ''} {', '.join(groups(c)['learners'] for c in courses)}")
 
 
-def make_classroom(classroom, course, account, instructors):
+def make_classroom(classroom, account, instructors):
     """The grader account's nbgrader course folder (Formgrader's): the instructors' group may work in it, no one else."""
     classroom.mkdir(parents=True, exist_ok=True)
     config = classroom / "nbgrader_config.py"
@@ -294,28 +318,27 @@ def learner_server():
 
 
 def teacher_environment(settings, course):
-    return dict(os.environ, COURSE_CLASSROOM=str(settings.folder("classroom")), COURSE_EXCHANGE=str(settings.folder("exchange")))
+    return dict(os.environ, COURSE_ID=course, COURSE_CLASSROOM=str(settings.classroom(course)),
+                COURSE_EXCHANGE=str(settings.folder("exchange")))
 
 
 def teacher_step(settings, course, *argv):
-    """A step of the teacher's in the hub's classroom folder, as root; what it made is then the grader account's."""
-    classroom = settings.folder("classroom")
+    """A step of the teacher's in a course's classroom folder, as root; what it made is then the grader account's."""
+    classroom = settings.classroom(course)
     try:
         run(*argv, cwd=classroom, env=teacher_environment(settings, course))
     finally:
         own(classroom, grader(course), groups(course)["instructors"])
 
 
-def release(settings, lab):
-    course = course_id()
+def release(settings, lab, course):
     teacher_step(settings, course, PYTHON, str(HOME / "tools/classroom.py"), "release", lab)
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_assignment", lab, "--force")
-    print(f"hub: {lab} released: learners fetch it in the Assignments tab")
+    print(f"hub: {lab} released in {course}: its learners fetch it in the Assignments tab")
 
 
-def grade(settings, lab):
-    course = course_id()
-    classroom = settings.folder("classroom")
+def grade(settings, lab, course):
+    classroom = settings.classroom(course)
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "collect", lab, "--update")
     name_learners(classroom)
     tool = [PYTHON, str(HOME / "tools/classroom.py")]
@@ -324,7 +347,7 @@ def grade(settings, lab):
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_feedback", lab)
     feedback_to_its_learner(classroom, settings.folder("exchange") / course / "feedback", lab, groups(course)["instructors"])
     teacher_step(settings, course, *tool, "grades")
-    print(f"hub: {lab} graded; learners fetch their feedback in the Assignments tab; the marks: {classroom / 'grades.csv'}")
+    print(f"hub: {lab} graded in {course}; learners fetch their feedback in the Assignments tab; the marks: {classroom / 'grades.csv'}")
 
 
 def name_learners(classroom):
@@ -369,10 +392,17 @@ def main(argv):
     elif command == "learner":
         learner_server()
     elif command in ("release", "grade"):
+        settings = Settings.load()
         labs = sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
-        if len(rest) != 1 or rest[0] not in labs:
-            sys.exit(f"hub: {command}: name one lab: LAB={' '.join(rest) or '(none)'} is not one of {', '.join(labs)}")
-        (release if command == "release" else grade)(Settings.load(), rest[0])
+        lab, course = (rest + ["", ""])[:2]
+        if lab not in labs or len(rest) > 2:
+            sys.exit(f"hub: {command}: name one lab: LAB={lab or '(none)'} is not one of {', '.join(labs)}")
+        courses = settings.course_ids()
+        if course and course not in courses:
+            sys.exit(f"hub: {command}: COURSE={course} is not a course of this hub ({', '.join(courses)})")
+        if not course and len(courses) > 1:
+            sys.exit(f"hub: {command}: this hub serves {', '.join(courses)}: name one, COURSE=<course>")
+        (release if command == "release" else grade)(settings, lab, course or courses[0])
     else:
         sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade)")
 
