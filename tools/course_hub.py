@@ -392,11 +392,11 @@ def main(argv):
     elif command == "learner":
         learner_server()
     elif command in ("release", "grade"):
-        settings = Settings.load()
         labs = sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
         lab, course = (rest + ["", ""])[:2]
         if lab not in labs or len(rest) > 2:
             sys.exit(f"hub: {command}: name one lab: LAB={lab or '(none)'} is not one of {', '.join(labs)}")
+        settings = Settings.load()
         courses = settings.course_ids()
         if course and course not in courses:
             sys.exit(f"hub: {command}: COURSE={course} is not a course of this hub ({', '.join(courses)})")
