@@ -1,15 +1,15 @@
 """The course hub: JupyterHub on one server, its learners and instructors the server's Unix users (the shape of The
 Littlest JupyterHub, started without systemd). `make hub` runs install, then start.
 
-    python tools/course_hub.py install        as root: the hub's folder, the course's groups and grader account, the learners' labs
-    python tools/course_hub.py start          as root: JupyterHub and its proxy in the foreground, on the settings install saved
-    python tools/course_hub.py learner        the spawner's command, run as a learner: their own copies, then their JupyterLab
-    python tools/course_hub.py release LAB [COURSE]  the teacher: a lab's student version into a course's exchange
-    python tools/course_hub.py grade LAB [COURSE]    the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
+    install              as root: the hub's folder, each course's groups and grader account, the learners' labs
+    start                as root: JupyterHub and its proxy in the foreground, on the saved settings
+    learner              the spawner's command, as a learner: their own copies, then their JupyterLab
+    release LAB [COURSE] the teacher: a lab's student version into a course's exchange
+    grade LAB [COURSE]   the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
+(each `python tools/course_hub.py COMMAND`)
 
-Settings come from the environment at install (HUB_HOME, HUB_COURSES, HUB_IP, HUB_PORT, INSTRUCTORS, LEARNERS, HUB_MEMORY, HUB_TASKS,
-HUB_IDLE_MINUTES, HUB_ANSWERS: see Settings) and are kept in HUB_HOME/state/settings.json; an install that names none
-keeps those saved."""
+Settings come from the environment at install (Settings.VARIABLES names them; Settings says what each is) and are kept
+in HUB_HOME/state/settings.json; an install that names none keeps those saved."""
 import dataclasses
 import grp
 import json
@@ -31,10 +31,14 @@ SIZE = re.compile(r"(\d+)([mg])")
 
 
 def course_id():
-    """The course's own nbgrader id, from its nbgrader configuration (its one place)."""
+    """The course's own nbgrader id, from its nbgrader configuration (its one place), whatever COURSE_ID says."""
     from traitlets.config.loader import PyFileConfigLoader
-    os.environ.pop("COURSE_ID", None)  # the configuration's own, not one a hub course set
-    return PyFileConfigLoader("nbgrader_config.py", path=str(HOME / "classroom")).load_config().CourseDirectory.course_id
+    named = os.environ.pop("COURSE_ID", None)
+    try:
+        return PyFileConfigLoader("nbgrader_config.py", path=str(HOME / "classroom")).load_config().CourseDirectory.course_id
+    finally:
+        if named is not None:
+            os.environ["COURSE_ID"] = named
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Settings:
     courses: tuple = ()  # HUB_COURSES: the nbgrader courses the hub serves, each its own groups, grader, classroom and
     # Formgrader (several classes of the course, java-io-mon java-io-thu); none named: the course's own id
     ip: str = ""  # HUB_IP: the address the hub listens on ("" is every address; 127.0.0.1 behind a TLS proxy on this server)
-    port: int = 8000  # HUB_PORT: the public port; the hub takes the next three on 127.0.0.1 for itself (see ports)
+    port: int = 8000  # HUB_PORT: the public port; the hub takes the next ones on 127.0.0.1 for itself (see ports)
     instructors: tuple = ()  # INSTRUCTORS: Unix users who open Formgrader (added to every course's instructors group)
     learners: tuple = ()  # LEARNERS: Unix users who take the course (added to every course's learners group; usermod
     # and gpasswd put a person in one course, or take them out)
@@ -207,11 +211,12 @@ HIDDEN = [".git", "tests", "build/classroom", "build/handin"]
 def hide_answers(group):
     """The course's sources with answers: the instructors' group's, closed to everyone else."""
     paths = [HOME / part for part in HIDDEN if (HOME / part).exists()] + sorted((HOME / "labs").glob("*.ipynb"))
+    gid = grp.getgrnam(group).gr_gid
     for top in paths:
         for path in [top, *(top.rglob("*") if top.is_dir() else [])]:
             if path.is_symlink():
                 continue
-            os.chown(path, -1, grp.getgrnam(group).gr_gid)
+            os.chown(path, -1, gid)
             os.chmod(path, stat.S_IMODE(path.stat().st_mode) & ~0o007)
 
 
@@ -237,8 +242,10 @@ def install(settings):
             run("usermod", "-a", "-G", named["learners"], user)
     hide_answers(groups(courses[0])["instructors"])
 
+    Path(settings.home).mkdir(parents=True, exist_ok=True)
+    Path(settings.home).chmod(0o755)  # learners reach the exchange and their labs through it, whatever root's umask
     state = settings.folder("state")
-    state.mkdir(parents=True, exist_ok=True)
+    state.mkdir(exist_ok=True)
     state.chmod(0o700)  # the hub's database and cookie secret: root's alone
     settings.save()
     import learner  # here: it loads nbgrader, which start and learner do without
@@ -251,8 +258,9 @@ def install(settings):
     for course in courses:
         make_classroom(settings.classroom(course), grader(course), groups(course)["instructors"])
         make_exchange(settings.folder("exchange"), course, groups(course)["instructors"])
-    print(f"hub: set up in {settings.home} for {', '.join(courses)}: instructors {' '.join(settings.instructors) or '(none named yet)'}; "
-          f"learners are the members of the group{'s' if len(courses) > 1 else ''} {', '.join(groups(c)['learners'] for c in courses)}")
+    print(f"hub: set up in {settings.home} for {', '.join(courses)}: instructors "
+          f"{' '.join(settings.instructors) or '(none named yet)'}; learners are the members of "
+          f"{', '.join(groups(c)['learners'] for c in courses)}")
 
 
 def make_classroom(classroom, account, instructors):
