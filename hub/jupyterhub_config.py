@@ -68,10 +68,13 @@ else:
     c.Authenticator.post_auth_hook = unix_groups
 
 c.Spawner.default_url = "/lab/tree/00-start-here.ipynb"
-c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers}
+c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers, "COURSE_PRESET": settings.preset}
 # nbgrader's Assignments tab asks the hub which course groups the learner is in
 c.Spawner.server_token_scopes = ["users:activity!user", "read:users:groups!user"]
-c.Spawner.start_timeout = 120  # a first login makes the learner's copies of the labs (a few seconds)
+# a class logging in at once shares the cores: on two, 30 JupyterLabs starting together took minutes (make hub-demo),
+# past JupyterHub's 30 s for a server to answer; a first login also makes the learner's copies of the labs
+c.Spawner.start_timeout = 600
+c.Spawner.http_timeout = 600
 
 
 def held(spawner):

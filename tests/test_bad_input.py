@@ -572,6 +572,9 @@ HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
     ("HUB_LOGIN", "lti", "hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
                          "missing: LTI_ISSUER, LTI_CLIENT_ID, LTI_AUTHORIZE_URL, LTI_JWKS_URL"),
     ("LTI_JWKS_URL", "keys.json", "hub: LTI_JWKS_URL=keys.json: a URL (https://…), as the LMS gives it"),
+    ("HUB_PRESET", "huge", "hub: HUB_PRESET=huge: a preset of the labs (smoke, quick, paper)"),
+    ("HUB_COURSES", "Java IO", "hub: HUB_COURSES=Java IO: Java is not a course id: lower-case letters, digits and dashes, at most 22 "
+                               "(formgrade-<id> is a Unix group)"),
 ]
 
 
@@ -582,6 +585,13 @@ def test_a_bad_hub_setting_is_one_line_and_sets_up_nothing(tmp_path, variable, v
                          capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stderr) == (1, expected + "\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("learners", ["0", "many", "201"])
+def test_a_class_demo_of_no_size_is_refused_in_one_line(learners):
+    out = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/hub_demo.py"), "--learners", learners], env=ENV,
+                         capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr) == (1, f"hub-demo: LEARNERS={learners}: a whole number from 1 to 200\n")
 
 
 def test_the_hub_s_teacher_names_one_lab(tmp_path):

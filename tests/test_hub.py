@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 
 from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, missing_as_root, survivors
+import course_hub
+from hub_demo import HubUser
 
 IN_CI = os.environ.get("CI") == "true"
 COURSE = "java-file-io"
@@ -114,7 +116,6 @@ class Hub:
                             "--comment", f"{user.rstrip('0123456789').title()} Learner", user], check=True)
             subprocess.run(["chpasswd"], input=f"{user}:{self.password(user)}\n", text=True, check=True)
         # install changes the answers' group and mode: noted here, put back in down()
-        import course_hub
         for part in course_hub.HIDDEN + [str(p.relative_to(HOME)) for p in (HOME / "labs").glob("*.ipynb")]:
             top = HOME / part
             if top.exists():
@@ -157,12 +158,7 @@ class Hub:
         return f"pw-{user}-{os.getpid()}"
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # JupyterHub stops every server, its services and its proxy
-            try:
-                self.process.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+        course_hub.stop_hub(self.process, self.home)
 
     def down(self):
         self.stop()
@@ -189,44 +185,15 @@ class Hub:
         return subprocess.run(["runuser", "-u", user, "--", *argv], capture_output=True, text=True, timeout=60)
 
 
-class Session:
-    """A user of the hub: logged in by the login form, with an API token made from that login."""
+class Session(HubUser):
+    """A user of the hub the test plays: logged in by the login form (tools/hub_demo.py's HubUser, which the demo's
+    class uses too)."""
 
     def __init__(self, hub, user):
-        import requests
-        self.hub, self.user, self.http = hub, user, requests.Session()
-        self.http.get(f"{hub.url}/hub/login").raise_for_status()
-        answer = self.http.post(f"{hub.url}/hub/login", allow_redirects=False,
-                                data={"username": user, "password": hub.password(user), "_xsrf": self.http.cookies["_xsrf"]})
-        assert answer.status_code == 302, f"{user} could not log in: {answer.status_code} {answer.text[:300]}"
-        made = self.http.post(f"{hub.url}/hub/api/users/{user}/tokens", json={"note": "the test"},
-                              headers={"X-XSRFToken": self.http.cookies["_xsrf"]})
-        made.raise_for_status()
-        self.headers = {"Authorization": f"token {made.json()['token']}"}
+        super().__init__(hub.url, user, hub.password(user))
 
-    def api(self, method, path, **kwargs):
-        return self.http.request(method, f"{self.hub.url}{path}", headers=self.headers, timeout=600, **kwargs)
-
-    def start_server(self):
-        if self.api("GET", f"/hub/api/users/{self.user}").json()["servers"].get("", {}).get("ready"):
-            return  # running since an earlier login
-        started = self.api("POST", f"/hub/api/users/{self.user}/server")
-        assert started.status_code in (201, 202), f"{started.text}\n{self.hub.log.read_text()[-4000:]}"
-        deadline = time.time() + 120
-        while not self.api("GET", f"/hub/api/users/{self.user}").json()["servers"].get("", {}).get("ready"):
-            assert time.time() < deadline, f"{self.user}'s server did not start:\n{self.hub.log.read_text()[-3000:]}"
-            time.sleep(0.5)
-
-    def assignments(self, action=None, course=COURSE):
-        """The Assignments tab's call: the list, or fetch, submit or fetch_feedback of the lab."""
-        if action is None:
-            answer = self.api("GET", f"/user/{self.user}/assignments", params={"course_id": course})
-        else:
-            answer = self.api("POST", f"/user/{self.user}/assignments/{action}", data={"course_id": course, "assignment_id": LAB})
-        answer.raise_for_status()
-        listed = answer.json()
-        assert listed.get("success", True), listed
-        return {a["assignment_id"]: a for a in listed["value"]}
+    def assignments(self, action=None, course=COURSE, lab=LAB):  # the test's lab and course, not the demo's
+        return super().assignments(action, course, lab)
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ import os
 import pwd
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -55,6 +56,7 @@ class Settings:
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
+    preset: str = "quick"  # HUB_PRESET: the preset learners' labs run in (labs/presets.json): a shared server shares its cores
     login: str = "pam"  # HUB_LOGIN: pam (the server's users and passwords) or lti (launched from the LMS: hub/lti.py)
     # what the LMS says when the teacher registers the course as an LTI 1.3 tool (HUB_LOGIN=lti needs all four)
     lti_issuer: str = ""  # LTI_ISSUER: the platform's issuer id, a URL
@@ -64,7 +66,7 @@ class Settings:
 
     VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
                  "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
-                 "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
+                 "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
                  "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL"}
     LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url")
 
@@ -158,6 +160,9 @@ def parse(field, variable, text):
         return int(text) if text.isdigit() and int(text) >= 1 else bad("a whole number of minutes, 1 or more")
     if field == "answers":
         return text if text in ("on", "off") else bad("on or off")
+    if field == "preset":
+        names = [name for name in json.loads((HOME / "labs/presets.json").read_text())["00-start-here"]]
+        return text if text in names else bad(f"a preset of the labs ({', '.join(names)})")
     if field == "login":
         return text if text in ("pam", "lti") else bad("pam (the server's users) or lti (launched from the LMS)")
     if field in ("lti_issuer", "lti_authorize_url", "lti_jwks_url"):
@@ -304,6 +309,22 @@ def start(settings):
     os.chdir(state)
     os.environ["HUB_HOME"] = settings.home
     os.execv(str(ENVIRONMENT / "bin/jupyterhub"), ["jupyterhub", "-f", str(HOME / "hub/jupyterhub_config.py")])
+
+
+def stop_hub(process, home):
+    """Stops a hub started as `process` (SIGTERM: JupyterHub stops every server, its services and its proxy), and its
+    proxy if the hub could not (configurable-http-proxy's pid is in the hub's state folder)."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(120)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    try:
+        os.kill(int((Path(home) / "state/proxy.pid").read_text()), signal.SIGKILL)
+    except (OSError, ValueError):
+        pass  # gone with the hub, as it should be
 
 
 def learner_server():
