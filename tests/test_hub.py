@@ -12,7 +12,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -24,7 +23,7 @@ import pytest
 
 from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, missing_as_root, survivors
 import course_hub
-from hub_demo import HubUser
+from hub_demo import HubUser, free_ports
 
 IN_CI = os.environ.get("CI") == "true"
 COURSE = "java-file-io"
@@ -43,19 +42,6 @@ def missing():
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a course hub: {missing()}")
-
-
-def free_ports(count):
-    """The first of `count` consecutive free ports on the loopback."""
-    for base in range(20000 + os.getpid() % 20000, 65000, 7):
-        try:
-            sockets = [socket.create_server(("127.0.0.1", base + i)) for i in range(count)]
-        except OSError:
-            continue
-        for s in sockets:
-            s.close()
-        return base
-    raise AssertionError("no free ports")
 
 
 def opened_path(closed, needed, stage):
@@ -131,16 +117,7 @@ class Hub:
         subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env, check=True)
         self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.time() + 90
-        import requests
-        while True:
-            try:
-                if requests.get(f"{self.url}/hub/api", timeout=5).ok:
-                    return
-            except requests.ConnectionError:
-                pass
-            assert self.process.poll() is None and time.time() < deadline, f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
-            time.sleep(0.5)
+        assert course_hub.answering(self.url, self.process, 90), f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
 
     @staticmethod
     def memory_of(user):

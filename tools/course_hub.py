@@ -21,6 +21,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from labs import HOME
@@ -309,6 +310,20 @@ def start(settings):
     os.chdir(state)
     os.environ["HUB_HOME"] = settings.home
     os.execv(str(ENVIRONMENT / "bin/jupyterhub"), ["jupyterhub", "-f", str(HOME / "hub/jupyterhub_config.py")])
+
+
+def answering(url, process, seconds):
+    """Whether the hub started as `process` answers at url within `seconds` (False as soon as it has exited)."""
+    import requests
+    deadline = time.time() + seconds
+    while process.poll() is None and time.time() < deadline:
+        try:
+            if requests.get(f"{url}/hub/api", timeout=5).ok:
+                return True
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.5)
+    return False
 
 
 def stop_hub(process, home):

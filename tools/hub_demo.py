@@ -210,16 +210,8 @@ def main(argv):
         tool = [course_hub.PYTHON, str(HOME / "tools/course_hub.py")]
         subprocess.run([*tool, "install"], env=env, check=True, stdout=subprocess.DEVNULL)
         hub = subprocess.Popen([*tool, "start"], env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
-        import requests
-        deadline = time.time() + 120
-        while True:
-            try:
-                if requests.get(f"{url}/hub/api", timeout=5).ok:
-                    break
-            except requests.ConnectionError:
-                if hub.poll() is not None or time.time() > deadline:
-                    sys.exit(f"hub-demo: the hub did not start (its log: {log})")
-                time.sleep(0.5)
+        if not course_hub.answering(url, hub, 120):
+            sys.exit(f"hub-demo: the hub did not start (its log: {log})")
         subprocess.run([*tool, "release", LAB], env=env, check=True, capture_output=True)
         sampler = Sampler(pwd.getpwnam(u).pw_uid for u in learners)
         sampler.start()
