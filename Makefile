@@ -55,16 +55,16 @@ hub:
 # The teacher on the hub, as root: a lab into nbgrader's exchange (learners fetch it in the Assignments tab), and then
 # collect, autograde (each hand-in in its sandbox), feedback released to the same tab, grades.csv: make hub-grade LAB=03-operation-size
 # (COURSE=<course> on a hub that serves several, HUB_COURSES)
-# A class on the hub, simulated and timed (as root, where make hub runs): LEARNERS=30 log in at once, fetch lab 00,
-# run it in smoke and submit; the teacher grades; each learner fetches the feedback. Its figures: the README's sizing.
-hub-demo: setup
-	@$(SETUP) --for-hub && $(ENV) && python tools/hub_demo.py --learners "$${LEARNERS:-30}"
-
 hub-release: setup
 	@$(ENV) && python tools/course_hub.py release "$${LAB-}" $${COURSE:+"$$COURSE"}
 
 hub-grade: setup
 	@$(ENV) && python tools/course_hub.py grade "$${LAB-}" $${COURSE:+"$$COURSE"}
+
+# A class on the hub, simulated and timed (as root, where make hub runs): LEARNERS=30 log in at once, fetch lab 00,
+# run it in smoke and submit; the teacher grades; each learner fetches the feedback. Its figures: the README's sizing.
+hub-demo: setup
+	@$(SETUP) --for-hub && $(ENV) && python tools/hub_demo.py --learners "$${LEARNERS:-30}"
 
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without
 test:

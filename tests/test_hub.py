@@ -38,6 +38,8 @@ def missing():
                           {"useradd": "passwd", "runuser": "util-linux", "unshare": "util-linux", "bwrap": "bubblewrap"})
     if not why and not (HOME / ".venv/bin/jupyterhub").exists():
         why = "JupyterHub is not installed: setup/setup.sh --for-hub"
+    if not why and not (HOME / "build/tools/hub/node_modules/.bin/configurable-http-proxy").exists():
+        why = "configurable-http-proxy is not installed: setup/setup.sh --for-hub (with npm: sudo apt-get install npm)"
     return why
 
 

@@ -67,6 +67,35 @@ def test_a_failing_npm_leaves_the_set_up_going(tmp_path):
     assert not (course / "build/stamps/npm-browser").exists(), "a failed install leaves no stamp: the next set-up tries again"
 
 
+def test_a_proxy_npm_cannot_install_stops_make_hub_and_skips_the_hub_s_test(tmp_path):
+    """configurable-http-proxy is the hub's: for make hub (strict) an npm that fails stops the set-up in one line; for
+    make test (optional) the set-up goes on and tests/test_hub.py skips, saying why."""
+    course = tmp_path / "course"
+    (course / "setup/hub").mkdir(parents=True)
+    shutil.copy(HOME / "setup/setup.sh", course / "setup/setup.sh")
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(HOME / "setup/hub" / name, course / "setup/hub" / name)
+    (course / "setup/requirements-hub.lock").write_text("")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "npm").write_text("#!/bin/sh\necho 'npm ERR! network request failed' >&2\nexit 1\n")
+    (fake / "npm").chmod(0o755)
+    venv = course / ".venv/bin"
+    venv.mkdir(parents=True)
+    (venv / "jupyterhub").write_text("")
+    (venv / "jupyterhub").chmod(0o755)
+    for mode, status, last in (("optional", 0, "the hub's test will be skipped"), ("strict", 1, "npm comes with: sudo apt-get install npm)")):
+        # the hub's Python packages count as installed (their stamp matches): only the proxy is tried
+        script = (f'set -euo pipefail; source "{course}/setup/setup.sh"; stamp hub "$(inputs_hash "$COURSE_HOME/setup/requirements-hub.lock"; '
+                  f'python3 --version)"; setup_hub {mode}; echo "went on"')
+        out = subprocess.run(["bash", "-c", script], env=dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}"),
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == status, out.stderr
+        said = (out.stdout + out.stderr).strip().splitlines()
+        assert any(line.endswith(last) and "configurable-http-proxy could not be installed" in line for line in said), said
+        assert ("went on" in out.stdout) == (mode == "optional")
+
+
 def test_a_named_environment_keeps_what_it_had(tmp_path):
     """COURSE_VENV names an environment the course does not own (a conda user's): the set-up adds the course's kernel
     and JupyterLab settings beside what is there and removes nothing (JJava's own kernel, the owner's overrides.json).
