@@ -1,10 +1,12 @@
-"""The course hub, played on this machine as a teacher's server runs it: `tools/course_hub.py install` and `start` (what make hub
-runs) with local Unix users the test makes (an instructor and three learners), JupyterHub behind configurable-http-proxy
-on the loopback, learners' servers started as them. The whole round trip goes through the hub's and nbgrader's own HTTP
-APIs, as the Assignments tab and Formgrader call them: release, fetch, submit, collect and grade (each hand-in in the
-course's sandbox), feedback fetched by each learner, grades.csv. Learners try to reach another's hand-in and feedback,
-and the answers, and fail. Needs root (users, a hub that starts servers as them); elsewhere it skips, saying why; CI
-runs it. Everything it made (users, groups, processes, ports, folders, the answers' permissions) is gone afterwards."""
+"""The course hub, played on this machine as a teacher's server runs it: `tools/course_hub.py install` and `start`
+(what make hub runs) with local Unix users the test makes (an instructor and four learners), JupyterHub behind
+configurable-http-proxy on the loopback, two classes, learners' servers started as them. The round trip goes through
+the hub's and nbgrader's own HTTP APIs as the Assignments tab and Formgrader call them, and through Chromium for one
+learner and the instructor: release, fetch, submit, collect and grade (each hand-in in the course's sandbox), feedback
+fetched by each learner, grades.csv. Learners try to reach another's hand-in and feedback, another class and the
+answers, and fail. Then the same hub logs people in from an LMS the test plays (LTI 1.3). Needs root (users, a hub
+that starts servers as them); elsewhere it skips, saying why; CI runs it. Everything it made (users, groups,
+processes, ports, folders, the answers' permissions) is gone afterwards."""
 import csv
 import grp
 import json
