@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, missing_as_root, survivors
+from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, cmdline, missing_as_root, survivors
 import course_hub
-from hub_demo import HubUser, free_ports
+from hub_demo import HubUser, free_ports, held_by
 
 IN_CI = os.environ.get("CI") == "true"
 COURSE = "java-file-io"
@@ -59,13 +59,6 @@ def opened_path(closed, needed, stage):
     return " && ".join(lines) + ' && exec "$@"'
 
 
-def closed_ancestor(path):
-    for folder in [*reversed(path.parents), path]:
-        if not folder.stat().st_mode & stat.S_IXOTH:
-            return folder
-    return None
-
-
 class Hub:
     def __init__(self):
         self.folder = Path(tempfile.mkdtemp(prefix="course-hub-", dir="/tmp"))
@@ -90,10 +83,10 @@ class Hub:
         """What the hub runs under: nothing where learners may reach the course and its Python, else a mount namespace
         that opens the way (see opened_path)."""
         python = Path(os.path.realpath(HOME / ".venv/bin/python")).parents[1]
-        needed = [p for p in (HOME, python) if closed_ancestor(p)]
+        needed = [p for p in (HOME, python) if course_hub.closed_ancestor(p)]
         if not needed:
             return []
-        closed = {closed_ancestor(p) for p in needed}
+        closed = {course_hub.closed_ancestor(p) for p in needed}
         assert len(closed) == 1, f"more than one closed folder on the way: {closed}"
         stage = self.folder / "stage"
         return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
@@ -126,9 +119,7 @@ class Hub:
     @staticmethod
     def memory_of(user):
         """What a user's processes hold together (PSS: shared pages counted once)."""
-        import sandbox
-        uid = pwd.getpwnam(user).pw_uid
-        return sum(sandbox.proportional_memory(int(p.name)) for p in Path("/proc").glob("[0-9]*") if _owner(p) == uid)
+        return held_by({pwd.getpwnam(user).pw_uid})
 
     @staticmethod
     def kernel_name():
@@ -342,7 +333,7 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     """A learner's server runs as the learner inside a cgroup of its own with the teacher's memory and process walls."""
     ben = hub.learners[0]
     uid = pwd.getpwnam(ben).pw_uid
-    servers = [p for p in Path("/proc").glob("[0-9]*") if "jupyterhub-singleuser" in _cmdline(p) and p.stat().st_uid == uid]
+    servers = [p for p in Path("/proc").glob("[0-9]*") if "jupyterhub-singleuser" in cmdline(p) and p.stat().st_uid == uid]
     assert servers, "ben's server runs as ben"
     environ = dict(v.split("=", 1) for v in (servers[0] / "environ").read_text().split("\0") if "=" in v)
     assert environ["COURSE_ANSWERS"] == "off", "lab.answers() says the teacher has turned them off"
@@ -353,104 +344,3 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     assert memory.name.startswith(f"hub-{ben}-")
     assert int((memory / "memory.limit_in_bytes").read_text()) == 2 << 30
     assert int((Path("/sys/fs/cgroup/pids") / cgroups["pids"].lstrip("/") / "pids.max").read_text()) == 512
-
-
-def _owner(proc):
-    try:
-        return proc.stat().st_uid
-    except OSError:
-        return None
-
-
-def _cmdline(proc):
-    try:
-        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-
-class Platform:
-    """An LMS, played by the test: a key of its own, its public key served as a JWKS on the loopback, signed LTI 1.3
-    launches (the OIDC login the LMS starts, then the id_token it posts back through the browser)."""
-
-    CLIENT = "course-hub-test"
-
-    def __init__(self):
-        import http.server
-        import threading
-        import jwt
-        from cryptography.hazmat.primitives.asymmetric import rsa
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
-        keys = json.dumps({"keys": [dict(public, kid="course-test", alg="RS256", use="sig")]}).encode()
-
-        class Jwks(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(keys)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Jwks)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.issuer = f"http://127.0.0.1:{self.server.server_port}"
-        self.settings = {"HUB_LOGIN": "lti", "LTI_ISSUER": self.issuer, "LTI_CLIENT_ID": self.CLIENT,
-                         "LTI_AUTHORIZE_URL": f"{self.issuer}/authorize", "LTI_JWKS_URL": f"{self.issuer}/jwks"}
-
-    def launch(self, hub_url, sub, role, key=None):
-        """A person launches the course from the LMS: (their browser's session, the hub's answer to the id_token)."""
-        import jwt
-        import requests
-        from urllib.parse import parse_qs, urlparse
-        browser = requests.Session()
-        started = browser.post(f"{hub_url}/hub/lti13/oauth_login", allow_redirects=False,
-                               data={"iss": self.issuer, "login_hint": sub, "target_link_uri": f"{hub_url}/hub/home",
-                                     "client_id": self.CLIENT, "lti_deployment_id": "1"})
-        assert started.status_code == 302, started.text[:500]
-        asked = urlparse(started.headers["Location"])
-        assert f"{asked.scheme}://{asked.netloc}{asked.path}" == f"{self.issuer}/authorize"
-        query = {k: v[0] for k, v in parse_qs(asked.query).items()}
-        now = int(time.time())
-        claims = {"iss": self.issuer, "aud": self.CLIENT, "sub": sub, "iat": now, "exp": now + 300, "nonce": query["nonce"],
-                  "name": f"Person {sub}",
-                  "https://purl.imsglobal.org/spec/lti/claim/version": "1.3.0",
-                  "https://purl.imsglobal.org/spec/lti/claim/deployment_id": "1",
-                  "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiResourceLinkRequest",
-                  "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": f"{hub_url}/hub/home",
-                  "https://purl.imsglobal.org/spec/lti/claim/resource_link": {"id": "lab-03"},
-                  "https://purl.imsglobal.org/spec/lti/claim/roles": [f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"]}
-        token = jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": "course-test"})
-        return browser, browser.post(query["redirect_uri"], data={"id_token": token, "state": query["state"]}, allow_redirects=False)
-
-
-def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
-    """The same hub started with HUB_LOGIN=lti: a learner and an instructor launched from the LMS (a platform the test
-    plays) are logged in as Unix users named by the LMS's ids, in the course's groups by their LMS roles; a launch
-    signed with another key logs no one in and makes no user."""
-    import requests
-    from cryptography.hazmat.primitives.asymmetric import rsa
-    platform = Platform()
-    hub.stop()
-    try:
-        hub.start(**platform.settings)
-        tag = os.getpid() % 100000
-        for sub, role, group in ((f"{tag}1", "Learner", f"nbgrader-{COURSE}"), (f"{tag}2", "Instructor", f"formgrade-{COURSE}")):
-            browser, answer = platform.launch(hub.url, sub, role)
-            assert answer.status_code == 302, answer.text[:800]
-            name = f"lti-{sub}"
-            assert pwd.getpwnam(name), f"{name} became a user of the server"
-            made = browser.post(f"{hub.url}/hub/api/users/{name}/tokens", json={"note": "the test"},
-                                headers={"X-XSRFToken": browser.cookies["_xsrf"]})
-            assert made.ok, made.text
-            me = requests.get(f"{hub.url}/hub/api/user", headers={"Authorization": f"token {made.json()['token']}"}).json()
-            assert (me["name"], me["groups"]) == (name, [group]), me
-        other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        _, forged = platform.launch(hub.url, f"{tag}3", "Instructor", key=other_key)
-        assert forged.status_code in (400, 401), forged.status_code
-        with pytest.raises(KeyError):
-            pwd.getpwnam(f"lti-{tag}3")
-    finally:
-        platform.server.shutdown()

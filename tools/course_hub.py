@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from labs import HOME
+from labs import HOME, lab_paths
 
 ENVIRONMENT = Path(sys.prefix)  # the course's Python environment, which is also every learner's server's
 PYTHON = str(ENVIRONMENT / "bin/python")
@@ -436,7 +436,7 @@ def main(argv):
     elif command == "learner":
         learner_server()
     elif command in ("release", "grade"):
-        labs = sorted(p.stem for p in (HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
+        labs = [p.stem for p in lab_paths()]
         lab, course = (rest + ["", ""])[:2]
         if lab not in labs or len(rest) > 2:
             sys.exit(f"hub: {command}: name one lab: LAB={lab or '(none)'} is not one of {', '.join(labs)}")

@@ -8,6 +8,7 @@ feedback. It prints how long each step took and what the learners' processes hel
 the README's sizing table, and removes everything it made (users, groups, the hub's folder, processes)."""
 import argparse
 import asyncio
+import grp
 import json
 import os
 import pwd
@@ -141,6 +142,18 @@ def free_ports(count):
     sys.exit("hub-demo: no free ports on the loopback")
 
 
+def held_by(uids):
+    """What the processes of these users hold together (PSS: a page shared by several counted once)."""
+    held = 0
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if proc.stat().st_uid in uids:
+                held += sandbox.proportional_memory(int(proc.name))
+        except OSError:
+            continue  # gone meanwhile
+    return held
+
+
 class Sampler(threading.Thread):
     """The most the demo's users' processes held together (PSS), sampled every two seconds."""
 
@@ -150,14 +163,7 @@ class Sampler(threading.Thread):
 
     def run(self):
         while not self.stopping.wait(2):
-            held = 0
-            for proc in Path("/proc").glob("[0-9]*"):
-                try:
-                    if proc.stat().st_uid in self.uids:
-                        held += sandbox.proportional_memory(int(proc.name))
-                except OSError:
-                    continue
-            self.peak = max(self.peak, held)
+            self.peak = max(self.peak, held_by(self.uids))
 
 
 def learner_round(url, user, password):
@@ -190,7 +196,6 @@ def main(argv):
     teacher = f"demo{tag}t"
     passwords = {user: secrets.token_hex(12) for user in [teacher, *learners]}
     users_before = {p.pw_name for p in pwd.getpwall()}
-    import grp
     groups_before = {g.gr_name for g in grp.getgrall()}
     folder = Path(tempfile.mkdtemp(prefix="hub-demo-", dir=course_hub.HOME / "build"))
     folder.chmod(0o755)

@@ -45,14 +45,13 @@ def made_versions(labs):
 
 
 def write_new(path, notebook):
-    """Writes a notebook whole under a name that does not exist yet; False (nothing written) if it came meanwhile."""
+    """Writes a notebook whole under a name that does not exist yet; nothing if it came meanwhile."""
     partial = path.parent / f".{path.name}.partial"
     try:
         partial.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
         os.link(partial, path)
-        return True
     except FileExistsError:
-        return False
+        pass
     finally:
         partial.unlink(missing_ok=True)
 
