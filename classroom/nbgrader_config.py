@@ -2,6 +2,7 @@
 copies them into an nbgrader course folder (build/classroom by default) and releases them from there,
 so there is no second copy of a lab to keep in sync."""
 import os
+import sys
 
 c = get_config()  # noqa: F821 (nbgrader provides it)
 
@@ -16,6 +17,9 @@ c.Execute.timeout = 900
 # feedback shows a learner their marks and the tests they can see, never a hidden test
 c.GenerateFeedback.preprocessors = ["nbgrader.preprocessors.GetGrades", "nbgrader.preprocessors.ClearHiddenTests",
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
-# nbgrader's exchange folder where the course hub keeps it (tools/course_hub.py sets COURSE_EXCHANGE for its teacher and learners)
-if os.environ.get("COURSE_EXCHANGE"):
-    c.Exchange.root = os.environ["COURSE_EXCHANGE"]
+# on the course hub, its exchange (tools/course_hub.py says where, for its teacher, learners and Formgrader: hub/exchange.py)
+if os.environ.get("COURSE_EXCHANGE") or os.environ.get("COURSE_NGSHARE"):
+    sys.path.insert(0, os.path.join(os.environ["COURSE_HOME"], "hub"))
+    import exchange
+
+    exchange.configure(c, os.environ)

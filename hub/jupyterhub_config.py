@@ -8,6 +8,8 @@ saved (tools/course_hub.py's Settings says what each is).
   cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
 - The teacher's: for each course, Formgrader as the hub service <course>, run as its grader account on its classroom
   folder, open to its instructors' group alone; its Autograde button refuses (hand-ins are graded in the sandbox).
+- The exchange: nbgrader's folder on this server's disk, or (HUB_EXCHANGE=ngshare) the hub service ngshare, run as its
+  own account, whose course lists the hub keeps at each login (hub/ngshare_roster.py).
 - The proxy: configurable-http-proxy from the course's npm lock (setup/hub)."""
 import grp
 import os
@@ -18,6 +20,7 @@ from pathlib import Path
 
 HOME = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HOME / "tools"))
+sys.path.insert(0, str(HOME / "hub"))
 import course_hub  # noqa: E402
 import sandbox  # noqa: E402
 
@@ -27,7 +30,7 @@ courses = settings.course_ids()
 course_groups = [group for course in courses for group in course_hub.groups(course).values()]
 ports = settings.ports()
 state = settings.folder("state")
-environment = {"COURSE_HOME": str(HOME), "HUB_HOME": settings.home, "COURSE_EXCHANGE": str(settings.folder("exchange"))}
+environment = {"HUB_HOME": settings.home, **course_hub.exchange_environment(settings)}
 
 c.JupyterHub.bind_url = f"http://{settings.ip}:{ports['public']}"
 c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{ports['hub']}"
@@ -40,7 +43,6 @@ c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
 
 c.Authenticator.manage_groups = True
 if settings.login == "lti":
-    sys.path.insert(0, str(HOME / "hub"))
     import lti  # noqa: E402
 
     c.JupyterHub.authenticator_class = lti.CourseLTI
@@ -57,15 +59,25 @@ else:
     c.JupyterHub.authenticator_class = "pam"
     c.PAMAuthenticator.allowed_groups = set(course_groups)
 
-    def unix_groups(authenticator, handler, authentication):
-        """The hub's groups of the user who logs in: the course's Unix groups they are in."""
-        user = authentication["name"]
-        primary = pwd.getpwnam(user).pw_gid
-        authentication["groups"] = [name for name in course_groups
-                                    if user in grp.getgrnam(name).gr_mem or grp.getgrnam(name).gr_gid == primary]
-        return authentication
 
-    c.Authenticator.post_auth_hook = unix_groups
+def unix_groups(user):
+    """The course's Unix groups a user is in."""
+    primary = pwd.getpwnam(user).pw_gid
+    return [name for name in course_groups if user in grp.getgrnam(name).gr_mem or grp.getgrnam(name).gr_gid == primary]
+
+
+async def logged_in(authenticator, handler, authentication):
+    """The hub's groups of who logs in by PAM are their Unix ones (the LMS's launch names them for LTI); with ngshare,
+    its course lists follow them."""
+    if settings.login == "pam":
+        authentication["groups"] = unix_groups(authentication["name"])
+    if settings.exchange == "ngshare":
+        import ngshare_roster
+        await ngshare_roster.enrol(settings, authentication["name"], authentication["groups"])
+    return authentication
+
+
+c.Authenticator.post_auth_hook = logged_in
 
 c.Spawner.default_url = "/lab/tree/00-start-here.ipynb"
 c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers, "COURSE_PRESET": settings.preset}
@@ -102,7 +114,16 @@ c.JupyterHub.services = [
     {"name": "idle-culler",
      "command": [course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
                  f"--timeout={settings.idle_minutes * 60}"]},
-] + [
+] + ([
+    {"name": course_hub.NGSHARE,
+     "url": f"http://127.0.0.1:{ports[course_hub.NGSHARE]}",
+     "command": [str(HOME / "build/tools/ngshare/bin/python"), "-m", "ngshare", f"--admins={course_hub.TEACHER}",
+                 f"--database=sqlite:///{settings.folder(course_hub.NGSHARE) / 'ngshare.db'}",
+                 f"--storage={settings.folder(course_hub.NGSHARE) / 'files'}/"],
+     "user": course_hub.NGSHARE_ACCOUNT,
+     "cwd": str(settings.folder(course_hub.NGSHARE))},
+    {"name": course_hub.TEACHER, "api_token": course_hub.teacher_token(settings)},  # no process: a token for the teacher
+] if settings.exchange == "ngshare" else []) + [
     {"name": course,
      "url": f"http://127.0.0.1:{ports[f'formgrader {course}']}",
      "command": [str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"],

@@ -220,11 +220,25 @@ setup_browser_driver() {
 setup_hub() {  # strict|optional
   local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements-hub.lock"; python3 --version)
   if ! { fresh hub "$key" && [ -x "$VENV/bin/jupyterhub" ]; }; then
-    say "installing JupyterHub, its idle culler and LTI login (setup/requirements-hub.lock)"
-    # --no-deps, as for requirements.lock (see its head); pip check says if anything needed is missing
+    say "installing JupyterHub, its idle culler, LTI login and ngshare's nbgrader plugin (setup/requirements-hub.lock)"
+    # --no-deps, as for requirements.lock (see its head); pip check says if anything needed is missing, but for the
+    # requirements the lock overrides on purpose (setup/requirements-hub.overrides names each, with why)
     "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/requirements-hub.lock"
-    "$VENV/bin/pip" check -q --disable-pip-version-check >/dev/null || die "the hub's packages miss one: $("$VENV/bin/pip" check --disable-pip-version-check | head -3)"
+    local overridden wrong
+    overridden=$(grep -v '^#' "$COURSE_HOME/setup/requirements-hub.overrides" | sed -E 's/[<>=!~ ;].*//' | paste -sd '|')
+    wrong=$("$VENV/bin/pip" check --disable-pip-version-check | grep -Ev "^No broken requirements|has requirement ($overridden)[<>=!~ ]" || true)
+    [ -z "$wrong" ] || die "the hub's packages miss one: $(head -3 <<<"$wrong")"
     stamp hub "$key"
+  fi
+  # ngshare (HUB_EXCHANGE=ngshare) in an environment of its own: it needs an older SQLAlchemy (see its requirements)
+  local ngshare="$BUILD/tools/ngshare"
+  key=$(inputs_hash "$COURSE_HOME/setup/requirements-ngshare.lock"; python3 --version)
+  if ! { fresh ngshare "$key" && [ -x "$ngshare/bin/python" ]; }; then
+    say "making ngshare's environment (setup/requirements-ngshare.lock)"
+    rm -rf "$ngshare" && python3 -m venv "$ngshare"
+    "$ngshare/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/requirements-ngshare.lock"
+    "$ngshare/bin/pip" check -q --disable-pip-version-check >/dev/null || die "ngshare's packages miss one: $("$ngshare/bin/pip" check --disable-pip-version-check | head -3)"
+    stamp ngshare "$key"
   fi
   npm_part hub configurable-http-proxy && return 0
   local why; why="configurable-http-proxy could not be installed: $(tail -1 "$BUILD/npm-hub.log") (all of it: build/npm-hub.log; npm comes with: sudo apt-get install npm)"

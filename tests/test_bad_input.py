@@ -559,7 +559,8 @@ def test_mpi_file_cut_short_under_its_readers(commands, tmp_path, language, stra
 
 
 HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
-    ("HUB_PORT", "80", "hub: HUB_PORT=80: a port from 1024 to 65532 (the hub takes the next three too)"),
+    ("HUB_PORT", "80", "hub: HUB_PORT=80: a port from 1024 to 65530 (the hub takes the next few too)"),
+    ("HUB_EXCHANGE", "nfs", "hub: HUB_EXCHANGE=nfs: files (nbgrader's exchange folder) or ngshare (the exchange as a hub service)"),
     ("HUB_MEMORY", "lots", "hub: HUB_MEMORY=lots: a size in megabytes or gigabytes (1536m, 4g)"),
     ("HUB_MEMORY", "100m", "hub: HUB_MEMORY=100m: at least 512m (a JupyterLab and the course kernel need about 400 MB)"),
     ("HUB_TASKS", "10", "hub: HUB_TASKS=10: a whole number, 128 or more (a JupyterLab and a kernel start about 100)"),

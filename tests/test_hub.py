@@ -70,8 +70,7 @@ class Hub:
         self.port = free_ports(4)
         self.url = f"http://127.0.0.1:{self.port}"
         self.home = self.folder / "hub"
-        self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), INSTRUCTORS=self.instructor,
-                        LEARNERS=" ".join(self.learners), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",
+        self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",
                         HUB_COURSES=f"{COURSE} {OTHER_COURSE}")
         self.groups_before = {g.gr_name for g in grp.getgrall()}
         self.users_before = {p.pw_name for p in pwd.getpwall()}
@@ -106,7 +105,7 @@ class Hub:
                     if not path.is_symlink():
                         st = path.stat()
                         self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
-        self.start()
+        self.start(INSTRUCTORS=self.instructor, LEARNERS=" ".join(self.learners))  # named once: the groups keep them
 
     def start(self, **settings):
         """install (with these settings over the saved ones), then start; returns once the hub answers."""
@@ -134,7 +133,8 @@ class Hub:
 
     def down(self):
         self.stop()
-        ours = lambda name: name in (*self.users, f"grader-{COURSE}", f"grader-{OTHER_COURSE}") or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
+        made = (*self.users, f"grader-{COURSE}", f"grader-{OTHER_COURSE}", course_hub.NGSHARE_ACCOUNT)
+        ours = lambda name: name in made or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         for user in made_users:
             subprocess.run(["pkill", "-KILL", "-u", user], check=False)
@@ -161,11 +161,12 @@ class Session(HubUser):
     """A user of the hub the test plays: logged in by the login form (tools/hub_demo.py's HubUser, which the demo's
     class uses too)."""
 
-    def __init__(self, hub, user):
+    def __init__(self, hub, user, course=COURSE):
         super().__init__(hub.url, user, hub.password(user))
+        self.course = course
 
-    def assignments(self, action=None, course=COURSE, lab=LAB):  # the test's lab and course, not the demo's
-        return super().assignments(action, course, lab)
+    def assignments(self, action=None, course=None, lab=LAB):  # the test's lab and course, not the demo's
+        return super().assignments(action, course or self.course, lab)
 
 
 @pytest.fixture(scope="module")
@@ -344,3 +345,139 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     assert memory.name.startswith(f"hub-{ben}-")
     assert int((memory / "memory.limit_in_bytes").read_text()) == 2 << 30
     assert int((Path("/sys/fs/cgroup/pids") / cgroups["pids"].lstrip("/") / "pids.max").read_text()) == 512
+
+
+class Platform:
+    """An LMS, played by the test: a key of its own, its public key served as a JWKS on the loopback, signed LTI 1.3
+    launches (the OIDC login the LMS starts, then the id_token it posts back through the browser)."""
+
+    CLIENT = "course-hub-test"
+
+    def __init__(self):
+        import http.server
+        import threading
+        import jwt
+        from cryptography.hazmat.primitives.asymmetric import rsa
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key()))
+        keys = json.dumps({"keys": [dict(public, kid="course-test", alg="RS256", use="sig")]}).encode()
+
+        class Jwks(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(keys)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Jwks)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.issuer = f"http://127.0.0.1:{self.server.server_port}"
+        self.settings = {"HUB_LOGIN": "lti", "LTI_ISSUER": self.issuer, "LTI_CLIENT_ID": self.CLIENT,
+                         "LTI_AUTHORIZE_URL": f"{self.issuer}/authorize", "LTI_JWKS_URL": f"{self.issuer}/jwks"}
+
+    def launch(self, hub_url, sub, role, key=None):
+        """A person launches the course from the LMS: (their browser's session, the hub's answer to the id_token)."""
+        import jwt
+        import requests
+        from urllib.parse import parse_qs, urlparse
+        browser = requests.Session()
+        started = browser.post(f"{hub_url}/hub/lti13/oauth_login", allow_redirects=False,
+                               data={"iss": self.issuer, "login_hint": sub, "target_link_uri": f"{hub_url}/hub/home",
+                                     "client_id": self.CLIENT, "lti_deployment_id": "1"})
+        assert started.status_code == 302, started.text[:500]
+        asked = urlparse(started.headers["Location"])
+        assert f"{asked.scheme}://{asked.netloc}{asked.path}" == f"{self.issuer}/authorize"
+        query = {k: v[0] for k, v in parse_qs(asked.query).items()}
+        now = int(time.time())
+        claims = {"iss": self.issuer, "aud": self.CLIENT, "sub": sub, "iat": now, "exp": now + 300, "nonce": query["nonce"],
+                  "name": f"Person {sub}",
+                  "https://purl.imsglobal.org/spec/lti/claim/version": "1.3.0",
+                  "https://purl.imsglobal.org/spec/lti/claim/deployment_id": "1",
+                  "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiResourceLinkRequest",
+                  "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": f"{hub_url}/hub/home",
+                  "https://purl.imsglobal.org/spec/lti/claim/resource_link": {"id": "lab-03"},
+                  "https://purl.imsglobal.org/spec/lti/claim/roles": [f"http://purl.imsglobal.org/vocab/lis/v2/membership#{role}"]}
+        token = jwt.encode(claims, key or self.key, algorithm="RS256", headers={"kid": "course-test"})
+        return browser, browser.post(query["redirect_uri"], data={"id_token": token, "state": query["state"]}, allow_redirects=False)
+
+
+def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
+    """The same hub started with HUB_LOGIN=lti: a learner and an instructor launched from the LMS (a platform the test
+    plays) are logged in as Unix users named by the LMS's ids, in the course's groups by their LMS roles; a launch
+    signed with another key logs no one in and makes no user."""
+    import requests
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    platform = Platform()
+    hub.stop()
+    try:
+        hub.start(**platform.settings)
+        tag = os.getpid() % 100000
+        for sub, role, group in ((f"{tag}1", "Learner", f"nbgrader-{COURSE}"), (f"{tag}2", "Instructor", f"formgrade-{COURSE}")):
+            browser, answer = platform.launch(hub.url, sub, role)
+            assert answer.status_code == 302, answer.text[:800]
+            name = f"lti-{sub}"
+            assert pwd.getpwnam(name), f"{name} became a user of the server"
+            made = browser.post(f"{hub.url}/hub/api/users/{name}/tokens", json={"note": "the test"},
+                                headers={"X-XSRFToken": browser.cookies["_xsrf"]})
+            assert made.ok, made.text
+            me = requests.get(f"{hub.url}/hub/api/user", headers={"Authorization": f"token {made.json()['token']}"}).json()
+            assert (me["name"], me["groups"]) == (name, [group]), me
+        other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        _, forged = platform.launch(hub.url, f"{tag}3", "Instructor", key=other_key)
+        assert forged.status_code in (400, 401), forged.status_code
+        with pytest.raises(KeyError):
+            pwd.getpwnam(f"lti-{tag}3")
+    finally:
+        platform.server.shutdown()
+
+
+def test_the_round_trip_over_ngshare(hub):
+    """The same hub with HUB_EXCHANGE=ngshare (the exchange as a hub service, for hubs whose users share no disk), in
+    the second class: release, fetch, submit, grade in the sandbox, feedback and grades.csv through ngshare, whose
+    course lists the hub keeps at each login. A learner's calls to ngshare for another's hand-in or feedback, every
+    hand-in's list, or a class they are not in are refused; ngshare's files are its account's alone."""
+    import requests
+    hub.stop()
+    hub.start(HUB_LOGIN="pam", HUB_EXCHANGE="ngshare")
+    released = hub.teacher("release", LAB, OTHER_COURSE)  # before anyone logs in, as a teacher would: the course is made then
+    assert released.returncode == 0, released.stdout[-2000:] + released.stderr[-3000:]
+    ben, cleo, dan = (Session(hub, user, OTHER_COURSE) for user in hub.learners[:3])
+    for learner in (cleo, dan):
+        shutil.rmtree(Path(pwd.getpwnam(learner.user).pw_dir) / "java-io-course" / LAB, ignore_errors=True)  # the first class's copy (nbgrader fetches into one folder)
+        learner.start_server()
+        assert learner.assignments("fetch")[LAB]["status"] == "fetched"
+    [path] = [notebook["path"] for notebook in dan.assignments()[LAB]["notebooks"]]
+    for learner, answer in ((cleo, right_answer()), (dan, "long systemCalls(long fileSize, long opSize, String pattern) {\n    return 0;\n}")):
+        fetched = learner.api("GET", f"/user/{learner.user}/api/contents/{path}").json()["content"]
+        assert learner.api("PUT", f"/user/{learner.user}/api/contents/{path}",
+                           json={"type": "notebook", "format": "json", "content": answered(fetched, "lab03-system-calls", answer)}).ok
+        assert learner.assignments("submit")[LAB]["status"] == "submitted"
+    assert not any((hub.home / "exchange" / OTHER_COURSE / "inbound").iterdir()), "the hand-ins went to ngshare, not the folder"
+
+    ngshare = f"{hub.url}/services/ngshare/"
+    asked = lambda learner, path: requests.get(ngshare + path, headers=learner.headers, timeout=60)  # noqa: E731 (what their server could send)
+    assert asked(dan, f"assignments/{OTHER_COURSE}").json()["assignments"] == [LAB], "dan is on the class's list"
+    for refused in (f"submission/{OTHER_COURSE}/{LAB}/{cleo.user}", f"submissions/{OTHER_COURSE}/{LAB}",
+                    f"submissions/{OTHER_COURSE}/{LAB}/{cleo.user}"):
+        answer = asked(dan, refused)
+        assert answer.status_code == 403, f"{dan.user} could: GET {refused}: {answer.text[:300]}"
+    assert asked(ben, "courses").json()["courses"] == [COURSE], "ngshare's lists follow the groups: ben left the second class"
+    assert asked(dan, "courses").json()["courses"] == sorted([COURSE, OTHER_COURSE])
+    assert asked(ben, f"assignments/{OTHER_COURSE}").status_code == 403
+    assert hub.as_user(dan.user, "ls", str(hub.home / "ngshare")).returncode != 0
+
+    graded = hub.teacher("grade", LAB, OTHER_COURSE)
+    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
+    rows = {row["student_id"]: row for row in csv.DictReader(open(hub.home / "classrooms" / OTHER_COURSE / "grades.csv"))
+            if row["assignment"] == LAB}
+    assert float(rows[cleo.user]["raw_score"]) == 2.0 and float(rows[dan.user]["raw_score"]) == 0.0, rows
+    for learner in (cleo, dan):
+        learner.assignments("fetch_feedback")
+        [page] = (Path(pwd.getpwnam(learner.user).pw_dir) / "java-io-course" / LAB / "feedback").glob(f"*/{LAB}.html")
+        assert "lab03-system-calls-check" in page.read_text()
+    [handed] = asked(cleo, f"submissions/{OTHER_COURSE}/{LAB}/{cleo.user}").json()["submissions"]
+    answer = asked(dan, f"feedback/{OTHER_COURSE}/{LAB}/{cleo.user}?timestamp={handed['timestamp']}")
+    assert answer.status_code == 403, f"{dan.user} read {cleo.user}'s feedback: {answer.text[:300]}"

@@ -76,18 +76,20 @@ def test_a_proxy_npm_cannot_install_stops_make_hub_and_skips_the_hub_s_test(tmp_
     for name in ("package.json", "package-lock.json"):
         shutil.copy(HOME / "setup/hub" / name, course / "setup/hub" / name)
     (course / "setup/requirements-hub.lock").write_text("")
+    (course / "setup/requirements-ngshare.lock").write_text("")
     fake = tmp_path / "bin"
     fake.mkdir()
     (fake / "npm").write_text("#!/bin/sh\necho 'npm ERR! network request failed' >&2\nexit 1\n")
     (fake / "npm").chmod(0o755)
-    venv = course / ".venv/bin"
-    venv.mkdir(parents=True)
-    (venv / "jupyterhub").write_text("")
-    (venv / "jupyterhub").chmod(0o755)
+    for made in (course / ".venv/bin/jupyterhub", course / "build/tools/ngshare/bin/python"):
+        made.parent.mkdir(parents=True)
+        made.write_text("")
+        made.chmod(0o755)
     for mode, status, last in (("optional", 0, "the hub's test will be skipped"), ("strict", 1, "npm comes with: sudo apt-get install npm)")):
-        # the hub's Python packages count as installed (their stamp matches): only the proxy is tried
-        script = (f'set -euo pipefail; source "{course}/setup/setup.sh"; stamp hub "$(inputs_hash "$COURSE_HOME/setup/requirements-hub.lock"; '
-                  f'python3 --version)"; setup_hub {mode}; echo "went on"')
+        # the hub's Python packages and ngshare's count as installed (their stamps match): only the proxy is tried
+        script = (f'set -euo pipefail; source "{course}/setup/setup.sh"; '
+                  'for part in hub ngshare; do stamp $part "$(inputs_hash "$COURSE_HOME/setup/requirements-$part.lock"; python3 --version)"; done; '
+                  f'setup_hub {mode}; echo "went on"')
         out = subprocess.run(["bash", "-c", script], env=dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}"),
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == status, out.stderr

@@ -4,7 +4,7 @@ Littlest JupyterHub, started without systemd). `make hub` runs install, then sta
     install              as root: the hub's folder, each course's groups and grader account, the learners' labs
     start                as root: JupyterHub and its proxy in the foreground, on the saved settings
     learner              the spawner's command, as a learner: their own copies, then their JupyterLab
-    release LAB [COURSE] the teacher: a lab's student version into a course's exchange
+    release LAB [COURSE] the teacher: a lab's student version into a course's exchange (its folder, or ngshare)
     grade LAB [COURSE]   the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
 (each `python tools/course_hub.py COMMAND`)
 
@@ -30,6 +30,13 @@ ENVIRONMENT = Path(sys.prefix)  # the course's Python environment, which is also
 PYTHON = str(ENVIRONMENT / "bin/python")
 LEARNER_FOLDER = "java-io-course"  # in each learner's home: their copies of the labs, what they fetch, their results
 SIZE = re.compile(r"(\d+)([mg])")
+# With HUB_EXCHANGE=ngshare: the exchange is the hub service ngshare, run as its own account (its database and files are
+# that account's alone); ngshare lets a course's students and instructors in by its own lists, which the hub keeps at
+# each login (hub/ngshare_roster.py) with the token of the hub service TEACHER, ngshare's one admin, whose token the
+# teacher's commands use too.
+NGSHARE = "ngshare"
+NGSHARE_ACCOUNT = "course-ngshare"
+TEACHER = "course-hub"
 
 
 def course_id():
@@ -50,6 +57,8 @@ class Settings:
     # Formgrader (several classes of the course, java-io-mon java-io-thu); none named: the course's own id
     ip: str = ""  # HUB_IP: the address the hub listens on ("" is every address; 127.0.0.1 behind a TLS proxy on this server)
     port: int = 8000  # HUB_PORT: the public port; the hub takes the next ones on 127.0.0.1 for itself (see ports)
+    # Who is in a course is its Unix groups' to say: install adds the people named now, and saves no one (a restart must
+    # not put back whom gpasswd took out of a class)
     instructors: tuple = ()  # INSTRUCTORS: Unix users who open Formgrader (added to every course's instructors group)
     learners: tuple = ()  # LEARNERS: Unix users who take the course (added to every course's learners group; usermod
     # and gpasswd put a person in one course, or take them out)
@@ -57,6 +66,8 @@ class Settings:
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
+    exchange: str = "files"  # HUB_EXCHANGE: files (nbgrader's exchange folder, on this server's disk) or ngshare (the
+    # exchange as a hub service: hubs whose users share no disk, such as Kubernetes)
     preset: str = "quick"  # HUB_PRESET: the preset learners' labs run in (labs/presets.json): a shared server shares its cores
     login: str = "pam"  # HUB_LOGIN: pam (the server's users and passwords) or lti (launched from the LMS: hub/lti.py)
     # what the LMS says when the teacher registers the course as an LTI 1.3 tool (HUB_LOGIN=lti needs all four)
@@ -67,14 +78,22 @@ class Settings:
 
     VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
                  "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
-                 "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
+                 "exchange": "HUB_EXCHANGE", "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
                  "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL"}
     LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url")
 
     def ports(self):
-        """{part: port}: the public one, and those the hub keeps to the loopback (a Formgrader per course)."""
-        return {"public": self.port, "hub": self.port + 1, "proxy api": self.port + 2,
-                **{f"formgrader {course}": self.port + 3 + i for i, course in enumerate(self.course_ids())}}
+        """{part: port}: the public one, and the next ones, which the hub keeps for itself (ngshare, a Formgrader per course)."""
+        return Settings.parts(self.port, self.course_ids())
+
+    @staticmethod
+    def parts(port, courses):
+        return {"public": port, "hub": port + 1, "proxy api": port + 2, NGSHARE: port + 3,
+                **{f"formgrader {course}": port + 4 + i for i, course in enumerate(courses)}}
+
+    def ngshare_url(self):
+        """ngshare's API, where the hub starts it (it answers on every address: it checks each caller's hub token)."""
+        return f"http://127.0.0.1:{self.ports()[NGSHARE]}/services/{NGSHARE}"  # ngshare-exchange adds "/<call>"
 
     def course_ids(self):
         return self.courses or (course_id(),)
@@ -109,9 +128,9 @@ class Settings:
             if text is None or (text == "" and field != "ip"):
                 continue
             values[field] = parse(field, variable, text)
-        if values["port"] + 2 + len(values["courses"] or (1,)) > 65535:
-            sys.exit(f"hub: HUB_PORT={values['port']}: the hub takes the next {2 + len(values['courses'] or (1,))} ports too; "
-                     "name a lower one")
+        taken = len(Settings.parts(values["port"], values["courses"] or (1,))) - 1
+        if values["port"] + taken > 65535:
+            sys.exit(f"hub: HUB_PORT={values['port']}: the hub takes the next {taken} ports too; name a lower one")
         missing = [Settings.VARIABLES[f] for f in Settings.LTI if not values[f]]
         if values["login"] == "lti" and missing:
             sys.exit(f"hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
@@ -121,7 +140,7 @@ class Settings:
     def save(self):
         path = Settings.state_file(self.home)
         partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps(dataclasses.asdict(self), indent=1) + "\n")
+        partial.write_text(json.dumps(dataclasses.asdict(dataclasses.replace(self, instructors=(), learners=())), indent=1) + "\n")
         partial.replace(path)
 
 
@@ -134,7 +153,7 @@ def parse(field, variable, text):
     if field == "ip":
         return text if re.fullmatch(r"[0-9.]*|[0-9a-fA-F:]+", text) else bad("an IP address (127.0.0.1), or empty for every address")
     if field == "port":
-        return int(text) if text.isdigit() and 1024 <= int(text) <= 65532 else bad("a port from 1024 to 65532 (the hub takes the next three too)")
+        return int(text) if text.isdigit() and 1024 <= int(text) <= 65530 else bad("a port from 1024 to 65530 (the hub takes the next few too)")
     if field == "courses":
         names = tuple(text.split())
         for name in names:
@@ -161,6 +180,8 @@ def parse(field, variable, text):
         return int(text) if text.isdigit() and int(text) >= 1 else bad("a whole number of minutes, 1 or more")
     if field == "answers":
         return text if text in ("on", "off") else bad("on or off")
+    if field == "exchange":
+        return text if text in ("files", "ngshare") else bad("files (nbgrader's exchange folder) or ngshare (the exchange as a hub service)")
     if field == "preset":
         names = [name for name in json.loads((HOME / "labs/presets.json").read_text())["00-start-here"]]
         return text if text in names else bad(f"a preset of the labs ({', '.join(names)})")
@@ -231,15 +252,16 @@ def install(settings):
     if os.geteuid() != 0:
         sys.exit("hub: make hub sets up users, groups and a service: run it as root (sudo make hub)")
     unreachable()
+    if settings.exchange == "ngshare" and account_exists(TEACHER):
+        sys.exit(f"hub: a Unix user is named {TEACHER}, the name of the hub's service that is ngshare's admin: ngshare "
+                 "tells users and services apart by name alone, so rename that user first (usermod -l)")
     courses = settings.course_ids()
     for course in courses:
         named = groups(course)
         for group in named.values():
             run("groupadd", "-f", group)
         account = grader(course)
-        try:
-            pwd.getpwnam(account)
-        except KeyError:
+        if not account_exists(account):
             run("useradd", "--system", "--no-create-home", "--home-dir", str(settings.classroom(course)), "--shell",
                 "/usr/sbin/nologin", "--gid", named["instructors"], account)
         for user in (*settings.instructors, account):
@@ -263,10 +285,45 @@ def install(settings):
     settings.folder("classrooms").chmod(0o755)
     for course in courses:
         make_classroom(settings.classroom(course), grader(course), groups(course)["instructors"])
-        make_exchange(settings.folder("exchange"), course, groups(course)["instructors"])
-    print(f"hub: set up in {settings.home} for {', '.join(courses)}: instructors "
-          f"{' '.join(settings.instructors) or '(none named yet)'}; learners are the members of "
-          f"{', '.join(groups(c)['learners'] for c in courses)}")
+        if settings.exchange == "files":
+            make_exchange(settings.folder("exchange"), course, groups(course)["instructors"])
+    if settings.exchange == "ngshare":
+        make_ngshare(settings)
+    print(f"hub: set up in {settings.home} for {', '.join(courses)}: instructors are the members of "
+          f"{', '.join(groups(c)['instructors'] for c in courses)}, learners of {', '.join(groups(c)['learners'] for c in courses)}")
+
+
+def account_exists(name):
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+def make_ngshare(settings):
+    """ngshare's account and folder (its database and the files handed in: that account's alone), and the token of the
+    hub service that is ngshare's admin (root's alone, in the state folder)."""
+    folder = settings.folder(NGSHARE)
+    if not account_exists(NGSHARE_ACCOUNT):
+        run("useradd", "--system", "--no-create-home", "--home-dir", str(folder), "--shell", "/usr/sbin/nologin", NGSHARE_ACCOUNT)
+    folder.mkdir(exist_ok=True)
+    (folder / "files").mkdir(exist_ok=True)
+    account = pwd.getpwnam(NGSHARE_ACCOUNT)
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, account.pw_uid, account.pw_gid)
+    folder.chmod(0o700)
+    teacher_token(settings)
+
+
+def teacher_token(settings):
+    """The token of the hub service TEACHER (made once)."""
+    path = settings.folder("state") / "teacher-token"
+    if not path.exists():
+        import secrets
+        path.touch(0o600)
+        path.write_text(secrets.token_hex(32))
+    return path.read_text()
 
 
 def make_classroom(classroom, account, instructors):
@@ -361,9 +418,18 @@ def learner_server():
     os.execv(str(ENVIRONMENT / "bin/jupyterhub-singleuser"), ["jupyterhub-singleuser", f"--ServerApp.root_dir={folder}"])
 
 
+def exchange_environment(settings):
+    """What tells nbgrader's configuration (classroom/nbgrader_config.py) where the hub's exchange is."""
+    if settings.exchange == "ngshare":
+        return {"COURSE_HOME": str(HOME), "COURSE_NGSHARE": settings.ngshare_url()}
+    return {"COURSE_HOME": str(HOME), "COURSE_EXCHANGE": str(settings.folder("exchange"))}
+
+
 def teacher_environment(settings, course):
-    return dict(os.environ, COURSE_ID=course, COURSE_CLASSROOM=str(settings.classroom(course)),
-                COURSE_EXCHANGE=str(settings.folder("exchange")))
+    environment = dict(os.environ, COURSE_ID=course, COURSE_CLASSROOM=str(settings.classroom(course)), **exchange_environment(settings))
+    if settings.exchange == "ngshare":  # the teacher's commands reach ngshare as its admin (the sandbox starts with no environment)
+        environment.update(JUPYTERHUB_API_TOKEN=teacher_token(settings), JUPYTERHUB_USER=TEACHER)
+    return environment
 
 
 def teacher_step(settings, course, *argv):
@@ -376,6 +442,11 @@ def teacher_step(settings, course, *argv):
 
 
 def release(settings, lab, course):
+    if settings.exchange == "ngshare":
+        import asyncio
+        sys.path.insert(0, str(HOME / "hub"))
+        import ngshare_roster
+        asyncio.run(ngshare_roster.open_course(settings, course))
     teacher_step(settings, course, PYTHON, str(HOME / "tools/classroom.py"), "release", lab)
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_assignment", lab, "--force")
     print(f"hub: {lab} released in {course}: its learners fetch it in the Assignments tab")
@@ -389,7 +460,8 @@ def grade(settings, lab, course):
     teacher_step(settings, course, *tool, "autograde", lab)
     teacher_step(settings, course, *tool, "feedback", lab)
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_feedback", lab)
-    feedback_to_its_learner(classroom, settings.folder("exchange") / course / "feedback", lab, groups(course)["instructors"])
+    if settings.exchange == "files":  # ngshare gives each learner their own feedback alone
+        feedback_to_its_learner(classroom, settings.folder("exchange") / course / "feedback", lab, groups(course)["instructors"])
     teacher_step(settings, course, *tool, "grades")
     print(f"hub: {lab} graded in {course}; learners fetch their feedback in the Assignments tab; the marks: {classroom / 'grades.csv'}")
 
