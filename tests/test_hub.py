@@ -481,3 +481,10 @@ def test_the_round_trip_over_ngshare(hub):
     [handed] = asked(cleo, f"submissions/{OTHER_COURSE}/{LAB}/{cleo.user}").json()["submissions"]
     answer = asked(dan, f"feedback/{OTHER_COURSE}/{LAB}/{cleo.user}?timestamp={handed['timestamp']}")
     assert answer.status_code == 403, f"{dan.user} read {cleo.user}'s feedback: {answer.text[:300]}"
+
+    # Formgrader's own Release button reaches ngshare too (the class's Formgrader service is one of its instructors there)
+    ada = Session(hub, hub.instructor)
+    pressed = ada.api("POST", f"/services/{COURSE}/formgrader/api/assignment/{LAB}/release").json()
+    assert pressed["success"], pressed
+    ben.start_server()
+    assert LAB in ben.assignments(course=COURSE), "released from Formgrader, listed in the learner's Assignments tab"
