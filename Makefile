@@ -7,7 +7,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results
+.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results
 
 setup:
 	@$(SETUP)
@@ -48,6 +48,7 @@ formgrade: setup
 
 # The course hub on this server, as root (tools/course_hub.py says what each setting is; they are kept for the next start):
 #   make hub HUB_PORT=8000 INSTRUCTORS="ada" LEARNERS="ben cleo" HUB_MEMORY=2g HUB_TASKS=512 HUB_IDLE_MINUTES=60 HUB_ANSWERS=off
+#   (HUB_EXCHANGE=ngshare: the exchange as a hub service)
 # Its folder is /srv/java-io-course-hub (HUB_HOME); JupyterHub stays in the foreground (README: "Teaching on a hub").
 hub:
 	@$(SETUP) --for-hub && $(ENV) && python tools/course_hub.py install && exec python tools/course_hub.py start
@@ -60,6 +61,11 @@ hub-release: setup
 
 hub-grade: setup
 	@$(ENV) && python tools/course_hub.py grade "$${LAB-}" $${COURSE:+"$$COURSE"}
+
+# The course as learners may see it (no tests, no history, each lab its student version), for a hub's image on
+# Kubernetes (hub/k8s/values.yaml): make hub-image-tree IMAGE_TREE=/tmp/java-io-course-image
+hub-image-tree: setup
+	@$(ENV) && python tools/course_hub.py image-tree $${IMAGE_TREE:+"$$IMAGE_TREE"}
 
 # A class on the hub, simulated and timed (as root, where make hub runs): LEARNERS=30 log in at once, fetch lab 00,
 # run it in smoke and submit; the teacher grades; each learner fetches the feedback. Its figures: the README's sizing.

@@ -79,7 +79,7 @@ async def logged_in(authenticator, handler, authentication):
 
 c.Authenticator.post_auth_hook = logged_in
 
-c.Spawner.default_url = "/lab/tree/00-start-here.ipynb"
+c.Spawner.default_url = course_hub.LANDING
 c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers, "COURSE_PRESET": settings.preset}
 # nbgrader's Assignments tab asks the hub which course groups the learner is in
 c.Spawner.server_token_scopes = ["users:activity!user", "read:users:groups!user"]

@@ -6,6 +6,8 @@ Littlest JupyterHub, started without systemd). `make hub` runs install, then sta
     learner              the spawner's command, as a learner: their own copies, then their JupyterLab
     release LAB [COURSE] the teacher: a lab's student version into a course's exchange (its folder, or ngshare)
     grade LAB [COURSE]   the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
+    image-tree FOLDER    the course as learners may see it, for a hub's image (repo2docker builds it from binder/):
+                         no tests, no history, each lab its student version (hub/k8s/values.yaml serves it)
 (each `python tools/course_hub.py COMMAND`)
 
 Settings come from the environment at install (Settings.VARIABLES names them; Settings says what each is) and are kept
@@ -25,9 +27,11 @@ import time
 from pathlib import Path
 
 from labs import HOME, lab_paths
+from learner import MADE_FROM
 
 ENVIRONMENT = Path(sys.prefix)  # the course's Python environment, which is also every learner's server's
 PYTHON = str(ENVIRONMENT / "bin/python")
+LANDING = "/lab/tree/00-start-here.ipynb"  # where a learner's server opens
 LEARNER_FOLDER = "java-io-course"  # in each learner's home: their copies of the labs, what they fetch, their results
 SIZE = re.compile(r"(\d+)([mg])")
 # With HUB_EXCHANGE=ngshare: the exchange is the hub service ngshare, run as its own account (its database and files are
@@ -401,15 +405,24 @@ def stop_hub(process, home):
 
 def learner_server():
     """A learner's server, as the learner: private folders (their home may be open to others), their own copies of the
-    labs made once, then JupyterLab through JupyterHub with the learner's settings."""
+    labs made once, then JupyterLab through JupyterHub with the learner's settings. The copies come from the student
+    versions the hub's install made (HUB_HOME/labs), or, in an image made from an image tree (a pod on Kubernetes),
+    from the course's labs, which are student versions there."""
     os.umask(0o077)
-    settings = Settings(home=os.environ["HUB_HOME"])  # its saved settings are root's: the learner needs only the folders
+    if os.environ.get("HUB_HOME"):
+        made = Settings(home=os.environ["HUB_HOME"]).folder("labs")  # its saved settings are root's: the folders alone
+    else:
+        made = HOME / "labs"
+        if not all(MADE_FROM in json.loads(lab.read_text())["metadata"] for lab in lab_paths()):
+            sys.exit(f"hub: the labs in {made} are the sources, answers and all: a learner's server runs on a course hub "
+                     "(HUB_HOME) or in an image made from tools/course_hub.py image-tree")
     folder = Path.home() / LEARNER_FOLDER
     folder.mkdir(exist_ok=True)
     folder.chmod(0o700)
     import learner
-    learner.copies(folder, made=settings.folder("labs"))
+    learner.copies(folder, made=made)
     os.environ.update({
+        "COURSE_HOME": str(HOME),
         "COURSE_RESULTS": str(folder / "results"),
         "COURSE_SCRATCH": str(Path.home() / ".java-io-course-scratch"),  # the files runs write: the learner's disk, out of sight
         "JUPYTER_CONFIG_PATH": str(HOME / "setup/jupyterlab/hub-learner"),
@@ -423,6 +436,28 @@ def exchange_environment(settings):
     if settings.exchange == "ngshare":
         return {"COURSE_HOME": str(HOME), "COURSE_NGSHARE": settings.ngshare_url()}
     return {"COURSE_HOME": str(HOME), "COURSE_EXCHANGE": str(settings.folder("exchange"))}
+
+
+def image_tree(destination):
+    """The course's files as learners may see them, in a new folder: what git tracks, but for HIDDEN, with each lab its
+    student version (no solutions, no hidden tests)."""
+    if destination.exists():
+        sys.exit(f"hub: image-tree: {destination} exists; name a new folder")
+    import learner
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=HOME, capture_output=True, text=True, check=True).stdout.split("\0")
+    partial = destination.with_name(f".{destination.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    labs = set(lab_paths())
+    for name in filter(None, tracked):
+        source = HOME / name
+        if any(name == part or name.startswith(f"{part}/") for part in HIDDEN) or source in labs or not source.exists():
+            continue
+        (partial / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, partial / name, follow_symlinks=False)
+    learner.prepare(partial / "labs")
+    partial.rename(destination)
+    print(f"hub: the course as learners may see it, in {destination}: build the hub's image from it "
+          f"(repo2docker --target-repo-dir /srv/java-io-course {destination})")
 
 
 def teacher_environment(settings, course):
@@ -507,6 +542,10 @@ def main(argv):
         start(Settings.load())
     elif command == "learner":
         learner_server()
+    elif command == "image-tree":
+        if len(rest) != 1:
+            sys.exit("hub: image-tree: name one folder to make, IMAGE_TREE=<folder>")
+        image_tree(Path(rest[0]).absolute())
     elif command in ("release", "grade"):
         labs = [p.stem for p in lab_paths()]
         lab, course = (rest + ["", ""])[:2]
@@ -520,7 +559,7 @@ def main(argv):
             sys.exit(f"hub: {command}: this hub serves {', '.join(courses)}: name one, COURSE=<course>")
         (release if command == "release" else grade)(settings, lab, course or courses[0])
     else:
-        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade)")
+        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, image-tree)")
 
 
 if __name__ == "__main__":
