@@ -274,6 +274,10 @@ def test_a_class_round_trip_on_the_hub(hub):
     assert not refused["success"] and "make hub-grade" in refused.get("log", "") + refused["error"], refused
     kept = ada.api("GET", f"/services/{COURSE}/formgrader/api/submission/{LAB}/{ben.user}").json()
     assert kept["autograded"] and kept["score"] == 2.0, kept
+    # so do its exchange buttons, whose folder is root's: each names the teacher's command
+    for button, command in (("release", "make hub-release"), ("collect", "make hub-grade"), ("release_feedback", "make hub-grade")):
+        pressed = ada.api("POST", f"/services/{COURSE}/formgrader/api/assignment/{LAB}/{button}").json()
+        assert not pressed["success"] and command in pressed.get("log", "") + pressed.get("error", ""), pressed
     instructor = in_browser(hub, "instructor", hub.instructor, COURSE)
     if instructor:
         assert len(instructor["rows"]) == len(rows) and all("graded" in row for row in instructor["rows"]), instructor
@@ -488,3 +492,20 @@ def test_the_round_trip_over_ngshare(hub):
     assert pressed["success"], pressed
     ben.start_server()
     assert LAB in ben.assignments(course=COURSE), "released from Formgrader, listed in the learner's Assignments tab"
+
+
+def test_an_idle_server_is_stopped_and_its_files_kept(hub):
+    """With HUB_IDLE_MINUTES=1 the idle culler stops a server left alone; what the learner made in it stays."""
+    hub.stop()
+    hub.start(HUB_IDLE_MINUTES="1")
+    ben = Session(hub, hub.learners[0])
+    ben.start_server()
+    made = ben.api("PUT", f"/user/{ben.user}/api/contents/notes.txt", json={"type": "file", "format": "text", "content": "mine"})
+    assert made.ok, made.text
+    started = time.time()
+    while ben.api("GET", f"/hub/api/users/{ben.user}").json()["servers"]:
+        assert time.time() - started < 300, "the idle server was not stopped"
+        time.sleep(5)
+    print(f"ben's idle server was stopped {time.time() - started:.0f} s after his last call")
+    assert (Path(pwd.getpwnam(ben.user).pw_dir) / "java-io-course/notes.txt").read_text() == "mine"
+    assert f"Culling server {ben.user}" in hub.log.read_text(), "stopped by the culler, which says so in the hub's log"

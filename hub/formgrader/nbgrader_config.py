@@ -5,8 +5,16 @@ Formgrader runs as the grader account, and its Autograde button would run each l
 rights (the gradebook, every hand-in). On the hub, hand-ins are graded in the course's sandbox instead (make hub-grade),
 so here the button stops before nbgrader touches anything (it would first remove the sandbox's graded copy) and says
 where grading is done. nbgrader offers no setting for that, so its autograde app's start is replaced, in this server
-alone."""
+alone.
+
+With the exchange folder (HUB_EXCHANGE=files), Release, Collect and Release Feedback stop too and name the teacher's
+command: that folder is root's (its own nbgrader leaves feedback readable by anyone with its name, and make hub-grade
+closes each page to its learner). With ngshare they work: the class's Formgrader is one of its instructors there."""
+import os
+
 from nbgrader.converters import Autograde
+from nbgrader.exchange import ExchangeError
+from nbgrader.exchange.default import ExchangeCollect, ExchangeReleaseAssignment, ExchangeReleaseFeedback
 
 c = get_config()  # noqa: F821 (nbgrader provides it)
 
@@ -17,3 +25,17 @@ def graded_in_the_sandbox(self):
 
 
 Autograde.start = graded_in_the_sandbox
+
+
+def done_by_root(exchange, command):
+    """The exchange step `exchange`, refused with the teacher's command that does it."""
+    def start(self):
+        raise ExchangeError(f"on the course hub the exchange folder is root's: as root, {command}")
+    return type(f"ByRoot{exchange.__name__}", (exchange,), {"start": start})
+
+
+if not os.environ.get("COURSE_NGSHARE"):
+    c.ExchangeFactory.release_assignment = done_by_root(ExchangeReleaseAssignment, "make hub-release LAB=<lab>")
+    c.ExchangeFactory.collect = done_by_root(ExchangeCollect, "make hub-grade LAB=<lab> (it collects, then grades)")
+    c.ExchangeFactory.release_feedback = done_by_root(
+        ExchangeReleaseFeedback, "make hub-grade LAB=<lab> (it releases the feedback, each page its learner's alone)")
