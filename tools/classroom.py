@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import sandbox
-from labs import HOME, lab_paths
+from labs import HOME, lab_paths, preset_names
 
 ROOT = Path(os.environ.get("COURSE_CLASSROOM", HOME / "build/classroom"))
 ENVIRONMENT = Path(sys.prefix)  # the course's Python environment: .venv, or the one COURSE_VENV named to the set-up
@@ -236,7 +236,7 @@ def course_read_only():
 def grading_preset():
     """COURSE_GRADE_PRESET, else smoke; refused in one line when no lab has it."""
     preset = os.environ.get(GRADE_PRESET, "smoke")
-    names = json.loads((HOME / "labs/presets.json").read_text())["00-start-here"].keys()
+    names = preset_names()
     if preset not in names:
         sys.exit(f"classroom: {GRADE_PRESET}={preset}: no such preset (allowed: {', '.join(names)})")
     return preset

@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from labs import HOME, lab_paths
+from labs import HOME, lab_paths, preset_names
 from learner import MADE_FROM
 
 ENVIRONMENT = Path(sys.prefix)  # the course's Python environment, which is also every learner's server's
@@ -187,7 +187,7 @@ def parse(field, variable, text):
     if field == "exchange":
         return text if text in ("files", "ngshare") else bad("files (nbgrader's exchange folder) or ngshare (the exchange as a hub service)")
     if field == "preset":
-        names = [name for name in json.loads((HOME / "labs/presets.json").read_text())["00-start-here"]]
+        names = preset_names()
         return text if text in names else bad(f"a preset of the labs ({', '.join(names)})")
     if field == "login":
         return text if text in ("pam", "lti") else bad("pam (the server's users) or lti (launched from the LMS)")

@@ -12,6 +12,12 @@ def lab_paths():
     return sorted((HOME / "labs").glob("[0-9][0-9]-*.ipynb"))
 
 
+def preset_names():
+    """The presets a lab runs in (labs/presets.json: every lab has each; lab 00's list them)."""
+    import json
+    return list(json.loads((HOME / "labs/presets.json").read_text())["00-start-here"])
+
+
 @contextmanager
 def kernel_environment(extra):
     """A kernel started inside this block inherits these variables; the old environment comes back after."""
