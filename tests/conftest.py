@@ -28,7 +28,7 @@ os.environ["COURSE_RESULTS"] = str(RESULTS)
 # were collected (--no-loadscope-reorder: xdist's own order puts the files with most tests first). The longest go first
 # (seconds as a full run on two cores measured them), so that none is left running alone at the end while the other
 # core idles; the rest follow in their own order.
-LONGEST_FIRST = ["test_notebooks.py", "test_binder.py", "test_classroom.py", "test_cross_language.py", "test_round_trip.py",
+LONGEST_FIRST = ["test_notebooks.py", "test_hub.py", "test_binder.py", "test_classroom.py", "test_cross_language.py", "test_round_trip.py",
                  "test_kernel.py", "test_bad_input.py", "test_java_unit.py", "test_c.py", "test_browser.py", "test_make_lab.py"]
 
 
