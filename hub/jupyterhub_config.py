@@ -115,7 +115,7 @@ c.JupyterHub.services = [
      "command": [course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
                  f"--timeout={settings.idle_minutes * 60}",
                  # looked at every 5 minutes at most (its default, half the time, lets a server idle half as long again)
-                 f"--cull-every={min(300, settings.idle_minutes * 30)}"]},
+                 f"--cull-every={min(300, settings.idle_minutes * 10)}"]},
 ] + ([
     {"name": course_hub.NGSHARE,
      "url": f"http://127.0.0.1:{ports[course_hub.NGSHARE]}",

@@ -250,7 +250,7 @@ def test_a_class_round_trip_on_the_hub(hub):
     if eve:
         assert eve["landed"] == f"/user/{hub.learners[3]}/lab/tree/00-start-here.ipynb", eve
         assert eve["nbgraderItems"] == ["Assignment List"], f"the learner's one nbgrader part: {eve}"
-        assert eve["ran"] >= 3 and eve["errors"] == 0 and eve["submitted"] == 1, eve
+        assert eve["firstRan"] and eve["ran"] >= 3 and eve["errors"] == 0 and eve["submitted"] == 1, eve
         assert eve["kernel"] == hub.kernel_name(), eve
         print(f"sizing: a first login to lab 00 open with its kernel ready took {eve['secondsToLab']:.1f} s; "
               f"eve's server with two kernels started holds {hub.memory_of(hub.learners[3]) / 2**20:.0f} MiB (PSS)")

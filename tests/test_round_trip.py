@@ -3,8 +3,10 @@ written, and `make class-demo` (a simulated class, every mark checked). Grading 
 so these need bubblewrap (CI has it)."""
 import csv
 import gzip
+import json
 import shutil
 import subprocess
+import urllib.request
 import zipfile
 
 import nbformat
@@ -66,6 +68,12 @@ def test_the_readme_round_trip_runs_as_written(tmp_path):
         if command == "make formgrade":  # a server: it answers, with Formgrader, until stopped
             with test_make_lab.served("formgrade", tmp_path, **own) as (base, token, _):
                 assert test_make_lab.status(f"{base}/formgrader?token={token}") == 200
+                # its Autograde would run jane's code with the teacher's rights: it refuses, naming the sandboxed way
+                # (her marks, checked below, stay the sandbox's)
+                pressed = urllib.request.Request(f"{base}/formgrader/api/submission/{labs[0]}/jane-doe-7/autograde", data=b"",
+                                                 method="POST", headers={"Authorization": f"token {token}"})
+                refused = json.load(urllib.request.urlopen(pressed, timeout=120))
+                assert not refused["success"] and "make autograde" in refused.get("log", "") + refused.get("error", ""), refused
             continue
         done = run(command)
         if command.startswith("make handin"):  # the learner uploads it; the LMS's download holds it in Moodle's layout

@@ -1,30 +1,15 @@
 """Formgrader as the course hub's service (hub/jupyterhub_config.py puts this folder first in its JUPYTER_CONFIG_PATH,
-the teacher's setup/jupyterlab/teacher after it).
-
-Formgrader runs as the grader account, and its Autograde button would run each learner's code with that account's
-rights (the gradebook, every hand-in). On the hub, hand-ins are graded in the course's sandbox instead (make hub-grade),
-so here the button stops before nbgrader touches anything (it would first remove the sandbox's graded copy) and says
-where grading is done. nbgrader offers no setting for that, so its autograde app's start is replaced, in this server
-alone.
+the teacher's setup/jupyterlab/teacher after it, whose Autograde button refuses: each hand-in is graded in the sandbox).
 
 With the exchange folder (HUB_EXCHANGE=files), Release, Collect and Release Feedback stop too and name the teacher's
 command: that folder is root's (its own nbgrader leaves feedback readable by anyone with its name, and make hub-grade
 closes each page to its learner). With ngshare they work: the class's Formgrader is one of its instructors there."""
 import os
 
-from nbgrader.converters import Autograde
 from nbgrader.exchange import ExchangeError
 from nbgrader.exchange.default import ExchangeCollect, ExchangeReleaseAssignment, ExchangeReleaseFeedback
 
 c = get_config()  # noqa: F821 (nbgrader provides it)
-
-
-def graded_in_the_sandbox(self):
-    raise RuntimeError("on the course hub each hand-in is graded in the course's sandbox: as root, make hub-grade "
-                       "LAB=<lab> (Formgrader's Autograde would run learners' code with the grader account's rights)")
-
-
-Autograde.start = graded_in_the_sandbox
 
 
 def done_by_root(exchange, command):

@@ -62,7 +62,14 @@ async function learner() {
   const cells = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell');
   await cells.first().waitFor({ state: 'attached', timeout: 60000 });
   await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="idle"]').first().waitFor({ state: 'attached', timeout: 120000 });
-  await cells.first().click();
+  report.firstCell = (await cells.first().locator('.jp-InputArea-editor').textContent()).slice(0, 60);
+  await page.screenshot({ path: `${shots}/hub-learner-opened.png` });
+  // into the first code cell, the lab's opening (a click while the notebook still settles can land elsewhere: checked)
+  for (let tries = 0; tries < 10; tries++) {
+    await cells.first().locator('.jp-InputArea-editor').click();
+    await page.waitForTimeout(300);
+    if (await cells.first().evaluate(cell => cell.classList.contains('jp-mod-active'))) break;
+  }
   // Shift+Enter through the notebook (markdown cells render, code cells run) until its first code cells have run
   const ran = () => page.evaluate(() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
     .filter(p => /^\[\d+\]:$/.test(p.textContent.trim())).length);
@@ -76,8 +83,11 @@ async function learner() {
   await page.waitForFunction((n) => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
     .filter(p => /^\[\d+\]:$/.test(p.textContent.trim())).length >= n, count, { timeout: 120000, polling: 500 });
   report.ran = await ran();
+  report.firstRan = /^\[\d+\]:$/.test((await cells.first().locator('.jp-InputPrompt').textContent()).trim());
   report.kernel = (await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-KernelName').first().textContent()).trim();
-  report.errors = await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]').count();
+  // JupyterLab shows a cell's error (a compile error too) as stderr: any is counted
+  report.errors = await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"], '
+    + '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').count();
   report.outputs = (await page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output').allTextContents()).map(t => t.slice(0, 200));
   await page.keyboard.press('Control+s');
   await page.waitForTimeout(1000);
