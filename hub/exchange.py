@@ -7,12 +7,13 @@
   closed as soon as nbgrader has written it: its learner and the instructors' group (inbound's, by its setgid bit).
 - COURSE_NGSHARE: the exchange as the hub service ngshare (its URL), through its nbgrader plugin (ngshare-exchange);
   each call carries the caller's hub token, and ngshare lets a learner reach their own hand-ins and feedback alone."""
+import os
+
 from nbgrader.exchange.default.submit import ExchangeSubmit
 
 
 class PrivateSubmit(ExchangeSubmit):
     def copy_files(self):
-        import os
         super().copy_files()
         for folder, _, files in os.walk(os.path.join(self.inbound_path, self.assignment_filename)):
             os.chmod(folder, 0o2770)

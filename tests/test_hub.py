@@ -4,7 +4,8 @@ configurable-http-proxy on the loopback, two classes, learners' servers started 
 the hub's and nbgrader's own HTTP APIs as the Assignments tab and Formgrader call them, and through Chromium for one
 learner and the instructor: release, fetch, submit, collect and grade (each hand-in in the course's sandbox), feedback
 fetched by each learner, grades.csv. Learners try to reach another's hand-in and feedback, another class and the
-answers, and fail. Then the same hub logs people in from an LMS the test plays (LTI 1.3). Needs root (users, a hub
+answers, and fail. Then the same hub logs people in from an LMS the test plays (LTI 1.3), runs a class's round trip
+over ngshare (HUB_EXCHANGE=ngshare), and stops an idle server (HUB_IDLE_MINUTES=1). Needs root (users, a hub
 that starts servers as them); elsewhere it skips, saying why; CI runs it. Everything it made (users, groups,
 processes, ports, folders, the answers' permissions) is gone afterwards."""
 import csv
