@@ -7,7 +7,7 @@ ENV := source build/env.sh
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results
+.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results lab-map
 
 setup:
 	@$(SETUP)
@@ -89,6 +89,11 @@ report: setup
 # reference machine, idle, after a lab's work changed (each lab runs twice; LABS as for report).
 plan-model: setup
 	@$(ENV) && set -f && python tools/plan_model.py $${LABS-}
+
+# Where each lab's parts live (notebook, presets, snippets, claims, published statements, not-judged ones, saved runs),
+# for whoever changes a lab: make lab-map LAB=05-text-lines (every lab without LAB)
+lab-map: setup
+	@$(ENV) && set -f && python tools/lab_map.py $${LAB-}
 
 # The student versions of every lab (solutions and hidden tests removed): build/classroom/release/<lab>/.
 assignments: setup

@@ -1,0 +1,75 @@
+"""Where each lab's parts live, for a maintainer who changes a lab: `make lab-map` (every lab) or
+`make lab-map LAB=05-text-lines`. A lab is made of:
+
+    notebook     labs/<lab>.ipynb: the source, with its solutions and hidden tests
+    presets      labs/presets.json, under the lab's name: smoke, quick and paper
+    snippets     the Java and C twins its cells run (lab.sweep, lab.code): java-snippets/<Name>.java, c-snippets/<name>.c
+    claims       kit/src/main/java/course/claims/LabNN.java: which published statements it judges, and how
+    published    the studies' files (data/published/<study>.csv) whose rows those claims cite or look up
+    not judged   the rows of data/not-judged.csv that name the lab, each with why it is left out (none where the lab
+                 judges every statement it retells)
+    saved runs   kit/src/test/resources/runs/<lab>.json.gz: a real run that ClaimsTest judges again
+
+Lab 00 judges nothing (no claims, published rows, not-judged rows or saved runs). tests/test_lab_map.py holds every
+other lab to each part but the not-judged rows."""
+import csv
+import json
+import re
+import sys
+
+from labs import HOME, lab_paths
+
+PARTS = ("notebook", "presets", "snippets", "claims", "published", "not judged", "saved runs")
+OPTIONAL = {"not judged"}
+JUDGES_NOTHING = {"00-start-here"}
+
+
+def published_rows():
+    """{(id or source): its file}: each published statement's id, and each study's name as the claims look it up."""
+    rows = {}
+    for path in sorted((HOME / "data/published").glob("*.csv")):
+        for row in csv.DictReader(path.open(newline="")):
+            rows[row["id"]] = rows[row["source"]] = path.relative_to(HOME).as_posix()
+    return rows
+
+
+def parts(lab, published):
+    """{part: [what of it this lab has, each a path or a path and the rows it holds]} of one lab (its notebook's path)."""
+    number = lab.stem[:2]
+    text = lab.read_text()
+    found = {"notebook": [lab.relative_to(HOME).as_posix()]}
+    found["presets"] = [f"labs/presets.json: {', '.join(json.loads((HOME / 'labs/presets.json').read_text()).get(lab.stem, {}))}"]
+    found["presets"] = [] if found["presets"][0].endswith(": ") else found["presets"]
+    snippets = sorted(set(re.findall(r'lab\.(?:sweep|code)\(\\"([a-z_]+)\\"', text)))
+    found["snippets"] = [path for name in snippets for path in (
+        f"java-snippets/{''.join(word.capitalize() for word in name.split('_'))}.java", f"c-snippets/{name}.c")
+        if (HOME / path).exists()]
+    claims = HOME / f"kit/src/main/java/course/claims/Lab{number}.java"
+    found["claims"] = [claims.relative_to(HOME).as_posix()] if claims.exists() else []
+    named = set(re.findall(r'"([^"\n]+)"', claims.read_text())) if claims.exists() else set()  # its ids and studies' names
+    found["published"] = sorted({published[name] for name in named & published.keys()})
+    unjudged = [row["id"] for row in csv.DictReader((HOME / "data/not-judged.csv").open(newline="")) if row["lab"] == number]
+    found["not judged"] = [f"data/not-judged.csv: {len(unjudged)} rows"] if unjudged else []
+    runs = HOME / f"kit/src/test/resources/runs/{lab.stem}.json.gz"
+    found["saved runs"] = [runs.relative_to(HOME).as_posix()] if runs.exists() else []
+    return found
+
+
+def main(argv):
+    labs = lab_paths()
+    names = [lab.stem for lab in labs]
+    chosen = [lab for lab in labs if not argv or lab.stem in argv]
+    if argv and len(chosen) != len(argv):
+        sys.exit(f"lab-map: LAB={' '.join(argv)}: name labs of the course ({', '.join(names)})")
+    published = published_rows()
+    for lab in chosen:
+        print(lab.stem)
+        found = parts(lab, published)
+        for part in PARTS:
+            told = "; ".join(found[part]) or ("none: it judges nothing" if lab.stem in JUDGES_NOTHING
+                                              else "none" if part in OPTIONAL else "MISSING")
+            print(f"  {part:<11} {told}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
