@@ -13,12 +13,13 @@ import course_hub
 NO_NAME = {"first_name": "", "last_name": "", "email": ""}  # ngshare asks for them; nbgrader's gradebook takes names from elsewhere
 
 
-async def call(settings, method, path, form=None):
-    """One call to ngshare's API as its admin; the HTTP status (ngshare answers 404 for what is not there, 409 for what is)."""
+async def call(settings, token, method, path, form=None):
+    """One call to ngshare's API as its admin (token: course_hub.teacher_token); the HTTP status (ngshare answers 404
+    for what is not there, 409 for what is)."""
     body = urlencode(form) if form is not None else None
     try:
         answer = await AsyncHTTPClient().fetch(f"{settings.ngshare_url()}/{path}", method=method, body=body,
-                                               headers={"Authorization": f"token {course_hub.teacher_token(settings)}"})
+                                               headers={"Authorization": f"token {token}"})
         return answer.code
     except HTTPClientError as error:
         if error.code in (404, 409):
@@ -26,21 +27,22 @@ async def call(settings, method, path, form=None):
         raise RuntimeError(f"ngshare refused {method} {path}: {error.code} {error.response.body[:200] if error.response else ''}") from error
 
 
-async def open_course(settings, course):
+async def open_course(settings, course, token=None):
     """The course in ngshare (made once: 409 says it is there), its Formgrader service one of its instructors."""
-    await call(settings, "POST", f"course/{course}", {"instructors": json.dumps([course])})
+    await call(settings, token or course_hub.teacher_token(settings), "POST", f"course/{course}", {"instructors": json.dumps([course])})
 
 
 async def enrol(settings, name, groups):
     """Puts `name` on each course's lists as their hub groups say, and off those they are no longer on."""
+    token = course_hub.teacher_token(settings)
     for course in settings.course_ids():
-        await open_course(settings, course)
+        await open_course(settings, course, token)
         named = course_hub.groups(course)
         if named["instructors"] in groups:
-            await call(settings, "POST", f"instructor/{course}/{name}", NO_NAME)
+            await call(settings, token, "POST", f"instructor/{course}/{name}", NO_NAME)
             continue
-        await call(settings, "DELETE", f"instructor/{course}/{name}")
+        await call(settings, token, "DELETE", f"instructor/{course}/{name}")
         if named["learners"] in groups:
-            await call(settings, "POST", f"student/{course}/{name}", NO_NAME)
+            await call(settings, token, "POST", f"student/{course}/{name}", NO_NAME)
         else:
-            await call(settings, "DELETE", f"student/{course}/{name}")
+            await call(settings, token, "DELETE", f"student/{course}/{name}")

@@ -111,6 +111,13 @@ check_tools() {
 }
 
 # --- Python environment and the kernel ---------------------------------------------------
+# Installs a lock file of setup/ into an environment exactly (hashes, --no-deps), then holds it to its requirements
+# (pip check); $3 begins the one line that names what is missing.
+install_locked() {  # environment lock-file message
+  "$1/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/$2"
+  "$1/bin/pip" check -q --disable-pip-version-check >/dev/null || die "$3: $("$1/bin/pip" check --disable-pip-version-check | head -3)"
+}
+
 setup_venv() {
   if [ -n "${COURSE_VENV:-}" ]; then
     "$VENV/bin/python" -c 'import jupyterlab, nbclient, nbgrader, vl_convert' 2>/dev/null && [ -f "$VENV/share/jupyter/kernels/java/jjava.jar" -o -f "$KERNEL_DIR/jjava.jar" ] \
@@ -130,8 +137,7 @@ setup_venv() {
   python3 -m venv "$VENV"
   # --no-deps: the lock names every package (and leaves one out on purpose: see its head); pip check then says if
   # one that is needed is missing
-  "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/requirements.lock"
-  "$VENV/bin/pip" check -q --disable-pip-version-check >/dev/null || die "the environment misses a package: $("$VENV/bin/pip" check --disable-pip-version-check | head -3)"
+  install_locked "$VENV" requirements.lock "the environment misses a package"
   stamp venv "$key"
 }
 
@@ -236,8 +242,7 @@ setup_hub() {  # strict|optional
   if ! { fresh ngshare "$key" && [ -x "$ngshare/bin/python" ]; }; then
     say "making ngshare's environment (setup/requirements-ngshare.lock)"
     rm -rf "$ngshare" && python3 -m venv "$ngshare"
-    "$ngshare/bin/pip" install -q --disable-pip-version-check --require-hashes --no-deps -r "$COURSE_HOME/setup/requirements-ngshare.lock"
-    "$ngshare/bin/pip" check -q --disable-pip-version-check >/dev/null || die "ngshare's packages miss one: $("$ngshare/bin/pip" check --disable-pip-version-check | head -3)"
+    install_locked "$ngshare" requirements-ngshare.lock "ngshare's packages miss one"
     stamp ngshare "$key"
   fi
   npm_part hub configurable-http-proxy && return 0

@@ -433,9 +433,8 @@ def learner_server():
 
 def exchange_environment(settings):
     """What tells nbgrader's configuration (classroom/nbgrader_config.py) where the hub's exchange is."""
-    if settings.exchange == "ngshare":
-        return {"COURSE_HOME": str(HOME), "COURSE_NGSHARE": settings.ngshare_url()}
-    return {"COURSE_HOME": str(HOME), "COURSE_EXCHANGE": str(settings.folder("exchange"))}
+    where = {"COURSE_NGSHARE": settings.ngshare_url()} if settings.exchange == "ngshare" else {"COURSE_EXCHANGE": str(settings.folder("exchange"))}
+    return {"COURSE_HOME": str(HOME), **where}
 
 
 def image_tree(destination):

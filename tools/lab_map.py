@@ -33,13 +33,13 @@ def published_rows():
     return rows
 
 
-def parts(lab, published):
-    """{part: [what of it this lab has, each a path or a path and the rows it holds]} of one lab (its notebook's path)."""
+def parts(lab, published, presets):
+    """{part: [what of it this lab has, each a path or a path and the rows it holds]} of one lab (its notebook's path),
+    given published_rows() and labs/presets.json."""
     number = lab.stem[:2]
     text = lab.read_text()
     found = {"notebook": [lab.relative_to(HOME).as_posix()]}
-    found["presets"] = [f"labs/presets.json: {', '.join(json.loads((HOME / 'labs/presets.json').read_text()).get(lab.stem, {}))}"]
-    found["presets"] = [] if found["presets"][0].endswith(": ") else found["presets"]
+    found["presets"] = [f"labs/presets.json: {', '.join(presets[lab.stem])}"] if presets.get(lab.stem) else []
     snippets = sorted(set(re.findall(r'lab\.(?:sweep|code)\(\\"([a-z_]+)\\"', text)))
     found["snippets"] = [path for name in snippets for path in (
         f"java-snippets/{''.join(word.capitalize() for word in name.split('_'))}.java", f"c-snippets/{name}.c")
@@ -61,10 +61,10 @@ def main(argv):
     chosen = [lab for lab in labs if not argv or lab.stem in argv]
     if argv and len(chosen) != len(argv):
         sys.exit(f"lab-map: LAB={' '.join(argv)}: name labs of the course ({', '.join(names)})")
-    published = published_rows()
+    published, presets = published_rows(), json.loads((HOME / "labs/presets.json").read_text())
     for lab in chosen:
         print(lab.stem)
-        found = parts(lab, published)
+        found = parts(lab, published, presets)
         for part in PARTS:
             told = "; ".join(found[part]) or ("none: it judges nothing" if lab.stem in JUDGES_NOTHING
                                               else "none" if part in OPTIONAL else "MISSING")
