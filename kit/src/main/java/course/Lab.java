@@ -1,35 +1,34 @@
 package course;
 
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonObject;
 import course.base.Course;
-import course.base.Exec;
 import course.base.Html;
 import course.base.Scratch;
 import course.judge.Context;
-import course.judge.Estimate;
 import course.judge.Published;
 import course.judge.Verdict;
 import course.profile.CpuProfile;
+import course.profile.Coldness;
+import course.profile.Fio;
 import course.profile.Profile;
 import course.record.Machine;
 import course.record.NoiseFloor;
 import course.record.Results;
 import course.run.Build;
 import course.run.DataFile;
+import course.run.Jdks;
 import course.run.MpiRun;
 import course.run.Plan;
 import course.run.Preset;
 import course.run.Runner;
 import course.run.Sweep;
 import course.run.SweepRun;
+import course.run.Workers;
+import course.show.Code;
 import course.show.Notebook;
+import course.show.RunsTable;
+import course.show.VerdictTable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ public final class Lab {
     private boolean replayed;
     private NoiseFloor noiseFloor;
     private String coldReading;
-    /** Where this lab's results are saved: claimed on its first save (claimName). */
+    /** Where this lab's results are saved: claimed on its first save (ResultsFile.claim). */
     private Path file;
     /** The last sweep that ran to its end (lab.again() repeats it). */
     private Sweep lastSweep;
@@ -139,11 +138,7 @@ public final class Lab {
      * is written) with one line saying how to install it.
      */
     public void requireMpi() {
-        if (loadedFrom != null) return;  // nothing runs
-        if (!MpiRun.available()) throw new Exec.RunFailed(MpiRun.missing() + "; then restart the kernel and run this lab again");
-        String version = Exec.run(List.of(MpiRun.tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
-        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", MpiRun.launcher(List.of("--procs", "1"))).replace("-np 1", "-np N") + " …";
-        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
+        if (loadedFrom == null) MpiRun.require();  // a loaded lab runs nothing
     }
 
     /** The command line of the last run, to rerun it outside the notebook (with a --file of your own). */
@@ -167,33 +162,12 @@ public final class Lab {
         Notebook.html(Machine.html(machine()), machine().toString());
     }
 
-    /** The most threads or processes a lab starts, whatever the cores: past it a large machine would start hundreds of JVMs. */
-    public static final int MOST_WORKERS = 64;
-    /** The memory one MPI process (a JVM of its own, with its buffers) is counted as needing, to cap process counts. */
-    public static final long MEMORY_PER_PROCESS = 256L << 20;
-
     /**
-     * Thread or process counts to try on this machine: threadCounts up to perCore × its cores, but never
-     * more than MOST_WORKERS, than blocks (each worker takes at least one block of the file) or, for
-     * processes (one JVM each), than the memory allowed holds at MEMORY_PER_PROCESS each.
+     * Thread or process counts to try on this machine (Workers.counts): up to perCore × its cores, never more than blocks
+     * or, for processes (one JVM each), than the memory allowed holds.
      */
     public List<Integer> workerCounts(int perCore, long blocks, boolean processes) {
-        return workerCounts(cores(), perCore, blocks, processes ? Machine.memoryAllowed() : 0);
-    }
-
-    /** The same for a machine with these cores and, for processes, this much memory allowed (0: threads, no memory cap). */
-    public static List<Integer> workerCounts(int cores, int perCore, long blocks, long memory) {
-        long most = Math.min((long) cores * perCore, Math.min(MOST_WORKERS, blocks));
-        if (memory > 0) most = Math.min(most, memory / MEMORY_PER_PROCESS);
-        return threadCounts((int) Math.max(1, most));
-    }
-
-    /** Thread counts to try: 1, 2, 4, … up to and including max (say, twice the cores). */
-    public static List<Integer> threadCounts(int max) {
-        List<Integer> counts = new java.util.ArrayList<>();
-        for (int t = 1; t < max; t *= 2) counts.add(t);
-        counts.add(max);
-        return counts;
+        return Workers.counts(cores(), perCore, blocks, processes ? Machine.memoryAllowed() : 0);
     }
 
     /** The most of these counts (of processes or threads) that each get a core of this machine: none share one. */
@@ -211,28 +185,13 @@ public final class Lab {
      * judging (course.claims) is tested against real runs. Nothing is shown, run or saved.
      */
     static Lab replay(Path saved) throws IOException {
-        JsonObject doc = com.google.gson.JsonParser.parseString(Files.readString(saved)).getAsJsonObject();
-        Preset ran = Preset.of(doc.get("lab").getAsString(), doc.get("preset").getAsString())
-                .planned(Plan.saved(doc.has("plan") ? doc.getAsJsonObject("plan") : null));
-        Lab lab = new Lab(doc.get("lab").getAsString(), ran);
-        lab.machine = new java.util.TreeMap<>();
-        doc.getAsJsonObject("machine").entrySet().forEach(e -> lab.machine.put(e.getKey(), e.getValue().getAsString()));
+        ResultsFile file = ResultsFile.read(saved);
+        Lab lab = new Lab(file.lab(), Preset.of(file.lab(), file.preset()).planned(Plan.saved(file.plan())));
+        lab.machine = file.machine();
         lab.replayed = true;
-        if (doc.has("bytecode")) {
-            lab.bytecode.putAll(new com.google.gson.Gson().<Map<String, List<String>>>fromJson(doc.get("bytecode"),
-                    new com.google.gson.reflect.TypeToken<Map<String, List<String>>>() { }.getType()));
-        }
-        List<JsonObject> runs = new ArrayList<>();
-        doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
-        int from = 0;
-        for (var count : doc.has("sweeps") ? doc.getAsJsonArray("sweeps") : new JsonArray()) {
-            lab.recorded.add(new Results(runs.subList(from, from += count.getAsInt())));
-        }
-        if (from < runs.size()) lab.recorded.add(new Results(runs.subList(from, runs.size())));  // saved before sweeps were
-        if (doc.has("noise_floor")) {
-            JsonObject floor = doc.getAsJsonObject("noise_floor");
-            lab.noiseFloor = NoiseFloor.saved(floor.get("case").getAsString(), floor.get("runs").getAsInt(), floor.get("pct").getAsDouble());
-        }
+        lab.bytecode.putAll(file.bytecode());
+        lab.recorded.addAll(file.sweeps());
+        lab.noiseFloor = file.noiseFloor();
         return lab;
     }
 
@@ -251,7 +210,7 @@ public final class Lab {
         if (loadedFrom != null) return new Sweep(snippet, preset, plan -> nextLoaded(snippet));
         return new Sweep(snippet, preset, plan -> SweepRun.results(runner, scratch, plan).map(results -> {
             record(plan, results);
-            Notebook.html(results.html(), results.toString());
+            Notebook.html(RunsTable.html(results), results.toString());
             return results;
         }).orElseGet(() -> new Results(List.of())));
     }
@@ -269,7 +228,7 @@ public final class Lab {
             throw new IllegalStateException("COURSE_LOAD=" + loadedFrom + ": sweep " + at + " saved runs of " + saved + " and this cell asks for "
                     + snippet + " (the lab changed since): load results of this lab as it is now, or unset COURSE_LOAD");
         }
-        Notebook.html(next.html(), next.toString());
+        Notebook.html(RunsTable.html(next), next.toString());
         return next;
     }
 
@@ -290,71 +249,19 @@ public final class Lab {
         return noiseFloor;
     }
 
-    /**
-     * Other JDKs on this machine (folders under /usr/lib/jvm, or JAVA_HOMES: a colon-separated list),
-     * each once, without the course's own: for running the same Java cases on another JDK.
-     */
+    /** Other JDKs on this machine (under /usr/lib/jvm, or JAVA_HOMES: a colon-separated list), said in a line: to run the same Java cases on them. */
     public List<String> otherJdks() {
-        List<String> found = jdkHomes().stream().skip(1).map(Path::toString).toList();
-        String line = found.isEmpty() ? "No other JDK found (install one, or list homes in JAVA_HOMES)."
-                : "Other JDKs: " + String.join(", ", found);
-        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
-        return found;
+        return Jdks.showOthers();
     }
 
     /** The Java runtimes of this machine's JDKs, this kernel's and every other found, as runs name them ("java 17.0.15"), oldest first. */
     public List<String> jdkRuntimes() {
-        return jdkHomes().stream().map(Machine::releaseVersion).filter(v -> !v.isEmpty()).map(v -> "java " + v).distinct()
-                .sorted(Results.OLDEST_FIRST).toList();
+        return Jdks.runtimes();
     }
 
-    /**
-     * The bytecode of a method of a JDK class, as `javap -c -p` prints it, on the JDK whose runs say `runtime` ("java
-     * 17.0.15"): what tells whether a JDK has a change, where its version number cannot (an update may carry a
-     * backport). Empty when no JDK here is that runtime or javap cannot say. Kept with the lab's results, so that a
-     * replay reads the same answer.
-     */
+    /** A JDK method's bytecode (Jdks.javap), kept with the lab's results so that a replay reads the same answer. */
     public List<String> bytecode(String runtime, String className, String method) {
-        return bytecode.computeIfAbsent(runtime + " " + className + "." + method, k -> javap(runtime, className, method));
-    }
-
-    private List<String> javap(String runtime, String className, String method) {
-        for (Path home : replayed ? List.<Path>of() : jdkHomes()) {
-            if (!runtime.equals("java " + Machine.releaseVersion(home)) || !Files.isExecutable(home.resolve("bin/javap"))) continue;
-            List<String> lines = Exec.run(List.of(home.resolve("bin/javap").toString(), "-c", "-p", className), "javap " + className).lines().toList();
-            List<String> body = new ArrayList<>();
-            boolean in = false;
-            for (String line : lines) {
-                if (!in && line.contains(" " + method + "(")) in = true;
-                else if (in && line.isBlank()) break;
-                if (in) body.add(line.strip());
-            }
-            return List.copyOf(body);
-        }
-        return List.of();
-    }
-
-    /** This kernel's JDK first, then every other JDK found (JAVA_HOMES, else /usr/lib/jvm), each once, by its real path. */
-    private static List<Path> jdkHomes() {
-        List<Path> candidates = new ArrayList<>();
-        String listed = System.getenv("JAVA_HOMES");
-        try {
-            if (listed != null && !listed.isBlank()) {
-                for (String home : listed.split(":")) candidates.add(Path.of(home));
-            } else if (Files.isDirectory(Path.of("/usr/lib/jvm"))) {
-                try (var dirs = Files.list(Path.of("/usr/lib/jvm"))) {
-                    dirs.sorted().forEach(candidates::add);
-                }
-            }
-            java.util.Set<Path> seen = new java.util.LinkedHashSet<>();
-            seen.add(Build.javaHome().toRealPath());
-            for (Path home : candidates) {
-                if (Files.isExecutable(home.resolve("bin/java"))) seen.add(home.toRealPath());
-            }
-            return List.copyOf(seen);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return bytecode.computeIfAbsent(runtime + " " + className + "." + method, k -> replayed ? List.of() : Jdks.javap(runtime, className, method));
     }
 
     /**
@@ -395,12 +302,12 @@ public final class Lab {
 
     /** fio's sequential write, warm read and cold read of a file of this size, beside the course's C figures for them. */
     public void fio(long size, Results course) {
-        Profile.fio(runner, scratch, size, course);
+        Fio.crossCheck(runner, scratch, size, course);
     }
 
     /** Says in one sentence whether cold reads reached a slower device here, and how cold they were. */
     public void coldReading(Results warm, Results cold) {
-        coldReading = Profile.coldReading(warm, cold);
+        coldReading = Coldness.reading(warm, cold);
         Notebook.html("<p>" + Html.escape(coldReading) + "</p>", coldReading);
         save();
     }
@@ -413,27 +320,20 @@ public final class Lab {
         return false;
     }
 
-    /** Says how many times longer cold reads took than warm ones, over the cases whose file was evicted (Profile.coldCost). */
+    /** Says how many times longer cold reads took than warm ones, over the cases whose file was evicted (Coldness.cost). */
     public void coldCost(Results cold, Results warm) {
-        System.out.println(Profile.coldCost(cold, warm));
+        System.out.println(Coldness.cost(cold, warm));
     }
 
-    /** Says, case by case, how much of its file each case's cold runs still found in the page cache (Profile.coldness). */
+    /** Says, case by case, how much of its file each case's cold runs still found in the page cache (Coldness.ofCases). */
     public void coldness(Results cold) {
-        String line = Profile.coldness(cold);
+        String line = Coldness.ofCases(cold);
         Notebook.html("<p>" + Html.escape(line) + "</p>", line);
     }
 
     /** Repeats lab 00's sentence on whether cold reads reach a slower device here (labs with cold runs show it beside them). */
     public void coldReading() {
-        String line;
-        try {
-            line = newestStartHere().filter(doc -> doc.has("cold_reading")).map(doc -> "Lab 00 found on this machine: " + doc.get("cold_reading").getAsString())
-                    .orElse("Run lab 00 once on this machine to learn whether its cold reads reach a slower device.");
-        } catch (IllegalStateException | UncheckedIOException unreadable) {
-            line = unreadable.getMessage();
-        }
-        Notebook.html("<p><small>" + Html.escape(line) + "</small></p>", line);
+        StartHere.showColdReading();
     }
 
     /**
@@ -459,60 +359,12 @@ public final class Lab {
 
     /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
     public void code(String snippet, String javaMethod, String cFunction) {
-        Path javaFile = runner.build().javaSource(snippet), cFile = runner.build().cSource(snippet);
-        String java = extract(javaFile, javaMethod);
-        String c = extract(cFile, cFunction);
-        String html = "<div style='display:flex;flex-wrap:wrap;gap:1em'>" + codeBox(javaFile.getFileName() + " · " + javaMethod, java)
-                + codeBox(cFile.getFileName() + " · " + cFunction, c) + "</div>";
-        Notebook.html(html, java + "\n" + c);
-    }
-
-    /**
-     * A snippet's code, as wide as its longest line: side by side with its twin where both fit, one above the other
-     * where they do not (a clipped line hides the strategy), scrolling sideways only on a screen narrower than one line.
-     * The box takes the code's font so that its width in ch is the code's own.
-     */
-    private static String codeBox(String title, String code) {
-        int widest = code.lines().mapToInt(String::length).max().orElse(0);
-        return "<div style='flex:1 1 " + (widest + 4) + "ch;min-width:0;font-family:var(--jp-code-font-family,monospace);font-size:85%'>"
-                + "<b style='font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:117.6%'>" + Html.escape(title) + "</b>"
-                + "<pre style='font-size:inherit;font-family:inherit;white-space:pre;overflow-x:auto'>" + Html.escape(code) + "</pre></div>";
+        Code.pair(runner.build().javaSource(snippet), javaMethod, runner.build().cSource(snippet), cFunction);
     }
 
     /** One function or method of any course file (say "c-snippets/jni/bulkraf.c"), shown as lab.code shows snippets. */
     public void show(String file, String name) {
-        Path path = Course.home().resolve(file);
-        String code = extract(path, name);
-        Notebook.html(codeBox(file + " · " + name, code), code);
-    }
-
-    /** A static method or function's source: from the line that declares it to the closing brace at its indentation. */
-    static String extract(Path file, String name) {
-        java.util.regex.Pattern declaration = java.util.regex.Pattern.compile("\\s*(static|JNIEXPORT|public|private)\\b[^(=]*[\\s*]"
-                + java.util.regex.Pattern.quote(name) + "\\(.*");
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (!declaration.matcher(line).matches() || line.strip().endsWith(";")) continue;  // not a prototype
-            String indent = line.substring(0, line.indexOf(line.strip()));
-            StringBuilder out = new StringBuilder();
-            for (int j = i; j < lines.size(); j++) {
-                out.append(lines.get(j).startsWith(indent) ? lines.get(j).substring(indent.length()) : lines.get(j)).append('\n');
-                if (j > i && lines.get(j).equals(indent + "}")) return out.toString();
-            }
-        }
-        throw new IllegalArgumentException("static " + name + "(...) not found in " + file);
-    }
-
-    /** The page-cache ceiling rule, the one place it is stated: the median MB/s of lab 00's C warm-cache runs of op. */
-    public static java.util.OptionalDouble ceilingOf(Results startHere, String op) {
-        Results warm = startHere.where("language", "c").where("cache", "warm").where("op", op);
-        return warm.runs().isEmpty() ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(warm.median("mb_per_s", r -> true));
+        Code.one(Course.home().resolve(file), file, name);
     }
 
     /**
@@ -520,51 +372,7 @@ public final class Lab {
      * in the newest results lab 00 saved here in a real preset (quick or paper; smoke is for tests). NaN, with a note, when lab 00 has not been run yet.
      */
     public double ceiling(String op) {
-        java.util.Optional<JsonObject> doc;
-        try {
-            doc = newestStartHere();
-        } catch (IllegalStateException | UncheckedIOException unreadable) {
-            Notebook.html("<small>No ceiling: " + Html.escape(unreadable.getMessage()) + "</small>", "no ceiling: " + unreadable.getMessage());
-            return Double.NaN;
-        }
-        if (doc.isPresent()) {
-            List<com.google.gson.JsonObject> runs = new ArrayList<>();
-            doc.get().getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
-            java.util.OptionalDouble ceiling = ceilingOf(new Results(runs), op);
-            if (ceiling.isPresent()) {
-                double mbPerS = ceiling.getAsDouble();
-                String file = doc.get().get("lab").getAsString() + "-" + doc.get().get("preset").getAsString() + "-"
-                        + doc.get().get("started").getAsString() + ".json";
-                Notebook.html(String.format(Locale.ROOT, "<small>Page-cache ceiling from lab 00 (%s): C %s, warm cache, %,.0f MB/s</small>",
-                        Html.escape(file), op, mbPerS), "ceiling " + op + " " + mbPerS);
-                return mbPerS;
-            }
-        }
-        Notebook.html("<small>No ceiling yet: run lab 00 once on this machine to see your page-cache ceiling here.</small>",
-                "no ceiling: run lab 00 first");
-        return Double.NaN;
-    }
-
-    /** The newest results lab 00 saved here in a real preset (quick or paper; smoke's tiny files measure no disk), if readable. */
-    /** The newest results lab 00 saved here in a real preset, if any; a file that cannot be read or parsed is an error naming it. */
-    private static java.util.Optional<JsonObject> newestStartHere() {
-        Path newest;
-        try (var files = Files.list(Course.results())) {
-            newest = files.filter(f -> f.getFileName().toString().matches("00-start-here-.*\\.json"))
-                    .filter(f -> !f.getFileName().toString().startsWith("00-start-here-smoke-"))
-                    .max(java.util.Comparator.comparing(f -> f.toFile().lastModified())).orElse(null);
-        } catch (java.nio.file.NoSuchFileException none) {
-            return java.util.Optional.empty();  // no results folder yet: the caller says to run lab 00
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + Course.results() + ": " + e.getMessage(), e);
-        }
-        if (newest == null) return java.util.Optional.empty();
-        try {
-            return java.util.Optional.of(com.google.gson.JsonParser.parseString(Files.readString(newest)).getAsJsonObject());
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("lab 00's results " + newest + " cannot be read (" + e.getMessage()
-                    + "): run lab 00 again to save new ones", e);
-        }
+        return StartHere.ceiling(op);
     }
 
     public void chart(Map<String, Object> spec) {
@@ -577,51 +385,13 @@ public final class Lab {
      */
     public void verdicts(Class<?> judging, List<Verdict> list) {
         verdicts(list.toArray(Verdict[]::new));
-        String file = "kit/src/main/java/" + judging.getName().replace('.', '/') + ".java";
-        Path source = Course.home().resolve(file);
-        if (!Files.isReadable(source)) return;  // a course without its sources (grading reads the built kit only)
-        try {
-            String code = Files.readString(source);
-            code = code.substring(code.indexOf("/**"));  // from the class's own comment: no package line, no imports
-            Notebook.html("<details><summary>How each row is judged: " + Html.escape(file) + "</summary>"
-                    + "<pre style='font-size:85%;white-space:pre;overflow-x:auto'>" + Html.escape(code) + "</pre></details>", "");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        VerdictTable.judgedBy(Course.home(), "kit/src/main/java/" + judging.getName().replace('.', '/') + ".java");
     }
 
     /** Shows the verdict table and keeps the verdicts with this lab's saved results. */
     public void verdicts(Verdict... list) {
         verdicts.addAll(List.of(list));
-        Html.Table table = new Html.Table("claim", "where", "published", "measured here [95% interval]", "verdict", "rule", "why").left(0, 5, 6);
-        StringBuilder t = new StringBuilder();
-        for (Verdict v : list) {
-            table.row(v.claim().statement(), v.claim().citation(), v.claim().shown(), v.measured(), Html.coloured(v.outcome(), Verdict.color(v.outcome())),
-                    Html.raw("<small>" + Html.escape(v.rule()) + "</small>"), v.why());
-            t.append(String.format(Locale.ROOT, "%-9s %s | published %s | measured %s%n", v.outcome(), v.claim().id(),
-                    v.claim().shown(), v.measured()));
-        }
-        StringBuilder h = new StringBuilder(table.html());
-        List<Verdict> read = List.of(list).stream().filter(v -> !v.reading().isEmpty()).toList();
-        if (!read.isEmpty()) {
-            Html.Table readings = new Html.Table("claim", "the course's reading").left(0, 1);
-            t.append("How this lab reads the studies' words:").append(System.lineSeparator());
-            for (Verdict v : read) {
-                readings.row(v.claim().statement(), v.reading());
-                t.append("  ").append(v.claim().id()).append(": ").append(v.reading()).append(System.lineSeparator());
-            }
-            h.append("<details><summary>How this lab reads the studies' words (").append(read.size()).append(read.size() == 1 ? " row" : " rows")
-                    .append(")</summary>").append(readings.html()).append("</details>");
-        }
-        List<Published.NotJudged> left = published.notJudged(id.substring(0, 2));
-        if (!left.isEmpty()) {
-            Html.Table notJudged = new Html.Table().left(0, 2);
-            left.forEach(n -> notJudged.row(n.claim().statement(), n.claim().citation(), n.reason()));
-            h.append("<details><summary>").append(left.size()).append(" more statements of the studies belong to this lab but are not judged here, and why</summary>")
-                    .append(notJudged.html()).append("</details>");
-            t.append(left.size()).append(" more statements not judged here (see data/not-judged.csv)").append(System.lineSeparator());
-        }
-        Notebook.html(h.toString(), t.toString());
+        VerdictTable.show(List.of(list), published.notJudged(id.substring(0, 2)));
         save();
     }
 
@@ -631,13 +401,7 @@ public final class Lab {
      */
     public void thenAndHere(Context... list) {
         contexts.addAll(List.of(list));
-        Html.Table table = new Html.Table("figure", "where", "then (the study's machine)", "here", "what differs").left(0, 4);
-        StringBuilder t = new StringBuilder();
-        for (Context c : list) {
-            table.row(c.claim().statement(), c.claim().citation(), c.claim().shown(), c.here(), c.note());
-            t.append(String.format(Locale.ROOT, "then %s | here %s | %s%n", c.claim().shown(), c.here(), c.claim().id()));
-        }
-        Notebook.html(table.html(), t.toString());
+        VerdictTable.thenAndHere(List.of(list));
         save();
     }
 
@@ -648,95 +412,14 @@ public final class Lab {
         save();
     }
 
-    /** A verdict's figure on its rule's scale, and its interval where it has one (JSON has no NaN or infinity). */
-    private static JsonObject judgedFigure(Estimate figure) {
-        JsonObject o = new JsonObject();
-        o.addProperty("value", figure.value());
-        if (Double.isFinite(figure.low()) && Double.isFinite(figure.high())) {
-            o.addProperty("low", figure.low());
-            o.addProperty("high", figure.high());
-        }
-        return o;
-    }
-
     /** Writes everything recorded so far, with the machine, to data/results/ (atomically: never half a file). */
     public Path save() {
         if (loadedFrom != null) return loadedFrom;  // its runs are saved already, where they came from
-        JsonObject doc = new JsonObject();
-        doc.addProperty("lab", id);
-        doc.addProperty("preset", preset.name());
-        doc.addProperty("started", started);
-        doc.add("plan", preset.plan().toJson());
-        JsonObject env = new JsonObject();
-        Machine.toSave(machine()).forEach(env::addProperty);
-        List<String> hosts = recorded.stream().flatMap(r -> r.hosts().stream()).distinct().toList();
-        if (!hosts.isEmpty()) env.addProperty("mpi nodes", hosts.size() + " (" + String.join(", ", hosts) + ")");  // where its MPI jobs ran: a cluster's nodes
-        doc.add("machine", env);
-        JsonArray runs = new JsonArray(), sweeps = new JsonArray();
-        recorded.forEach(r -> r.runs().forEach(runs::add));
-        recorded.forEach(r -> sweeps.add(r.runs().size()));
-        doc.add("runs", runs);
-        doc.add("sweeps", sweeps);
-        JsonArray checked = new JsonArray();
-        for (Verdict v : verdicts) {
-            JsonObject o = new JsonObject();
-            o.addProperty("claim", v.claim().id());
-            o.addProperty("published", v.claim().shown());
-            o.addProperty("measured", v.measured());
-            o.addProperty("verdict", v.outcome());
-            o.addProperty("rule", v.rule());
-            if (v.judged() != null && Double.isFinite(v.judged().value())) o.add("judged", judgedFigure(v.judged()));
-            checked.add(o);
-        }
-        doc.add("verdicts", checked);
-        JsonArray context = new JsonArray();
-        for (Context c : contexts) {
-            JsonObject o = new JsonObject();
-            o.addProperty("claim", c.claim().id());
-            o.addProperty("published", c.claim().shown());
-            o.addProperty("here", c.here());
-            context.add(o);
-        }
-        if (!contexts.isEmpty()) doc.add("then_and_here", context);
-        if (!bytecode.isEmpty()) doc.add("bytecode", new com.google.gson.Gson().toJsonTree(bytecode));
-        if (coldReading != null) doc.addProperty("cold_reading", coldReading);
-        if (noiseFloor != null) {
-            JsonObject floor = new JsonObject();
-            floor.addProperty("case", noiseFloor.caseName());
-            floor.addProperty("runs", noiseFloor.runs());
-            floor.addProperty("pct", noiseFloor.pct());
-            doc.add("noise_floor", floor);
-        }
-        Path dir = Course.results();
-        try {
-            Files.createDirectories(dir);
-            if (file == null) file = claimName(dir, id + "-" + preset.name() + "-" + started);
-            Path tmp = Files.createTempFile(dir, ".saving-", ".json");
-            try {
-                Files.writeString(tmp, new GsonBuilder().serializeNulls().setPrettyPrinting().create().toJson(doc));
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(tmp);  // a save that failed half-way leaves nothing (after the move there is nothing to delete)
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot save results to " + (file != null ? file : dir) + ": " + e.getMessage(), e);
-        }
+        ResultsFile saved = new ResultsFile(id, preset.name(), started, preset.plan().toJson(), Machine.toSave(machine()), recorded,
+                verdicts.stream().map(ResultsFile::verdict).toList(), contexts.stream().map(ResultsFile::context).toList(),
+                bytecode, coldReading, noiseFloor);
+        if (file == null) file = saved.claim(Course.results());
+        saved.writeTo(file);
         return file;
-    }
-
-    /**
-     * This lab's results file, claimed on its first save: NAME.json, or NAME-2.json, NAME-3.json… when another lab
-     * opened in the same second (a second kernel, Lab.open run twice) has the name already. Created empty, at once,
-     * so no two labs can take one name; every save then replaces it whole.
-     */
-    static Path claimName(Path dir, String name) throws IOException {
-        for (int n = 1; ; n++) {
-            Path candidate = dir.resolve(name + (n == 1 ? "" : "-" + n) + ".json");
-            try {
-                return Files.createFile(candidate);
-            } catch (java.nio.file.FileAlreadyExistsException taken) {
-                // the next number
-            }
-        }
     }
 }

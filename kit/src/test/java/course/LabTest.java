@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import course.base.Course;
-import course.profile.Profile;
+import course.profile.Coldness;
 import course.profile.ProfileTest;
 import course.record.Results;
 import java.io.IOException;
@@ -16,98 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LabTest {
-    static final Path JAVA = Course.home().resolve("java-snippets/RawIo.java");
-    static final Path C = Course.home().resolve("c-snippets/raw_io.c");
-
-    @Test
-    void extractsAJavaMethod() {
-        String code = Lab.extract(JAVA, "seqWrite");
-        String[] lines = code.split("\n");
-        assertTrue(lines[0].startsWith("static long seqWrite(Harness.Options o)"), lines[0]);
-        assertEquals("}", lines[lines.length - 1], "ends at the method's own closing brace");
-        assertTrue(code.contains("new FileOutputStream"), code);
-        assertFalse(code.contains("seqRead"), "stops before the next method: " + code);
-        assertTrue(lines[1].startsWith("    try (var out"), "the body keeps its indentation relative to the method: " + lines[1]);
-        assertTrue(code.endsWith("}\n"));
-    }
-
-    @Test
-    void extractsEachJavaMethodSeparately() {
-        for (String name : new String[] {"seqWrite", "seqRead", "randWrite", "randRead"}) {
-            String code = Lab.extract(JAVA, name);
-            assertTrue(code.startsWith("static long " + name + "("), code);
-            assertEquals(1, code.split("static long ", -1).length - 1, name + " alone: " + code);
-            assertTrue(code.contains(name.endsWith("Write") ? "return 0;" : "return used;"), code);
-        }
-    }
-
-    @Test
-    void extractsACFunction() {
-        String code = Lab.extract(C, "seq_write");
-        String[] lines = code.split("\n");
-        assertTrue(lines[0].startsWith("static uint64_t seq_write(const struct options *o)"), lines[0]);
-        assertEquals("}", lines[lines.length - 1]);
-        assertTrue(code.contains("harness_write_fully("), code);
-        assertTrue(code.contains("return 0;"), code);
-        assertFalse(code.contains("seq_read"), code);
-        assertTrue(code.contains("\n    } else {\n"), "inner braces do not end the function: " + code);
-    }
-
-    @Test
-    void extractsTheRandomCFunctions() {
-        String code = Lab.extract(C, "rand_write");
-        assertTrue(code.contains("lseek("), code);
-        assertTrue(code.contains("prng_below("), code);
-        assertFalse(code.contains("rand_read"), code);
-    }
-
-    @Test
-    void missingSignatureIsNamed() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Lab.extract(JAVA, "noSuchMethod"));
-        assertTrue(e.getMessage().contains("noSuchMethod"), e.getMessage());
-        assertTrue(e.getMessage().contains("RawIo.java"), e.getMessage());
-    }
-
-    @Test
-    void nestedIndentation(@TempDir Path dir) throws IOException {
-        Path file = Files.writeString(dir.resolve("X.java"), String.join("\n",
-                "class X {",
-                "    static long a() {",
-                "        if (true) {",
-                "            return 1;",
-                "        }",
-                "",
-                "        return 2;",
-                "    }",
-                "",
-                "    static long b() {",
-                "        return 3;",
-                "    }",
-                "}", ""));
-        assertEquals("static long a() {\n    if (true) {\n        return 1;\n    }\n\n    return 2;\n}\n",
-                Lab.extract(file, "a"));
-        assertEquals("static long b() {\n    return 3;\n}\n", Lab.extract(file, "b"));
-    }
-
-    @Test
-    void findsStaticMethodsOfAnyReturnType() {
-        Path text = Course.home().resolve("java-snippets/TextLines.java");
-        assertTrue(Lab.extract(text, "chars").startsWith("static void chars(Harness.Options o, Lines lines)"));
-        Path c = Course.home().resolve("c-snippets/text_lines.c");
-        assertTrue(Lab.extract(c, "open_text").startsWith("static FILE *open_text("));
-        assertTrue(Lab.extract(c, "consume").startsWith("static void consume("));
-    }
-
-    @Test
-    void findsJniFunctionsAndPublicMethods() {
-        Path jni = Course.home().resolve("c-snippets/jni/bulkraf.c");
-        assertTrue(Lab.extract(jni, "Java_BulkRandomAccessFile_transfer").startsWith("JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer("));
-        Path bulk = Course.home().resolve("java-snippets/BulkRandomAccessFile.java");
-        assertTrue(Lab.extract(bulk, "order").startsWith("public BulkRandomAccessFile order(ByteOrder order) {"));
-        assertTrue(Lab.extract(bulk, "read").startsWith("private void read(Object array"), "not a one-liner that calls read(");
-    }
-
     @Test
     void twoLabsOpenedInOneSecondSaveTwoFiles() throws IOException {
         Lab first = Lab.open("03-operation-size", "smoke"), second = Lab.open("03-operation-size", "smoke");
@@ -116,13 +24,6 @@ class LabTest {
         assertEquals(a, first.save(), "a lab keeps its file from save to save");
         Files.delete(a);
         Files.delete(b);
-    }
-
-    @Test
-    void aResultsNameTakenIsNotTakenAgain(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
-        assertEquals(dir.resolve("03-operation-size-smoke-20261125-120000.json"), Lab.claimName(dir, "03-operation-size-smoke-20261125-120000"));
-        assertEquals(dir.resolve("03-operation-size-smoke-20261125-120000-2.json"), Lab.claimName(dir, "03-operation-size-smoke-20261125-120000"));
-        assertEquals(dir.resolve("03-operation-size-smoke-20261125-120000-3.json"), Lab.claimName(dir, "03-operation-size-smoke-20261125-120000"));
     }
 
     @Test
@@ -171,7 +72,7 @@ class LabTest {
         Results[] device = ProfileTest.ceiling(10, 100, 0.5);
         Lab start = Lab.open("00-start-here", "quick");
         String shown = printed(() -> start.coldReading(device[0], device[1]));
-        String sentence = Profile.coldReading(device[0], device[1]);
+        String sentence = Coldness.reading(device[0], device[1]);
         assertTrue(shown.contains(sentence), shown);
         var saved = com.google.gson.JsonParser.parseString(Files.readString(start.save())).getAsJsonObject();
         assertEquals(sentence, saved.get("cold_reading").getAsString(), "kept with lab 00's results");

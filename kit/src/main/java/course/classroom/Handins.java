@@ -3,7 +3,8 @@ package course.classroom;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import course.Lab;
+import course.ResultsFile;
+import course.StartHere;
 import course.base.Course;
 import course.base.Html;
 import course.judge.Verdict;
@@ -134,17 +135,14 @@ public final class Handins {
                         rejected.add(new Rejected(name, problem));
                         continue;
                     }
-                    String preset = doc.get("preset").getAsString(), started = doc.has("started") ? doc.get("started").getAsString() : "";
-                    if (preset.equals("smoke") && !smokeToo) {
+                    ResultsFile saved = ResultsFile.of(doc);
+                    if (saved.preset().equals("smoke") && !smokeToo) {
                         rejected.add(new Rejected(name, "smoke preset (for tests only: its files are too small to measure a disk)"));
                         continue;
                     }
-                    LabRun seen = labs.get(doc.get("lab").getAsString());
-                    if (seen != null && seen.started().compareTo(started) > 0) continue;  // the newest run of a lab counts
-                    List<JsonObject> runs = new ArrayList<>(), verdicts = new ArrayList<>();
-                    doc.getAsJsonArray("runs").forEach(r -> runs.add(r.getAsJsonObject()));
-                    doc.getAsJsonArray("verdicts").forEach(v -> verdicts.add(v.getAsJsonObject()));
-                    labs.put(doc.get("lab").getAsString(), new LabRun(doc.get("lab").getAsString(), preset, started, new Results(runs), verdicts));
+                    LabRun seen = labs.get(saved.lab());
+                    if (seen != null && seen.started().compareTo(saved.started()) > 0) continue;  // the newest run of a lab counts
+                    labs.put(saved.lab(), new LabRun(saved.lab(), saved.preset(), saved.started(), saved.allRuns(), saved.verdicts()));
                     machine = machine(doc.getAsJsonObject("machine"));
                 }
             } catch (IOException e) {
@@ -219,7 +217,7 @@ public final class Handins {
             LabRun start = x.labs().get("00-start-here");
             if (start == null) continue;
             for (String op : List.of("write", "read")) {
-                Lab.ceilingOf(start.results(), op).ifPresent(mbPerS -> bars.add(Map.of("who", x.learner(), "op", op, "y", mbPerS)));
+                StartHere.ceilingOf(start.results(), op).ifPresent(mbPerS -> bars.add(Map.of("who", x.learner(), "op", op, "y", mbPerS)));
             }
         }
         return groupedBars(bars, "MB per second (C, warm cache)", "Page-cache ceilings from lab 00 (C, warm cache), by machine");

@@ -5,8 +5,6 @@ import course.base.Exec;
 import course.base.Html;
 import course.base.Scratch;
 import course.record.Machine;
-import course.record.Results;
-import course.record.Run;
 import course.run.Build;
 import course.run.Runner;
 import course.run.Sweep;
@@ -45,6 +43,7 @@ public final class Profile {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
         long bytes = Course.parseSize(sweep.invocations().get(0).flag("--file-size"));
         List<String> traced = java.util.stream.Stream.concat(IO_CALLS.stream(), also.stream()).distinct().toList();
+        Map<Runner.Invocation, String> names = Runner.Invocation.names(sweep.invocations());
         Progress progress = new Progress("counting system calls with strace", sweep.invocations().size());
         for (Runner.Invocation inv : sweep.invocations()) {
             progress.next(inv.label());
@@ -52,7 +51,7 @@ public final class Profile {
             try {
                 runner.run(inv, scratch, row -> { }, List.of("strace", "-c", "-f", "--seccomp-bpf",
                         "-e", "trace=" + String.join(",", traced), "-o", out.toString()), Map.of());
-                byInvocation.put(inv.caseName(), parseStrace(Files.readAllLines(out)));
+                byInvocation.put(names.get(inv), parseStrace(Files.readAllLines(out)));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (Exec.RunFailed e) {
@@ -110,6 +109,7 @@ public final class Profile {
     public static void fileEvents(Runner runner, Path scratch, Sweep sweep) {
         Map<String, Map<String, Long>> byInvocation = new LinkedHashMap<>();
         List<Runner.Invocation> javaRuns = javaInvocations(sweep);
+        Map<Runner.Invocation, String> names = Runner.Invocation.names(javaRuns);
         Progress progress = new Progress("recording file events with JDK Flight Recorder", javaRuns.size());
         for (Runner.Invocation inv : javaRuns) {
             progress.next(inv.label());
@@ -121,7 +121,7 @@ public final class Profile {
                 String options = "-Xlog:jfr+startup=warning \"-XX:StartFlightRecording=filename=" + fromRunFolder(scratch, recording) + "," + settings + "\"";
                 runner.run(inv, scratch, row -> { }, List.of(), Map.of("JDK_JAVA_OPTIONS", options));
                 Path jfr = (inv.javaHome() != null ? Path.of(inv.javaHome()) : Build.javaHome()).resolve("bin/jfr");
-                byInvocation.put(inv.caseName(), parseJfrSummary(Exec.run(List.of(jfr.toString(), "summary", recording.toString()), "jfr summary").lines().toList()));
+                byInvocation.put(names.get(inv), parseJfrSummary(Exec.run(List.of(jfr.toString(), "summary", recording.toString()), "jfr summary").lines().toList()));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (Exec.RunFailed e) {
@@ -169,18 +169,19 @@ public final class Profile {
         Path folder = Course.flameGraphs();
         Scratch.createDirectories(folder);
         List<Runner.Invocation> javaRuns = javaInvocations(sweep);
+        Map<Runner.Invocation, String> names = Runner.Invocation.names(javaRuns);
         Progress progress = new Progress("profiling with async-profiler (each case twice: a profile, a flame graph)", javaRuns.size());
         for (Runner.Invocation inv : javaRuns) {
             progress.next(inv.label());
-            String name = labId + "-" + inv.snippet() + "-" + inv.caseName().replace(' ', '-');
+            String name = labId + "-" + inv.snippet() + "-" + names.get(inv).replace(' ', '-');
             Path collapsed = tempFile(scratch, "profile-", ".txt");
             Path html = folder.resolve(name + ".html");
             try {
                 String event = profile(runner, scratch, inv, agent, collapsed, "collapsed");
                 profile(runner, scratch, inv, agent, html, "flamegraph");
-                CpuProfile p = CpuProfile.fromCollapsed(inv.caseName(), Files.readAllLines(collapsed));
+                CpuProfile p = CpuProfile.fromCollapsed(names.get(inv), Files.readAllLines(collapsed));
                 if (p.samples() == 0) {
-                    Notebook.unavailable("CPU profile of " + inv.caseName(), "the profiler took no samples inside the timed strategy (the run was too short)");
+                    Notebook.unavailable("CPU profile of " + names.get(inv), "the profiler took no samples inside the timed strategy (the run was too short)");
                     continue;
                 }
                 showHotFrames(p, event, html);
@@ -241,201 +242,6 @@ public final class Profile {
                 String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / p.samples())));
         Notebook.html(intro + table.html(), String.format(Locale.ROOT,
                 "%s: %.0f%% of %d samples in the kernel, %.0f%% copying memory", p.name(), p.kernelPct(), p.samples(), p.copyPct()));
-    }
-
-    /** fio's jobs: what the row says, fio's rw, its invalidate and direct settings, and the course's C runs of the same (op, cache, strategy). */
-    record FioJob(String label, String rw, int invalidate, int direct, String op, String cache, String strategy) {}
-
-    static final List<FioJob> FIO_JOBS = List.of(
-            new FioJob("sequential write, 1 MB blocks, into the page cache", "write", 0, 0, "write", "warm", "raw"),
-            new FioJob("sequential read, 1 MB blocks, warm page cache", "read", 0, 0, "read", "warm", "raw"),
-            new FioJob("sequential read, 1 MB blocks, cache dropped first", "read", 1, 0, "read", "cold", "raw"),
-            new FioJob("sequential read, 1 MB blocks, page cache bypassed (O_DIRECT)", "read", 0, 1, "read", "warm", "o-direct"));
-
-    /**
-     * fio, the disk benchmark people trust, on the jobs of the course's ceiling (course: C's runs of
-     * them), side by side with the course's figures and their ratio. fio's read job drops the file from
-     * the page cache itself (invalidate=1) for the cold figure and keeps it (0) for the warm one; both
-     * use plain read/write calls (psync), as the C snippet does, into a page-aligned buffer (mem=mmap),
-     * as the C harness gives its snippets: with fio's default (mem=malloc, 16 bytes past a page) warm
-     * reads ran 4× slower on a test VM, a difference of buffers, not of the disk. fio's write does not
-     * preallocate (fallocate=none) nor alter its buffer before each call (scramble_buffers=0: that is
-     * data-making work the course keeps off its clock), as the C snippet's does neither; before the cold
-     * read the file is flushed (the course's eviction helper: fsync, then drop), since fio's own drop
-     * leaves pages still waiting to be written. A last job reads with O_DIRECT, past the page cache
-     * altogether: the device's own speed, beside raw_io's o-direct strategy, where the file system allows it
-     * (tmpfs did not before Linux 6.6; the row says so).
-     * Skipped with a reason without fio.
-     */
-    public static void fio(Runner runner, Path scratch, long size, Results course) {
-        if (!Machine.onPath("fio")) {
-            Notebook.unavailable("fio cross-check", "fio is not installed (" + Machine.installHint("fio") + ")");
-            return;
-        }
-        Scratch.createDirectories(scratch);
-        long free = scratch.toFile().getUsableSpace();
-        if (free < size + FIO_MARGIN) {
-            Notebook.unavailable("fio cross-check", "its " + Course.formatBytes(size) + " file needs room: " + Course.formatBytes(free)
-                    + " free in " + scratch);
-            return;
-        }
-        Path dir = null;
-        try {
-            dir = Files.createTempDirectory(scratch, Scratch.RUN_PREFIX + "fio-");
-            Html.Table table = new Html.Table("job", "fio MB/s (slowest–fastest run)", "course (C) MB/s (slowest–fastest run)", "course ÷ fio (medians)").left(0);
-            StringBuilder t = new StringBuilder();
-            Path file = dir.resolve("fio.dat");
-            Progress progress = new Progress("fio, " + FIO_RUNS + " runs of each job on a " + Course.formatBytes(size) + " file", FIO_JOBS.size() * FIO_RUNS);
-            for (FioJob job : FIO_JOBS) {
-                List<Double> runs = new java.util.ArrayList<>();
-                String refused = null;
-                for (int run = 0; run < FIO_RUNS && refused == null; run++) {  // as the course's runs: a new file for each write, a flushed one for each cold read
-                    progress.next(job.label() + ", run " + (run + 1));
-                    if (job.rw().equals("write")) Files.deleteIfExists(file);
-                    if ("cold".equals(job.cache())) Exec.run(List.of(runner.build().evictHelper().toString(), file.toString()), "evict");
-                    // fio reads a colon in --filename as a list of files (a GVFS mount's folder holds them): escaped, it is one
-                    List<String> cmd = List.of("fio", "--name=ceiling", "--filename=" + file.toString().replace(":", "\\:"), "--size=" + size, "--bs=1m", "--rw=" + job.rw(),
-                            "--ioengine=psync", "--mem=mmap", "--fallocate=none", "--scramble_buffers=0",
-                            "--invalidate=" + job.invalidate(), "--direct=" + job.direct(), "--output-format=json");
-                    try {
-                        String json = Exec.run(cmd, "fio " + job.label());
-                        var result = com.google.gson.JsonParser.parseString(json.substring(json.indexOf('{')))
-                                .getAsJsonObject().getAsJsonArray("jobs").get(0).getAsJsonObject();
-                        runs.add(result.getAsJsonObject(job.rw()).get("bw_bytes").getAsDouble() / (1 << 20));
-                    } catch (Exec.RunFailed e) {
-                        if (job.direct() == 0) {  // fio's whole output (its JSON too) would bury the reason: its first error line
-                            progress.done();
-                            Notebook.unavailable("fio cross-check", "fio failed on " + job.label() + ": " + fioError(e.getMessage()));
-                            return;
-                        }
-                        refused = "refused by this file system (" + Machine.filesystem(scratch) + ")";
-                    }
-                }
-                double fioMbPerS = refused != null ? Double.NaN : Results.median(runs);
-                String fioShown = refused != null ? refused : String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", fioMbPerS,
-                        java.util.Collections.min(runs), java.util.Collections.max(runs));
-                Results ours = course.where(r -> r.get("op").getAsString().equals(job.op()) && r.get("cache").getAsString().equals(job.cache())
-                        && r.get("language").getAsString().equals("c") && r.get("strategy").getAsString().equals(job.strategy()));
-                Map<String, Object> courseRow = ours.runs().isEmpty() ? null : ours.summary().get(0);
-                Double courseMbPerS = courseRow == null ? null : (Double) courseRow.get("mb_per_s");
-                String ratio = courseMbPerS == null || refused != null ? "n/a" : String.format(Locale.ROOT, "%.2f", courseMbPerS / fioMbPerS);
-                // the slowest run's MB/s from its longest time, the fastest's from its shortest
-                String courseShown = courseRow == null ? "n/a" : String.format(Locale.ROOT, "%,.0f (%,.0f–%,.0f)", courseMbPerS,
-                        courseMbPerS * (Double) courseRow.get("median_ms") / (Double) courseRow.get("max_ms"),
-                        courseMbPerS * (Double) courseRow.get("median_ms") / (Double) courseRow.get("min_ms"));
-                table.row(job.label(), fioShown, courseShown, ratio);
-                t.append(String.format(Locale.ROOT, "%s: fio %s, course %s, course/fio %s%n", job.label(),
-                        refused != null ? fioShown : fioShown + " MB/s", courseRow == null ? "n/a" : courseShown + " MB/s", ratio));
-            }
-            progress.done();
-            Notebook.html(table.html(), t.toString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            if (dir != null) Scratch.removeTree(dir);
-        }
-    }
-
-    /** fio's runs of each job: the median is shown, as the course shows its own runs' median. */
-    static final int FIO_RUNS = 3;
-    /** Room kept free beside fio's file (its own files, the system's). */
-    static final long FIO_MARGIN = 64L << 20;
-
-    /** The line of fio's output that says what went wrong (fio: …, err=…), else its first line. */
-    static String fioError(String output) {
-        List<String> lines = output.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.endsWith("failed:")).toList();
-        return lines.stream().filter(l -> l.startsWith("fio:") || l.contains("err=")).findFirst()
-                .orElse(lines.isEmpty() ? "no output" : lines.get(0));
-    }
-
-    /** Slower than this many times the warm read, a cold read is taken to have reached a slower device. */
-    static final double COLD_REACHES_DEVICE = 1.5;
-
-    /**
-     * One sentence on what "cold" means on this machine: how much of each file the harness found still
-     * cached when a cold run's clock started (it measures it, mincore), and whether cold reads were
-     * slower than warm ones, i.e. whether they reach a slower device at all.
-     */
-    public static String coldReading(Results warm, Results cold) {
-        double warmMbPerS = warm.where("op", "read").median("mb_per_s", r -> true), coldMbPerS = cold.where("op", "read").median("mb_per_s", r -> true);
-        // cold writes record no residency (nothing was read): only the reads say how cold the file was
-        double resident = cold.typed().stream().map(Run::residentPct).filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).max().orElse(0);
-        double slower = warmMbPerS / coldMbPerS;
-        if (resident > Results.EVICTION_FAILED_PCT) {
-            return String.format(Locale.ROOT, "Cold runs still found up to %.0f%% of the file in the page cache: eviction does not work on this "
-                    + "file system (tmpfs, say), so \"cold\" figures here are warm ones.", resident);
-        }
-        if (slower < COLD_REACHES_DEVICE) {
-            return String.format(Locale.ROOT, "Cold runs found at most %.1f%% of the file cached, yet read at %.1f× the warm speed: this "
-                    + "machine's disk answers almost from memory (a virtual disk the host caches, say), so cold and warm figures here "
-                    + "hardly differ.", resident, 1 / slower);
-        }
-        return String.format(Locale.ROOT, "Cold runs found at most %.1f%% of the file cached and read %.1f× slower than warm ones: on this "
-                + "machine cold reads reach the device.", resident, slower);
-    }
-
-    /**
-     * How cold each case's cold runs were: the most of its file a run still found cached (the harness measured it,
-     * mincore). Where some cases stayed cached and others did not, eviction worked and something held those
-     * cases' pages: the course's eviction (posix_fadvise) leaves pages a process still maps (a MappedByteBuffer the
-     * garbage collector has not yet unmapped, say), so their "cold" figures are warm ones.
-     */
-    public static String coldness(Results cold) {
-        Map<String, Double> byCase = residentByCase(cold);
-        List<String> cached = held(byCase);
-        String each = byCase.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey(), e.getValue()))
-                .collect(java.util.stream.Collectors.joining(", "));
-        String line = "Still in the page cache when a cold run's clock started (the most of any run): " + each + ".";
-        if (cached.isEmpty()) return line + " Every cold run began cold.";
-        if (cached.size() == byCase.size()) return line + " Eviction did not work here (tmpfs, say): every \"cold\" figure is a warm one.";
-        return line + " Eviction worked for the others, so the pages of " + String.join(", ", cached) + " were held: the course's eviction"
-                + " (posix_fadvise) leaves pages a process still maps, so those \"cold\" figures are warm ones.";
-    }
-
-    /**
-     * How many times longer cold reads took than the same reads warm: each cold case (language and way) over the same
-     * case warm, then the geometric mean over the cases whose file eviction reached; the cases whose pages were held
-     * (coldness) are named and left out.
-     */
-    public static String coldCost(Results cold, Results warm) {
-        List<String> held = held(residentByCase(cold));
-        Results evicted = cold.where(r -> !held.contains(caseOf(r)));
-        String without = held.isEmpty() ? "" : "; without " + String.join(", ", held) + ", whose pages stayed cached";
-        double logSum = 0;
-        int cases = 0;
-        for (String c : residentByCase(evicted).keySet()) {  // like with like: a way's cold runs over its own warm ones
-            Results mine = evicted.where(r -> caseOf(r).equals(c));
-            Results same = warm.where(r -> caseOf(r).equals(c));
-            if (same.runs().isEmpty()) continue;
-            logSum += Math.log(mine.ratioTo(same, "median_ms", "cache"));
-            cases++;
-        }
-        if (cases == 0) return "No cold run here found its file evicted and read warm too, so cold and warm reads cannot be told apart on this machine.";
-        return String.format(Locale.ROOT, "Cold reads took %.1f× the time of the same reads from the page cache (geometric mean over %d way%s%s).",
-                Math.exp(logSum / cases), cases, cases == 1 ? "" : "s", without);
-    }
-
-    /** Each cold case (language and way) and the most of its file any of its runs still found cached, in percent. */
-    private static Map<String, Double> residentByCase(Results cold) {
-        Map<String, Double> byCase = new LinkedHashMap<>();
-        for (Map<String, Object> row : cold.summary()) {
-            byCase.merge(caseOf(row.get("language"), row.get("method")), row.get("resident_pct") == null ? 0 : (Double) row.get("resident_pct"), Math::max);
-        }
-        return byCase;
-    }
-
-    /** The cases whose pages eviction did not reach: more than Results.EVICTION_FAILED_PCT of the file still cached. */
-    private static List<String> held(Map<String, Double> residentByCase) {
-        return residentByCase.keySet().stream().filter(c -> residentByCase.get(c) > Results.EVICTION_FAILED_PCT).toList();
-    }
-
-    private static String caseOf(Object language, Object method) {
-        return language + " " + method;
-    }
-
-    /** A run's case: its language and way. */
-    private static String caseOf(com.google.gson.JsonObject run) {
-        return caseOf(run.get("language").getAsString(), Results.method(run));
     }
 
     /** A sweep's Java invocations (JFR and async-profiler see only the JVM). */

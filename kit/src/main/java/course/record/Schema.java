@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
  * of documents.
  */
 public final class Schema {
-    /** Keywords that only describe (annotations); x-case and x-workload mark fields for Results. */
-    private static final Set<String> ANNOTATIONS = Set.of("$schema", "$comment", "description", "x-case", "x-workload");
+    /** Keywords that only describe (annotations); x-case, x-workload, x-name and x-method mark fields for Results and Runner. */
+    private static final Set<String> ANNOTATIONS = Set.of("$schema", "$comment", "description", "x-case", "x-workload", "x-name", "x-method");
     private static final Set<String> CHECKED = Set.of("type", "enum", "const", "pattern", "minimum", "exclusiveMinimum", "maximum",
             "minItems", "items", "properties", "required", "additionalProperties", "dependentRequired", "$ref", "$defs");
     /** How much of an untrusted name or value a message repeats. */
@@ -65,7 +65,7 @@ public final class Schema {
     }
 
     /** The run record's fields that carry an annotation (x-case, x-workload), in the schema's order. */
-    List<String> runFields(String annotation) {
+    public List<String> runFields(String annotation) {
         List<String> fields = new ArrayList<>();
         for (var e : definition("run").getAsJsonObject("properties").entrySet()) {
             JsonElement mark = e.getValue().getAsJsonObject().get(annotation);

@@ -1,7 +1,9 @@
 package course.run;
 
 import course.base.Exec;
+import course.base.Html;
 import course.record.Machine;
+import course.show.Notebook;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,14 @@ public final class MpiRun {
     public static String missing() {
         return "MPI is not installed here (no " + tool("mpirun") + " and " + tool("mpicc") + "). Lab 08 needs Open MPI: "
                 + "sudo apt-get install openmpi-bin libopenmpi-dev (Debian, Ubuntu) or conda install -c conda-forge openmpi";
+    }
+
+    /** Names the MPI found, in a line, or stops right here (before anything is written) saying how to install it. */
+    public static void require() {
+        if (!available()) throw new Exec.RunFailed(missing() + "; then restart the kernel and run this lab again");
+        String version = Exec.run(List.of(tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
+        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", launcher(List.of("--procs", "1"))).replace("-np 1", "-np N") + " …";
+        Notebook.html("<small>" + Html.escape(line) + "</small>", line);
     }
 
     /** A process count mpirun can start: 1 to 256 (mpirun itself reads -np 0 as "one per core"). */

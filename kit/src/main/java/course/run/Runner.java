@@ -38,21 +38,46 @@ public final class Runner {
             return language + " " + snippet + " " + String.join(" ", flags) + (javaHome == null ? "" : " on " + javaHome);
         }
 
-        /** What sets this case apart, e.g. "java stream 1k read seq": language, strategy and buffer if given, op, pattern. */
+        /** This invocation's case name alone (see names). */
         public String caseName() {
-            StringBuilder name = new StringBuilder(language);
-            for (String f : List.of("--strategy", "--buffer-size", "--text", "--type", "--op", "--pattern")) {
-                if (flags.contains(f)) name.append(' ').append(flag(f));
+            return names(List.of(this)).get(this);
+        }
+
+        /**
+         * Each invocation's case name, as strace tables and profiles key their rows ("java stream 1k read seq"): its
+         * language; its values of the case fields that always name a case (x-name in data/results.schema.json); of any
+         * other case field given as a flag, where these invocations differ in it (a size, threads, a lock…), so that
+         * two invocations of different cases never share a name; and the JDK where it is not the course's. Fields in
+         * the schema's order.
+         */
+        public static Map<Invocation, String> names(List<Invocation> invocations) {
+            List<String> always = Schema.results().runFields("x-name");
+            List<String> named = new ArrayList<>();
+            for (String field : Schema.results().runFields("x-case")) {
+                String flag = "--" + field.replace('_', '-');  // language, snippet and runtime are no flag: never given
+                if (always.contains(field) || invocations.stream().map(inv -> inv.value(flag)).distinct().count() > 1) named.add(flag);
             }
-            if (javaHome != null) name.append(" on ").append(Path.of(javaHome).getFileName());
-            return name.toString();
+            Map<Invocation, String> names = new java.util.LinkedHashMap<>();
+            for (Invocation inv : invocations) {
+                StringBuilder name = new StringBuilder(inv.language);
+                for (String flag : named) if (inv.value(flag) != null) name.append(' ').append(inv.value(flag));
+                if (inv.javaHome != null) name.append(" on ").append(Path.of(inv.javaHome).getFileName());
+                names.put(inv, name.toString());
+            }
+            return names;
+        }
+
+        /** The value given for a flag, or null where it is not given. */
+        private String value(String name) {
+            int at = flags.indexOf(name);
+            return at < 0 || at + 1 >= flags.size() ? null : flags.get(at + 1);
         }
 
         /** The value given for a flag, e.g. flag("--op") is "read". */
         public String flag(String name) {
-            int at = flags.indexOf(name);
-            if (at < 0 || at + 1 >= flags.size()) throw new IllegalArgumentException(label() + " has no " + name);
-            return flags.get(at + 1);
+            String value = value(name);
+            if (value == null) throw new IllegalArgumentException(label() + " has no " + name);
+            return value;
         }
     }
 

@@ -205,9 +205,8 @@ public final class Sweep {
                 new Axis("jdk", chosen -> chosen.get("language").equals("java") ? jdks : orAbsent(null)));
     }
 
-    /** The flags a case passes, in the order a reader expects them (the strategy first, the run counts last). */
-    private static final List<String> FLAG_ORDER = List.of("--strategy", "--op", "--pattern", "--file-size", "--op-size", "--buffer-size",
-            "--text", "--type", "--threads", "--depth", "--procs", "--lock");
+    /** The flags a case passes, in the order of its fields in data/results.schema.json (the way first, the sizes last; then the run counts). */
+    private static final List<String> FLAG_ORDER = Results.CASE.stream().map(f -> "--" + f.replace('_', '-')).toList();
 
     private List<Runner.Invocation> cases(int runs) {
         List<Map<String, String>> combinations = new ArrayList<>(List.of(new java.util.HashMap<>()));
@@ -225,8 +224,9 @@ public final class Sweep {
         List<Runner.Invocation> out = new ArrayList<>();
         for (Map<String, String> chosen : combinations) {
             List<String> flags = new ArrayList<>();
+            chosen.put("--cache", cache);
             for (String flag : FLAG_ORDER) if (chosen.get(flag) != null) flags.addAll(List.of(flag, chosen.get(flag)));
-            flags.addAll(List.of("--cache", cache, "--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
+            flags.addAll(List.of("--repeat", String.valueOf(runs), "--warmup", String.valueOf(warmup)));
             out.add(new Runner.Invocation(snippet, chosen.get("language"), List.copyOf(flags), chosen.get("jdk")));
         }
         return out;

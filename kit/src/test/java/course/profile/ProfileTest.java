@@ -39,15 +39,15 @@ public class ProfileTest {
     void coldReadingSaysWhetherColdReachedTheDevice() {
         Results[] device = ceiling(10, 100, 0.5);
         assertEquals("Cold runs found at most 0.5% of the file cached and read 10.0× slower than warm ones: on this machine cold reads"
-                + " reach the device.", Profile.coldReading(device[0], device[1]));
+                + " reach the device.", Coldness.reading(device[0], device[1]));
         Results[] cachedDisk = ceiling(10, 12, 0.0);
-        assertTrue(Profile.coldReading(cachedDisk[0], cachedDisk[1]).contains("yet read at 0.8× the warm speed"));
+        assertTrue(Coldness.reading(cachedDisk[0], cachedDisk[1]).contains("yet read at 0.8× the warm speed"));
         com.google.gson.JsonObject coldWrite = Runs.run("c", "write", 1 << 20, 0, 50_000_000);  // a cold write: no residency recorded
         coldWrite.addProperty("cache", "cold");
-        assertEquals(Profile.coldReading(device[0], device[1]), Profile.coldReading(device[0], device[1].and(new Results(List.of(coldWrite)))),
+        assertEquals(Coldness.reading(device[0], device[1]), Coldness.reading(device[0], device[1].and(new Results(List.of(coldWrite)))),
                 "a cold write among the cold runs (resident_pct null) once unboxed a null, and its rate counted as a cold read's");
         Results[] tmpfs = ceiling(10, 10, 100.0);
-        assertTrue(Profile.coldReading(tmpfs[0], tmpfs[1]).startsWith("Cold runs still found up to 100% of the file in the page cache"));
+        assertTrue(Coldness.reading(tmpfs[0], tmpfs[1]).startsWith("Cold runs still found up to 100% of the file in the page cache"));
     }
 
     @Test
@@ -65,9 +65,9 @@ public class ProfileTest {
         Results cold = new Results(runs);
         assertEquals("Still in the page cache when a cold run's clock started (the most of any run): java buffer 100%, java segment 0%."
                 + " Eviction worked for the others, so the pages of java buffer were held: the course's eviction (posix_fadvise) leaves"
-                + " pages a process still maps, so those \"cold\" figures are warm ones.", Profile.coldness(cold));
-        assertTrue(Profile.coldness(cold.where("strategy", "segment")).endsWith("java segment 0%. Every cold run began cold."));
-        assertTrue(Profile.coldness(cold.where("strategy", "buffer")).endsWith("every \"cold\" figure is a warm one."));
+                + " pages a process still maps, so those \"cold\" figures are warm ones.", Coldness.ofCases(cold));
+        assertTrue(Coldness.ofCases(cold.where("strategy", "segment")).endsWith("java segment 0%. Every cold run began cold."));
+        assertTrue(Coldness.ofCases(cold.where("strategy", "buffer")).endsWith("every \"cold\" figure is a warm one."));
         List<com.google.gson.JsonObject> warmRuns = new java.util.ArrayList<>();
         for (String strategy : List.of("buffer", "segment", "mapped")) {  // each warm way at its own speed: cold compares like with like
             for (int i = 0; i < 3; i++) {
@@ -77,8 +77,8 @@ public class ProfileTest {
             }
         }
         assertEquals("Cold reads took 5.0× the time of the same reads from the page cache (geometric mean over 1 way; without java buffer,"
-                + " whose pages stayed cached).", Profile.coldCost(cold, new Results(warmRuns)));
-        assertTrue(Profile.coldCost(cold.where("strategy", "buffer"), new Results(warmRuns)).startsWith("No cold run here found its file evicted"));
+                + " whose pages stayed cached).", Coldness.cost(cold, new Results(warmRuns)));
+        assertTrue(Coldness.cost(cold.where("strategy", "buffer"), new Results(warmRuns)).startsWith("No cold run here found its file evicted"));
     }
 
     @Test
@@ -187,8 +187,8 @@ public class ProfileTest {
     @Test
     void fiosErrorIsItsOneLineThatSaysWhat() {
         String output = "fio sequential write failed:\n{\n  \"fio version\" : \"fio-3.33\",\nfio: pid=12, err=28/file:io_u.c:1889, func=io_u error, error=No space left on device\n}";
-        assertEquals("fio: pid=12, err=28/file:io_u.c:1889, func=io_u error, error=No space left on device", Profile.fioError(output));
-        assertEquals("something odd", Profile.fioError("fio x failed:\nsomething odd\n"));
+        assertEquals("fio: pid=12, err=28/file:io_u.c:1889, func=io_u error, error=No space left on device", Fio.error(output));
+        assertEquals("something odd", Fio.error("fio x failed:\nsomething odd\n"));
     }
 
     @Test
@@ -200,7 +200,7 @@ public class ProfileTest {
         java.io.ByteArrayOutputStream shown = new java.io.ByteArrayOutputStream();
         System.setOut(new java.io.PrintStream(shown, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
-            Profile.fio(new course.run.Runner(), scratch, 4 << 20, new Results(List.of()));
+            Fio.crossCheck(new course.run.Runner(), scratch, 4 << 20, new Results(List.of()));
         } finally {
             System.setOut(out);
         }

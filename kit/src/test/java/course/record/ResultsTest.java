@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import course.judge.Estimate;
 import course.judge.EstimateTest;
+import course.show.RunsTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,8 +103,8 @@ public class ResultsTest {
         for (int i = 0; i < 5; i++) short_.add(run("c", "write", "seq", 1000, 1, i, 10_000_000, 6_000_000, 4_000_000));
         for (int i = 0; i < 5; i++) long_.add(run("c", "read", "seq", 1000, 1, i, 50_000_000, 30_000_000, 20_000_000));
         assertEquals(40.0, (double) new Results(short_).summary().get(0).get("sys_share_pct"), 1e-9, "the figure is kept for the verdicts");
-        assertFalse(new Results(short_).html().contains("sys share"), "no row holds enough CPU time: no column");
-        String both = new Results(short_).and(new Results(long_)).html();
+        assertFalse(RunsTable.html(new Results(short_)).contains("sys share"), "no row holds enough CPU time: no column");
+        String both = RunsTable.html(new Results(short_).and(new Results(long_)));
         assertTrue(both.contains("<th>sys share pct</th>") && both.contains("<td>40.0</td>") && both.contains("<td>n/a</td>"), both);
     }
 
@@ -115,14 +116,6 @@ public class ResultsTest {
         assertEquals("bytes", new Results(List.of(slow, fast)).strategyWithHighestMedian("mb_per_s"));
         assertEquals("data", new Results(List.of(slow, fast)).strategyWithHighestMedian("median_ms"));
         assertEquals("", new Results(List.of()).strategyWithHighestMedian("mb_per_s"));
-    }
-
-    @Test
-    void aCountIsShownWhole() {
-        assertEquals("7", Results.format("platform_threads", 7.0));
-        assertEquals("7.5", Results.format("tasks", 7.5), "the median of an even number of runs");
-        assertEquals("1,024", Results.format("tasks", 1024.0));
-        assertEquals("7.00", Results.format("median_ms", 7.0), "a time keeps its three figures");
     }
 
     @Test
@@ -147,8 +140,8 @@ public class ResultsTest {
         }
         assertEquals(3.5, new Results(cold).summary().get(0).get("resident_pct"));
         assertNull(new Results(List.of(warm)).summary().get(0).get("resident_pct"));
-        assertFalse(new Results(List.of(warm)).html().contains("resident"), "a warm table has no such column");
-        assertTrue(new Results(cold).html().contains("<th>resident pct</th>"));
+        assertFalse(RunsTable.html(new Results(List.of(warm))).contains("resident"), "a warm table has no such column");
+        assertTrue(RunsTable.html(new Results(cold)).contains("<th>resident pct</th>"));
     }
 
     @Test
@@ -273,7 +266,7 @@ public class ResultsTest {
         String text = r.toString();
         assertTrue(text.contains("16m") && text.contains("4k"), text);
         assertTrue(text.contains("16.00 MB/s"), text);
-        String html = r.html();
+        String html = RunsTable.html(r);
         assertTrue(html.startsWith("<table>") && html.endsWith("</table>"), html);
         assertTrue(html.contains("<td>16m</td>") && html.contains("<td>4k</td>"), html);
     }
@@ -325,10 +318,10 @@ public class ResultsTest {
     @Test
     void htmlStatesConstantColumnsOnceAndShowsHitRatioOnlyWhereCounted() {
         Results r = new Results(List.of(buffered("direct", 1024, "java", 0, 1_000_000, 1024L), buffered("direct", 4096, "java", 0, 1_000_000, 256L)));
-        String html = r.html();
+        String html = RunsTable.html(r);
         assertTrue(html.contains("<caption>every row: language java · runtime java 25.0.3 · op read · pattern seq"), html);
         assertTrue(html.contains("<th>method</th>") && html.contains("<td>direct 4k</td>") && html.contains("hit ratio pct"), html);
-        assertFalse(new Results(List.of(run("c", "read", MB, 0, 5_000_000), run("c", "write", MB, 0, 5_000_000))).html().contains("hit ratio"));
+        assertFalse(RunsTable.html(new Results(List.of(run("c", "read", MB, 0, 5_000_000), run("c", "write", MB, 0, 5_000_000)))).contains("hit ratio"));
     }
 
     @Test
@@ -402,11 +395,11 @@ public class ResultsTest {
         assertEquals(80.0, (double) row.get("wall_mb_per_s"), 1e-9);
         assertEquals(2L, row.get("threads"));
         assertEquals("view-direct", row.get("method"));
-        assertTrue(r.html().contains("study mb per s") && r.html().contains("wall mb per s"));
+        assertTrue(RunsTable.html(r).contains("study mb per s") && RunsTable.html(r).contains("wall mb per s"));
         Results inRounds = new Results(r.runs().stream().map(run -> EstimateTest.inRound(run.deepCopy(), run.get("run").getAsInt() + 1)).toList());
         assertEquals(Estimate.overRounds(80, new double[] {80, 100, 40}, null), Estimate.ofCase(inRounds, row, "wall_mb_per_s"),
                 "three rounds: t over each round's own rate");
-        assertFalse(new Results(List.of(run("java", "read", MB, 0, 1_000_000))).html().contains("study mb per s"),
+        assertFalse(RunsTable.html(new Results(List.of(run("java", "read", MB, 0, 1_000_000)))).contains("study mb per s"),
                 "single-threaded snippets have no such columns");
     }
 

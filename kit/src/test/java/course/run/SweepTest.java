@@ -75,9 +75,35 @@ class SweepTest {
         assertEquals("java data read seq on jdk-17", all.get(1).caseName());
     }
 
+    /**
+     * The profile-key rule: strace tables and profiles key their rows by case name, so two runs of one sweep that
+     * differ in any case field (data/results.schema.json's x-case) must get two names, or one row would silently
+     * take the other's place. This sweep varies every case field the schema has, the cache across two sweeps.
+     */
+    @Test
+    void everyCaseFieldThatTellsTwoRunsApartTellsTheirProfileRowsApart() {
+        Sweep sweep = LAB.sweep("every_field").languages("java", "c").ops("read", "write").patterns("seq", "rand")
+                .fileSizes(List.of(1L << 20, 2L << 20)).opSizes(List.of(1L, 4096L)).bufferSizes(List.of(1024L, 8192L))
+                .strategies("a", "b").texts("lf", "crlf").types("int", "double").threads(List.of(1, 2)).depths(List.of(1, 8))
+                .procs(List.of(1, 2)).locks("none", "region").alsoOn(List.of("/usr/lib/jvm/jdk-17", "/usr/lib/jvm/jdk-21"));
+        List<Runner.Invocation> all = new java.util.ArrayList<>(sweep.cache("warm").invocations());
+        all.addAll(sweep.cache("cold").invocations());
+        for (String field : course.record.Schema.results().runFields("x-case")) {
+            if (List.of("snippet", "language", "runtime").contains(field)) continue;  // the sweep's, the language, the JDK: not flags
+            String flag = "--" + field.replace('_', '-');
+            assertTrue(all.stream().map(i -> i.flags().contains(flag) ? i.flag(flag) : "").distinct().count() > 1,
+                    "this test varies " + field + " (a case field added to the schema belongs in this sweep)");
+        }
+        java.util.Map<Runner.Invocation, String> names = Runner.Invocation.names(all);
+        assertEquals(all.size(), new java.util.HashSet<>(names.values()).size(), "one name per case");
+        assertEquals(List.of("java stream 1k read seq", "c stream 1k read seq"), Runner.Invocation.names(
+                LAB.sweep("buffering").strategies("stream").bufferSize(1024).ops("read").invocations()).values().stream().toList(),
+                "fields the runs share and no x-name marks are left out of the name");
+    }
+
     @Test
     void threadsAndLocksArePassedOnlyWhenSet() {
-        List<Runner.Invocation> all = LAB.sweep("shared_file").strategies("view-direct").threads(Lab.threadCounts(4)).locks("none", "region")
+        List<Runner.Invocation> all = LAB.sweep("shared_file").strategies("view-direct").threads(Workers.threadCounts(4)).locks("none", "region")
                 .languages("java").ops("write").invocations();
         assertEquals(6, all.size());
         assertEquals(List.of("1", "1", "2", "2", "4", "4"), all.stream().map(i -> i.flag("--threads")).toList());
@@ -123,18 +149,18 @@ class SweepTest {
 
     @Test
     void workerCountsStopAtTheCapTheBlocksAndTheMemory() {
-        assertEquals(List.of(1, 2, 4), Lab.workerCounts(2, 2, 64, 0), "2 per core on 2 cores");
-        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), Lab.workerCounts(128, 2, 1 << 20, 0), "never more than MOST_WORKERS");
-        assertEquals(List.of(1, 2, 4, 8, 16, 32), Lab.workerCounts(64, 2, 32, 0), "no more workers than blocks of the file");
-        assertEquals(List.of(1, 2, 4, 8), Lab.workerCounts(64, 2, 64, 2L << 30), "a 2 GiB container holds 8 JVMs at 256 MB");
-        assertEquals(List.of(1), Lab.workerCounts(2, 2, 64, 100L << 20), "always at least one");
+        assertEquals(List.of(1, 2, 4), Workers.counts(2, 2, 64, 0), "2 per core on 2 cores");
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), Workers.counts(128, 2, 1 << 20, 0), "never more than Workers.MOST");
+        assertEquals(List.of(1, 2, 4, 8, 16, 32), Workers.counts(64, 2, 32, 0), "no more workers than blocks of the file");
+        assertEquals(List.of(1, 2, 4, 8), Workers.counts(64, 2, 64, 2L << 30), "a 2 GiB container holds 8 JVMs at 256 MB");
+        assertEquals(List.of(1), Workers.counts(2, 2, 64, 100L << 20), "always at least one");
     }
 
     @Test
     void threadCountsDoubleUpToTheMaximum() {
-        assertEquals(List.of(1), Lab.threadCounts(1));
-        assertEquals(List.of(1, 2, 4), Lab.threadCounts(4));
-        assertEquals(List.of(1, 2, 4, 6), Lab.threadCounts(6));
+        assertEquals(List.of(1), Workers.threadCounts(1));
+        assertEquals(List.of(1, 2, 4), Workers.threadCounts(4));
+        assertEquals(List.of(1, 2, 4, 6), Workers.threadCounts(6));
     }
 
     @Test

@@ -1,0 +1,108 @@
+package course.show;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import course.base.Course;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CodeTest {
+    static final Path JAVA = Course.home().resolve("java-snippets/RawIo.java");
+    static final Path C = Course.home().resolve("c-snippets/raw_io.c");
+
+    @Test
+    void extractsAJavaMethod() {
+        String code = Code.extract(JAVA, "seqWrite");
+        String[] lines = code.split("\n");
+        assertTrue(lines[0].startsWith("static long seqWrite(Harness.Options o)"), lines[0]);
+        assertEquals("}", lines[lines.length - 1], "ends at the method's own closing brace");
+        assertTrue(code.contains("new FileOutputStream"), code);
+        assertFalse(code.contains("seqRead"), "stops before the next method: " + code);
+        assertTrue(lines[1].startsWith("    try (var out"), "the body keeps its indentation relative to the method: " + lines[1]);
+        assertTrue(code.endsWith("}\n"));
+    }
+
+    @Test
+    void extractsEachJavaMethodSeparately() {
+        for (String name : new String[] {"seqWrite", "seqRead", "randWrite", "randRead"}) {
+            String code = Code.extract(JAVA, name);
+            assertTrue(code.startsWith("static long " + name + "("), code);
+            assertEquals(1, code.split("static long ", -1).length - 1, name + " alone: " + code);
+            assertTrue(code.contains(name.endsWith("Write") ? "return 0;" : "return used;"), code);
+        }
+    }
+
+    @Test
+    void extractsACFunction() {
+        String code = Code.extract(C, "seq_write");
+        String[] lines = code.split("\n");
+        assertTrue(lines[0].startsWith("static uint64_t seq_write(const struct options *o)"), lines[0]);
+        assertEquals("}", lines[lines.length - 1]);
+        assertTrue(code.contains("harness_write_fully("), code);
+        assertTrue(code.contains("return 0;"), code);
+        assertFalse(code.contains("seq_read"), code);
+        assertTrue(code.contains("\n    } else {\n"), "inner braces do not end the function: " + code);
+    }
+
+    @Test
+    void extractsTheRandomCFunctions() {
+        String code = Code.extract(C, "rand_write");
+        assertTrue(code.contains("lseek("), code);
+        assertTrue(code.contains("prng_below("), code);
+        assertFalse(code.contains("rand_read"), code);
+    }
+
+    @Test
+    void missingSignatureIsNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Code.extract(JAVA, "noSuchMethod"));
+        assertTrue(e.getMessage().contains("noSuchMethod"), e.getMessage());
+        assertTrue(e.getMessage().contains("RawIo.java"), e.getMessage());
+    }
+
+    @Test
+    void nestedIndentation(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("X.java"), String.join("\n",
+                "class X {",
+                "    static long a() {",
+                "        if (true) {",
+                "            return 1;",
+                "        }",
+                "",
+                "        return 2;",
+                "    }",
+                "",
+                "    static long b() {",
+                "        return 3;",
+                "    }",
+                "}", ""));
+        assertEquals("static long a() {\n    if (true) {\n        return 1;\n    }\n\n    return 2;\n}\n",
+                Code.extract(file, "a"));
+        assertEquals("static long b() {\n    return 3;\n}\n", Code.extract(file, "b"));
+    }
+
+    @Test
+    void findsStaticMethodsOfAnyReturnType() {
+        Path text = Course.home().resolve("java-snippets/TextLines.java");
+        assertTrue(Code.extract(text, "chars").startsWith("static void chars(Harness.Options o, Lines lines)"));
+        Path c = Course.home().resolve("c-snippets/text_lines.c");
+        assertTrue(Code.extract(c, "open_text").startsWith("static FILE *open_text("));
+        assertTrue(Code.extract(c, "consume").startsWith("static void consume("));
+    }
+
+    @Test
+    void findsJniFunctionsAndPublicMethods() {
+        Path jni = Course.home().resolve("c-snippets/jni/bulkraf.c");
+        assertTrue(Code.extract(jni, "Java_BulkRandomAccessFile_transfer").startsWith("JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer("));
+        Path bulk = Course.home().resolve("java-snippets/BulkRandomAccessFile.java");
+        assertTrue(Code.extract(bulk, "order").startsWith("public BulkRandomAccessFile order(ByteOrder order) {"));
+        assertTrue(Code.extract(bulk, "read").startsWith("private void read(Object array"), "not a one-liner that calls read(");
+    }
+
+}
