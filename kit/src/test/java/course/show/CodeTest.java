@@ -88,21 +88,18 @@ class CodeTest {
     }
 
     @Test
-    void findsStaticMethodsOfAnyReturnType() {
-        Path text = Course.home().resolve("java-snippets/TextLines.java");
-        assertTrue(Code.extract(text, "chars").startsWith("static void chars(Harness.Options o, Lines lines)"));
-        Path c = Course.home().resolve("c-snippets/text_lines.c");
-        assertTrue(Code.extract(c, "open_text").startsWith("static FILE *open_text("));
-        assertTrue(Code.extract(c, "consume").startsWith("static void consume("));
-    }
-
-    @Test
-    void findsJniFunctionsAndPublicMethods() {
-        Path jni = Course.home().resolve("c-snippets/jni/bulkraf.c");
-        assertTrue(Code.extract(jni, "Java_BulkRandomAccessFile_transfer").startsWith("JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer("));
-        Path bulk = Course.home().resolve("java-snippets/BulkRandomAccessFile.java");
-        assertTrue(Code.extract(bulk, "order").startsWith("public BulkRandomAccessFile order(ByteOrder order) {"));
-        assertTrue(Code.extract(bulk, "read").startsWith("private void read(Object array"), "not a one-liner that calls read(");
+    void findsFunctionsOfEveryKindAndReturnType() {
+        String[][] cases = {
+            {"java-snippets/TextLines.java", "chars", "static void chars(Harness.Options o, Lines lines)"},
+            {"c-snippets/text_lines.c", "open_text", "static FILE *open_text("},
+            {"c-snippets/text_lines.c", "consume", "static void consume("},
+            {"c-snippets/jni/bulkraf.c", "Java_BulkRandomAccessFile_transfer", "JNIEXPORT jint JNICALL Java_BulkRandomAccessFile_transfer("},
+            {"java-snippets/BulkRandomAccessFile.java", "order", "public BulkRandomAccessFile order(ByteOrder order) {"},
+            {"java-snippets/BulkRandomAccessFile.java", "read", "private void read(Object array"}};  // not a one-liner that calls read(
+        for (String[] c : cases) {
+            String code = Code.extract(Course.home().resolve(c[0]), c[1]);
+            assertTrue(code.startsWith(c[2]), c[0] + " · " + c[1] + ": " + code);
+        }
     }
 
 }
