@@ -36,7 +36,7 @@ def course(tmp_path_factory):
 
 
 def scores(course, lab):
-    import classroom as tool  # tools/ is on the path (conftest)
+    import classroom_folder as tool  # tools/ is on the path (conftest)
     return tool.scores(lab, course)
 
 
@@ -218,10 +218,11 @@ def test_handin_zips_notebooks_and_checked_results_under_the_learners_id_and_ref
     refused = classroom("handin", "jane-doe", str(results), env=env)
     assert refused.returncode != 0 and refused.stderr.strip() == f"classroom: {str(odd)!r}: a results file's name must be UTF-8 text: rename it"
     odd.unlink()
-    (results / "notes.json").write_text("[1, 2]")
-    bad = classroom("handin", "ada", str(results), env=env)
-    assert bad.returncode != 0
-    assert bad.stderr.strip() == f"classroom: {results / 'notes.json'} is not a lab's results (expected the JSON a lab saves: lab, preset, machine, runs, verdicts)"
+    for text, said in [("[1, 2]", "not a lab's results: the document is a list, not an object"),
+                       (json.dumps(dict(doc, lab="99-nothing")), "no such lab: 99-nothing")]:  # the kit checks as the teacher's view will
+        (results / "notes.json").write_text(text)
+        bad = classroom("handin", "ada", str(results), env=env)
+        assert bad.returncode != 0 and bad.stderr.strip() == f"classroom: {results / 'notes.json'}: {said}"
     assert sorted(p.name for p in out.iterdir()) == ["handin-jane-doe.zip"], "no zip, no partial file when a file is refused"
     empty = classroom("handin", "ada", str(tmp_path / "nothing"), env=env)
     assert empty.returncode != 0 and "no results in" in empty.stderr

@@ -39,7 +39,7 @@ def test_the_readme_round_trip_runs_as_written(tmp_path):
     teacher's and the learner's is this test's own (COURSE_CLASSROOM, HOME with its Downloads, COURSE_MY_LABS,
     COURSE_RESULTS, COURSE_HANDIN, COURSE_CLASS_RESULTS). The learner of step 2 hands in labs 02 and 03 answered
     right, with saved results; one make autograde grades both, full marks; each is fed back, tabled and shown."""
-    import classroom as tool  # tools/ is on the path (conftest)
+    import classroom_folder as tool  # tools/ is on the path (conftest)
     import test_make_lab
     from nbgrader.api import Gradebook
     commands = readme_round_trip()

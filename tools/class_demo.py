@@ -156,6 +156,7 @@ def main():
         download(learners, args.lms, classroom, demo / "download.zip", host_socket, outside.pid)
         step("collect", ["collect", LAB, str(demo / "download.zip")], env, problems)
         graded = step(f"autograde {len(learners)} hand-ins", ["autograde", LAB], env, problems, check=False)
+        print(f"class-demo: {each_handin(graded.stderr)}", flush=True)
         step("feedback", ["feedback", LAB], env, problems)
         step("grades", ["grades"], env, problems)
         try:
@@ -186,9 +187,18 @@ def main():
           f"in {took:.0f} s on {len(os.sched_getaffinity(0))} cores" + (f"; kept in {demo}" if args.keep else ""))
 
 
+def each_handin(log):
+    """What one hand-in took, from autograde's line for each ("classroom: [3/30] ada-100001 (lab): 17 s, at most …")."""
+    seconds = sorted(int(s) for s in re.findall(r"^classroom: \[\d+/\d+\] \S+ \(\S+\): (\d+) s,", log, re.M))
+    if not seconds:
+        return "no hand-in was graded"
+    return (f"a hand-in took {seconds[len(seconds) // 2]} s (median; {seconds[0]} to {seconds[-1]} s), "
+            f"{sum(seconds)} s of grading in all")
+
+
 def check(learners, lms, classroom, graded):
     """Each learner's marks, feedback and row of the grade table against what their kind must get."""
-    import classroom as tool
+    import classroom_folder as tool
     got = tool.scores(LAB, classroom)
     rows = {row["student_id"]: row for row in csv.DictReader((classroom / "grades.csv").open(newline=""))}
     problems = []

@@ -29,7 +29,7 @@ from labs import HOME
 
 import course_hub
 import sandbox
-from classroom import KERNEL
+from classroom_folder import KERNEL
 
 LAB = "00-start-here"
 COURSE = course_hub.course_id()

@@ -23,14 +23,14 @@ def source_hash(path):
 
 def student_versions(labs):
     """{lab: notebook JSON} of nbgrader's student version of each lab, generated in a course folder of its own."""
-    import classroom  # here: nbgrader takes seconds to load, and a make lab whose copies are there needs none of it
-    scratch = Path(tempfile.mkdtemp(prefix=".learner-", dir=classroom.ensure(HOME / "build")))
+    import classroom_folder  # here: nbgrader takes seconds to load, and a make lab whose copies are there needs none of it
+    scratch = Path(tempfile.mkdtemp(prefix=".learner-", dir=classroom_folder.ensure(HOME / "build")))
     try:
         shutil.copy(HOME / "classroom/nbgrader_config.py", scratch / "nbgrader_config.py")
         for lab in labs:
             (scratch / "source" / lab.stem).mkdir(parents=True)
             shutil.copy(lab, scratch / "source" / lab.stem / lab.name)
-        classroom.generate(scratch, [lab.stem for lab in labs])
+        classroom_folder.generate(scratch, [lab.stem for lab in labs])
         return {lab: json.loads((scratch / "release" / lab.stem / lab.name).read_text()) for lab in labs}
     finally:
         shutil.rmtree(scratch)

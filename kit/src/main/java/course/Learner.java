@@ -19,8 +19,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * What a learner keeps and compares: their notebooks and results in one download (Binder deletes a session's files
- * after it idles), and the course's answers to a lab's exercises, folded, for after trying.
+ * What a learner keeps, hands in and compares: their notebooks and results in one zip, laid out one way (lab.keep()'s
+ * download, since Binder deletes a session's files after it idles; make handin's hand-in, checked), and the course's
+ * answers to a lab's exercises, folded, for after trying.
  */
 final class Learner {
     /** The download's name, beside the notebooks (JupyterLab serves files only from the folder it opened). */
@@ -34,10 +35,55 @@ final class Learner {
      * hand-in holds them) into notebooks/my-work.zip, written whole or not at all. Returns it, with how much it holds.
      */
     static Kept pack(Path notebooks, Path results) throws IOException {
-        List<Path> pages = list(notebooks, "*.ipynb"), saved = list(results, "*.json");
-        Path zip = notebooks.resolve(KEEP), partial = Files.createTempFile(notebooks, ".my-work-", ".partial");
+        return write(notebooks.resolve(KEEP), list(notebooks, "*.ipynb"), list(results, "*.json"), null);
+    }
+
+    /**
+     * make handin: the learner's copies of the course's labs (in notebooks; no other notebook) and every results file
+     * their labs saved (in results), each one a lab's results (ResultsFile.problem), laid out as pack lays them out, with
+     * learner.txt naming the learner, in outDir/handin-LEARNER.zip. A file that is not a lab's results stops it in one
+     * line (IllegalArgumentException), and no zip is left.
+     */
+    static Kept handin(String learner, Path results, Path notebooks, Path outDir) throws IOException {
+        List<Path> saved = list(results, "*.json");
+        if (saved.isEmpty()) throw new IllegalArgumentException("no results in " + results + " (run a lab first; each saves its results there)");
+        for (Path file : saved) {
+            String problem;
+            try {
+                problem = ResultsFile.problem(JsonParser.parseString(Files.readString(file)));
+            } catch (IOException | RuntimeException unreadable) {
+                problem = "not a lab's results: not JSON text (" + unreadable.getMessage() + ")";
+            }
+            if (problem != null) throw new IllegalArgumentException(file + ": " + problem);
+        }
+        List<String> labs = list(Course.home().resolve("labs"), "[0-9][0-9]-*.ipynb").stream().map(p -> p.getFileName().toString()).toList();
+        List<Path> pages = list(notebooks, "*.ipynb").stream().filter(p -> labs.contains(p.getFileName().toString())).toList();
+        Files.createDirectories(outDir);
+        return write(outDir.resolve("handin-" + learner + ".zip"), pages, saved, learner);
+    }
+
+    /** `handin ID RESULTS NOTEBOOKS OUT` (tools/classroom_handin.py): handin, said in one line; a refusal in one line on stderr, exit 2. */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 5 || !args[0].equals("handin")) throw new IllegalArgumentException("usage: course.Learner handin ID RESULTS NOTEBOOKS OUT");
+        try {
+            Kept k = handin(args[1], Path.of(args[2]), Path.of(args[3]), Path.of(args[4]));
+            System.out.println("hand in this file: " + k.zip() + " (" + k.notebooks() + " notebooks, " + k.results() + " results)");
+        } catch (IllegalArgumentException refused) {
+            System.err.println("classroom: " + refused.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /** Notebooks at the zip's top, results under results/, and learner.txt where a learner is named: written whole or not at all. */
+    private static Kept write(Path zip, List<Path> pages, List<Path> saved, String learner) throws IOException {
+        Path partial = Files.createTempFile(zip.getParent(), "." + zip.getFileName() + "-", ".partial");
         try {
             try (OutputStream out = Files.newOutputStream(partial); ZipOutputStream z = new ZipOutputStream(out)) {
+                if (learner != null) {
+                    z.putNextEntry(new ZipEntry("learner.txt"));
+                    z.write((learner + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    z.closeEntry();
+                }
                 for (Path p : pages) add(z, p, p.getFileName().toString());
                 for (Path p : saved) add(z, p, "results/" + p.getFileName());
             }

@@ -3,14 +3,17 @@ package course;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.reflect.TypeToken;
+import course.base.Course;
 import course.judge.Context;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.record.NoiseFloor;
 import course.record.Results;
+import course.record.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -120,7 +123,15 @@ public record ResultsFile(String lab, String preset, String started, JsonObject 
         return doc;
     }
 
-    /** A document the schema accepts (Schema.results checks it first where it comes from outside the course). */
+    /** Why a document is not a lab's results (data/results.schema.json, and a lab this course has), or null when it is one. */
+    public static String problem(JsonElement doc) {
+        String problem = Schema.results().problem(doc);
+        if (problem != null) return "not a lab's results: " + problem;
+        String lab = doc.getAsJsonObject().get("lab").getAsString();
+        return Files.exists(Course.home().resolve("labs").resolve(lab + ".ipynb")) ? null : "no such lab: " + lab;
+    }
+
+    /** A document problem() accepts. */
     public static ResultsFile of(JsonObject doc) {
         Map<String, String> machine = new TreeMap<>();
         doc.getAsJsonObject("machine").entrySet().forEach(e -> machine.put(e.getKey(), e.getValue().getAsString()));

@@ -130,7 +130,7 @@ public final class Handins {
                         continue;
                     }
                     JsonObject doc = parsed.getAsJsonObject();
-                    String problem = problem(doc);
+                    String problem = ResultsFile.problem(doc);
                     if (problem != null) {
                         rejected.add(new Rejected(name, problem));
                         continue;
@@ -163,14 +163,6 @@ public final class Handins {
     /** A zip entry that may hold a lab's results: a JSON file, at the top (older hand-ins) or under results/. */
     static boolean isResults(String entry) {
         return entry.endsWith(".json") && (!entry.contains("/") || entry.startsWith("results/"));
-    }
-
-    /** Why a document is not a lab's results (data/results.schema.json, and a lab this course has), or null when it is one. */
-    static String problem(JsonObject doc) {
-        String problem = Schema.results().problem(doc);
-        if (problem != null) return "not a lab's results: " + problem;
-        String lab = doc.get("lab").getAsString();
-        return Files.exists(Course.home().resolve("labs").resolve(lab + ".ipynb")) ? null : "no such lab: " + lab;
     }
 
     /** The handed-in machine in one line (its own JDK and gcc, not this notebook's). */

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
@@ -36,6 +38,15 @@ public final class Published {
         }
     }
 
+    /** The columns of a data/published file, in order. */
+    static final List<String> COLUMNS = List.of("id", "source", "where", "experiment", "series", "x", "x_unit", "value", "unit", "kind", "statement");
+    /** The units a figure may carry. */
+    static final Set<String> UNITS = Set.of("MB/s", "GB/s", "KB/s", "ms", "s", "us", "ns", "%", "x", "ops/s", "B", "KB", "MB", "GB", "MHz", "count");
+    /** What a row is: a figure of a table or the text, a ratio, a percent, a bound the study gave ("more than tripled"), a claim in words, a fact of the set-up. */
+    static final Set<String> KINDS = Set.of("table", "text", "ratio", "percent", "at-least", "at-most", "claim", "setup");
+    /** An id: its study, then its experiment and figure. */
+    static final Pattern ID = Pattern.compile("(xu-guo|bonachea|lord-reddy|awan|openjdk)\\.[a-z0-9.-]+");
+
     private final Map<String, Claim> claims = new LinkedHashMap<>();
 
     public Published(Path folder) {
@@ -53,7 +64,11 @@ public final class Published {
     private void load(Path file) throws IOException {
         CSVFormat format = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build();
         try (Reader in = Files.newBufferedReader(file)) {
-            for (CSVRecord r : format.parse(in)) {
+            var rows = format.parse(in);
+            if (!rows.getHeaderNames().equals(COLUMNS)) throw new IllegalStateException(file + ": its columns must be " + String.join(",", COLUMNS));
+            for (CSVRecord r : rows) {
+                String problem = problem(r);
+                if (problem != null) throw new IllegalStateException(file + ": row " + r.get("id") + ": " + problem);
                 String value = r.get("value");
                 Claim earlier = claims.put(r.get("id"), new Claim(r.get("id"), r.get("source"), r.get("where"), r.get("experiment"),
                         r.get("series"), r.get("x"), r.get("x_unit"), value.isEmpty() ? Double.NaN : Double.parseDouble(value),
@@ -61,6 +76,21 @@ public final class Published {
                 if (earlier != null) throw new IllegalStateException(file + ": the id " + r.get("id") + " is given twice; each row needs its own");
             }
         }
+    }
+
+    /** Why a row cannot be a published figure, or null: every row cites where and says what, a figure has a known unit. */
+    private static String problem(CSVRecord r) {
+        if (!ID.matcher(r.get("id")).matches()) return "an id is its study and a name (" + ID.pattern() + ")";
+        if (r.get("source").isBlank() || r.get("where").isBlank() || r.get("statement").isBlank()) return "every row cites its source and where, and says what";
+        if (!KINDS.contains(r.get("kind"))) return "kind " + r.get("kind") + " is not one of " + new java.util.TreeSet<>(KINDS);
+        if (r.get("value").isEmpty()) return r.get("kind").equals("claim") || r.get("kind").equals("setup") ? null : "only claims and set-up facts may lack a value";
+        if (r.get("kind").equals("claim")) return "a claim in words has no value";
+        try {
+            Double.parseDouble(r.get("value"));
+        } catch (NumberFormatException e) {
+            return "value " + r.get("value") + " is not a number";
+        }
+        return UNITS.contains(r.get("unit")) ? null : "unit " + r.get("unit") + " is not one of " + new java.util.TreeSet<>(UNITS);
     }
 
     public Claim get(String id) {

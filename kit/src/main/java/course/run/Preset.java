@@ -132,6 +132,30 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
         }
     }
 
+    /**
+     * The largest size (a key with "size" in its name) any lab's preset of this name lists, as written, not capped: what
+     * grading sizes its sandbox's memory by. 0 where no lab has that preset.
+     */
+    public static long largestSize(String presetName) {
+        long largest = 0;
+        for (var lab : table().entrySet()) {
+            if (lab.getKey().startsWith("_") || !lab.getValue().getAsJsonObject().has(presetName)) continue;
+            for (var e : lab.getValue().getAsJsonObject().getAsJsonObject(presetName).entrySet()) {
+                if (!e.getKey().contains("size")) continue;
+                for (JsonElement v : e.getValue().isJsonArray() ? e.getValue().getAsJsonArray().asList() : List.of(e.getValue())) {
+                    largest = Math.max(largest, Course.parseSize(v.getAsString()));
+                }
+            }
+        }
+        return largest;
+    }
+
+    /** `largest-size PRESET` prints largestSize in bytes, for the classroom tool (tools/classroom_grade.py). */
+    public static void main(String[] args) {
+        if (args.length != 2 || !args[0].equals("largest-size")) throw new IllegalArgumentException("usage: course.run.Preset largest-size PRESET");
+        System.out.println(largestSize(args[1]));
+    }
+
     /** A lab's preset from the course's table (labs/presets.json), sizes capped to the memory allowed here, not yet planned. */
     public static Preset of(String lab, String name) {
         JsonObject all = table();

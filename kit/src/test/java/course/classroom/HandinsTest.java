@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import course.ResultsFile;
 import course.record.Results;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,14 +30,14 @@ class HandinsTest {
 
     @Test
     void aLabsResultsPassAndEverythingElseSaysWhatIsWrong() {
-        assertNull(Handins.problem(doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000))));
+        assertNull(ResultsFile.problem(doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000))));
         JsonObject noRuns = doc("01-raw-io");
         noRuns.remove("runs");
-        assertEquals("not a lab's results: no runs", Handins.problem(noRuns));
-        assertEquals("no such lab: 99-nothing", Handins.problem(doc("99-nothing")));
+        assertEquals("not a lab's results: no runs", ResultsFile.problem(noRuns));
+        assertEquals("no such lab: 99-nothing", ResultsFile.problem(doc("99-nothing")));
         JsonObject bare = run("java", "read", 1 << 20, 0, 1_000_000);
         bare.remove("elapsed_ns");
-        assertEquals("not a lab's results: runs[0] has no elapsed_ns", Handins.problem(doc("01-raw-io", bare)));
+        assertEquals("not a lab's results: runs[0] has no elapsed_ns", ResultsFile.problem(doc("01-raw-io", bare)));
     }
 
     @Test
