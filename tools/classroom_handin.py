@@ -17,6 +17,8 @@ def handin(learner, results, notebooks):
         sys.exit(f"classroom: learner id {learner!r}: use letters, digits, . _ - (at most 64, a letter or digit first), "
                  "for example: make handin ID=jane-doe")
     for f in Path(results).glob("*.json"):
+        if f.name.startswith("."):
+            continue  # .saving-*: a save under way, which the kit leaves out too
         try:
             f.name.encode("utf-8")  # a name whose bytes were not UTF-8 holds surrogate escapes, which a zip cannot carry
         except UnicodeEncodeError:

@@ -49,10 +49,14 @@ final class Learner {
         if (saved.isEmpty()) throw new IllegalArgumentException("no results in " + results + " (run a lab first; each saves its results there)");
         for (Path file : saved) {
             String problem;
-            try {
-                problem = ResultsFile.problem(JsonParser.parseString(Files.readString(file)));
-            } catch (IOException | RuntimeException unreadable) {
-                problem = "not a lab's results: not JSON text (" + unreadable.getMessage() + ")";
+            if (Files.size(file) > ResultsFile.MAX_BYTES) {
+                problem = "larger than " + (ResultsFile.MAX_BYTES >> 20) + " MB: not a lab's results";
+            } else {
+                try {
+                    problem = ResultsFile.problem(JsonParser.parseString(Files.readString(file)));
+                } catch (com.google.gson.JsonParseException | java.nio.charset.CharacterCodingException notJson) {
+                    problem = "not a lab's results: not JSON text (" + notJson.getMessage() + ")";
+                }
             }
             if (problem != null) throw new IllegalArgumentException(file + ": " + problem);
         }
@@ -64,8 +68,8 @@ final class Learner {
 
     /** `handin ID RESULTS NOTEBOOKS OUT` (tools/classroom_handin.py): handin, said in one line; a refusal in one line on stderr, exit 2. */
     public static void main(String[] args) throws IOException {
-        if (args.length != 5 || !args[0].equals("handin")) throw new IllegalArgumentException("usage: course.Learner handin ID RESULTS NOTEBOOKS OUT");
         try {
+            if (args.length != 5 || !args[0].equals("handin")) throw new IllegalArgumentException("usage: course.Learner handin ID RESULTS NOTEBOOKS OUT");
             Kept k = handin(args[1], Path.of(args[2]), Path.of(args[3]), Path.of(args[4]));
             System.out.println("hand in this file: " + k.zip() + " (" + k.notebooks() + " notebooks, " + k.results() + " results)");
         } catch (IllegalArgumentException refused) {

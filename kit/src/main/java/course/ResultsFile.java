@@ -41,6 +41,17 @@ import java.util.TreeMap;
 public record ResultsFile(String lab, String preset, String started, JsonObject plan, Map<String, String> machine,
         List<Results> sweeps, List<JsonObject> verdicts, List<JsonObject> thenAndHere, Map<String, List<String>> bytecode,
         String coldReading, NoiseFloor noiseFloor) {
+    /** A results file larger than this is not a lab's (a lab's quick results are well under a megabyte): a class's view reads none. */
+    public static final int MAX_BYTES = 16 << 20;
+
+    /** Holds copies, so that what was written or read stays as it was. */
+    public ResultsFile {
+        machine = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(machine));  // as given: the card's order
+        sweeps = List.copyOf(sweeps);
+        verdicts = List.copyOf(verdicts);
+        thenAndHere = List.copyOf(thenAndHere);
+        bytecode = java.util.Collections.unmodifiableMap(new TreeMap<>(bytecode));
+    }
 
     /** The file's name: the lab, its preset and when it opened (claim adds -2, -3… where that is taken). */
     public String name() {
@@ -127,7 +138,13 @@ public record ResultsFile(String lab, String preset, String started, JsonObject 
     public static String problem(JsonElement doc) {
         String problem = Schema.results().problem(doc);
         if (problem != null) return "not a lab's results: " + problem;
-        String lab = doc.getAsJsonObject().get("lab").getAsString();
+        JsonObject o = doc.getAsJsonObject();
+        long counted = 0;
+        for (var count : o.has("sweeps") ? o.getAsJsonArray("sweeps") : new JsonArray()) counted += count.getAsLong();
+        if (counted > o.getAsJsonArray("runs").size()) {
+            return "not a lab's results: its sweeps count " + counted + " runs and it holds " + o.getAsJsonArray("runs").size();
+        }
+        String lab = o.get("lab").getAsString();
         return Files.exists(Course.home().resolve("labs").resolve(lab + ".ipynb")) ? null : "no such lab: " + lab;
     }
 
@@ -168,6 +185,7 @@ public record ResultsFile(String lab, String preset, String started, JsonObject 
     /** Writes the whole file at once (a temporary file moved over it): a reader never finds half a file, a failed write leaves none. */
     public void writeTo(Path file) {
         try {
+            Files.createDirectories(file.getParent());  // removed while the lab was open: made again
             Path tmp = Files.createTempFile(file.getParent(), ".saving-", ".json");
             try {
                 Files.writeString(tmp, new GsonBuilder().serializeNulls().setPrettyPrinting().create().toJson(toJson()));

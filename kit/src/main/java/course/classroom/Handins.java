@@ -9,7 +9,6 @@ import course.base.Course;
 import course.base.Html;
 import course.judge.Verdict;
 import course.record.Results;
-import course.record.Schema;
 import course.show.Charts;
 import course.show.Notebook;
 import java.io.IOException;
@@ -48,8 +47,6 @@ public final class Handins {
     public record Rejected(String file, String reason) {
     }
 
-    /** A results file larger than this is not read (a lab's quick results are well under a megabyte). */
-    static final int MAX_FILE_BYTES = 16 << 20;
     /** A zip with more files than this is not read further. */
     static final int MAX_FILES = 1000;
     /** The most results one hand-in may bring, together: eleven labs' quick and paper results fit many times over. */
@@ -107,9 +104,9 @@ public final class Handins {
                     if (entry.isDirectory() || !isResults(entry.getName())) continue;
                     JsonElement parsed;
                     try (InputStream in = z.getInputStream(entry)) {
-                        byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);  // never more, whatever the zip claims
-                        if (bytes.length > MAX_FILE_BYTES) {
-                            rejected.add(new Rejected(name, "larger than " + (MAX_FILE_BYTES >> 20) + " MB: not a lab's results"));
+                        byte[] bytes = in.readNBytes(ResultsFile.MAX_BYTES + 1);  // never more, whatever the zip claims
+                        if (bytes.length > ResultsFile.MAX_BYTES) {
+                            rejected.add(new Rejected(name, "larger than " + (ResultsFile.MAX_BYTES >> 20) + " MB: not a lab's results"));
                             continue;
                         }
                         read += bytes.length;

@@ -47,6 +47,9 @@ public final class Published {
     /** An id: its study, then its experiment and figure. */
     static final Pattern ID = Pattern.compile("(xu-guo|bonachea|lord-reddy|awan|openjdk)\\.[a-z0-9.-]+");
 
+    /** A figure as a study prints it: digits, a point, an exponent (no NaN, no infinity, no type suffix). */
+    static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+
     private final Map<String, Claim> claims = new LinkedHashMap<>();
 
     public Published(Path folder) {
@@ -66,7 +69,9 @@ public final class Published {
         try (Reader in = Files.newBufferedReader(file)) {
             var rows = format.parse(in);
             if (!rows.getHeaderNames().equals(COLUMNS)) throw new IllegalStateException(file + ": its columns must be " + String.join(",", COLUMNS));
+            int count = 0;
             for (CSVRecord r : rows) {
+                count++;
                 String problem = problem(r);
                 if (problem != null) throw new IllegalStateException(file + ": row " + r.get("id") + ": " + problem);
                 String value = r.get("value");
@@ -75,6 +80,7 @@ public final class Published {
                         r.get("unit"), r.get("kind"), r.get("statement")));
                 if (earlier != null) throw new IllegalStateException(file + ": the id " + r.get("id") + " is given twice; each row needs its own");
             }
+            if (count == 0) throw new IllegalStateException(file + ": no rows (a file of figures holds at least one)");
         }
     }
 
@@ -85,11 +91,7 @@ public final class Published {
         if (!KINDS.contains(r.get("kind"))) return "kind " + r.get("kind") + " is not one of " + new java.util.TreeSet<>(KINDS);
         if (r.get("value").isEmpty()) return r.get("kind").equals("claim") || r.get("kind").equals("setup") ? null : "only claims and set-up facts may lack a value";
         if (r.get("kind").equals("claim")) return "a claim in words has no value";
-        try {
-            Double.parseDouble(r.get("value"));
-        } catch (NumberFormatException e) {
-            return "value " + r.get("value") + " is not a number";
-        }
+        if (!NUMBER.matcher(r.get("value")).matches()) return "value " + r.get("value") + " is not a number";
         return UNITS.contains(r.get("unit")) ? null : "unit " + r.get("unit") + " is not one of " + new java.util.TreeSet<>(UNITS);
     }
 

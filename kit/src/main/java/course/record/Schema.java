@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * of documents.
  */
 public final class Schema {
-    /** Keywords that only describe (annotations); x-case, x-workload, x-name and x-method mark fields for Results and Runner. */
+    /** Keywords that only describe (annotations); x-case, x-workload, x-name and x-method mark the case fields the kit lists. */
     private static final Set<String> ANNOTATIONS = Set.of("$schema", "$comment", "description", "x-case", "x-workload", "x-name", "x-method");
     private static final Set<String> CHECKED = Set.of("type", "enum", "const", "pattern", "minimum", "exclusiveMinimum", "maximum",
             "minItems", "items", "properties", "required", "additionalProperties", "dependentRequired", "$ref", "$defs");
@@ -64,7 +64,7 @@ public final class Schema {
         return check(definition("run"), run, "run");
     }
 
-    /** The run record's fields that carry an annotation (x-case, x-workload), in the schema's order. */
+    /** The run record's fields that carry an annotation (x-case, x-workload, x-name, x-method), in the schema's order. */
     public List<String> runFields(String annotation) {
         List<String> fields = new ArrayList<>();
         for (var e : definition("run").getAsJsonObject("properties").entrySet()) {

@@ -38,6 +38,9 @@ class HandinsTest {
         JsonObject bare = run("java", "read", 1 << 20, 0, 1_000_000);
         bare.remove("elapsed_ns");
         assertEquals("not a lab's results: runs[0] has no elapsed_ns", ResultsFile.problem(doc("01-raw-io", bare)));
+        JsonObject overCounted = doc("01-raw-io", run("java", "read", 1 << 20, 0, 1_000_000));
+        overCounted.add("sweeps", new com.google.gson.Gson().toJsonTree(List.of(5)));
+        assertEquals("not a lab's results: its sweeps count 5 runs and it holds 1", ResultsFile.problem(overCounted), "refused, not read past its runs");
     }
 
     @Test
@@ -97,7 +100,7 @@ class HandinsTest {
         for (var e : bad.entrySet()) {
             zip(dir.resolve("results-" + e.getKey() + ".zip"), "01-raw-io-quick-1.json", e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
-        zip(dir.resolve("results-bomb.zip"), "01-raw-io-quick-1.json", new byte[Handins.MAX_FILE_BYTES + 4096]);
+        zip(dir.resolve("results-bomb.zip"), "01-raw-io-quick-1.json", new byte[ResultsFile.MAX_BYTES + 4096]);
         Handins all = Handins.collect(dir);
         assertEquals(List.of("ada"), all.handins().stream().map(Handins.Handin::learner).toList(), "the good one is shown");
         String page = all.html();

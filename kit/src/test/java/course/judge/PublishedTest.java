@@ -165,12 +165,15 @@ class PublishedTest {
             {"awan.x,S,§1,e,s,,,,,ratio,St", "only claims and set-up facts may lack a value"},
             {"awan.x,S,§1,e,s,,,2,,claim,St", "a claim in words has no value"},
             {"awan.x,S,§1,e,s,,,two,x,ratio,St", "value two is not a number"},
+            {"awan.x,S,§1,e,s,,,NaN,x,ratio,St", "value NaN is not a number"},
             {"awan.x,S,§1,e,s,,,2,furlongs,ratio,St", "unit furlongs is not one of"}};
         for (String[] row : bad) {
             Files.writeString(dir.resolve("a.csv"), header + row[0] + "\n");
             String said = assertThrows(IllegalStateException.class, () -> new Published(dir)).getMessage();
             assertTrue(said.startsWith(dir.resolve("a.csv") + ": row " + row[0].substring(0, row[0].indexOf(',')) + ": " + row[1]), said);
         }
+        Files.writeString(dir.resolve("a.csv"), header);
+        assertTrue(assertThrows(IllegalStateException.class, () -> new Published(dir)).getMessage().endsWith(": no rows (a file of figures holds at least one)"));
         Files.writeString(dir.resolve("a.csv"), "id,statement\nawan.x,St\n");
         assertTrue(assertThrows(IllegalStateException.class, () -> new Published(dir)).getMessage().endsWith("its columns must be " + String.join(",", Published.COLUMNS)));
     }

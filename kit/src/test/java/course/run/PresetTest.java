@@ -113,4 +113,13 @@ class PresetTest {
                 binder.sizesLine());
         assertEquals(1L << 30, new Preset("07-x", "paper", values).size("size"), "no cap");
     }
+
+    /** What grading sizes its sandbox by: the largest size any lab's preset lists, as written (a size key's value or list). */
+    @Test
+    void theLargestSizeOfAPresetIsOverEveryLab() {
+        assertEquals(8L << 20, Preset.largestSize("smoke"));
+        assertEquals(256L << 20, Preset.largestSize("quick"));
+        assertEquals(2L << 30, Preset.largestSize("paper"));
+        assertEquals(0, Preset.largestSize("no-such-preset"));
+    }
 }
