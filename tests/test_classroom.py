@@ -218,7 +218,7 @@ def test_handin_zips_notebooks_and_checked_results_under_the_learners_id_and_ref
     refused = classroom("handin", "jane-doe", str(results), env=env)
     assert refused.returncode != 0 and refused.stderr.strip() == f"classroom: {str(odd)!r}: a results file's name must be UTF-8 text: rename it"
     odd.unlink()
-    for text, said in [("[1, 2]", "not a lab's results: the document is a list, not an object"),
+    for text, said in [("[1, 2]", "not a lab's results: JSON, but not an object"),
                        (json.dumps(dict(doc, lab="99-nothing")), "no such lab: 99-nothing")]:  # the kit checks as the teacher's view will
         (results / "notes.json").write_text(text)
         bad = classroom("handin", "ada", str(results), env=env)

@@ -7,6 +7,7 @@ import course.base.Course;
 import course.base.Html;
 import course.show.Notebook;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -49,14 +50,8 @@ final class Learner {
         if (saved.isEmpty()) throw new IllegalArgumentException("no results in " + results + " (run a lab first; each saves its results there)");
         for (Path file : saved) {
             String problem;
-            if (Files.size(file) > ResultsFile.MAX_BYTES) {
-                problem = "larger than " + (ResultsFile.MAX_BYTES >> 20) + " MB: not a lab's results";
-            } else {
-                try {
-                    problem = ResultsFile.problem(JsonParser.parseString(Files.readString(file)));
-                } catch (com.google.gson.JsonParseException | java.nio.charset.CharacterCodingException notJson) {
-                    problem = "not a lab's results: not JSON text (" + notJson.getMessage() + ")";
-                }
+            try (InputStream in = Files.newInputStream(file)) {
+                problem = ResultsFile.check(in.readNBytes(ResultsFile.MAX_BYTES + 1)).problem();  // as the class's view will read it
             }
             if (problem != null) throw new IllegalArgumentException(file + ": " + problem);
         }

@@ -134,6 +134,27 @@ public record ResultsFile(String lab, String preset, String started, JsonObject 
         return doc;
     }
 
+    /** A file's bytes as checked: the document, or why it is not a lab's results (then doc is null). */
+    public record Checked(JsonObject doc, String problem) {
+    }
+
+    /**
+     * Reads a file's bytes (a learner's results, a hand-in's entry; at most MAX_BYTES + 1 of them are enough) as a lab's
+     * results: no larger than MAX_BYTES, JSON, an object, and what problem(doc) asks.
+     */
+    public static Checked check(byte[] bytes) {
+        if (bytes.length > MAX_BYTES) return new Checked(null, "larger than " + (MAX_BYTES >> 20) + " MB: not a lab's results");
+        JsonElement parsed;
+        try {
+            parsed = JsonParser.parseString(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+        } catch (com.google.gson.JsonParseException notJson) {
+            return new Checked(null, "not JSON");
+        }
+        if (!parsed.isJsonObject()) return new Checked(null, "not a lab's results: JSON, but not an object");
+        String problem = problem(parsed);
+        return new Checked(problem == null ? parsed.getAsJsonObject() : null, problem);
+    }
+
     /** Why a document is not a lab's results (data/results.schema.json, and a lab this course has), or null when it is one. */
     public static String problem(JsonElement doc) {
         String problem = Schema.results().problem(doc);

@@ -102,36 +102,23 @@ public final class Handins {
                 for (ZipEntry entry : z.stream().sorted(java.util.Comparator.comparing(ZipEntry::getName)).toList()) {
                     String name = shown + ":" + entry.getName();
                     if (entry.isDirectory() || !isResults(entry.getName())) continue;
-                    JsonElement parsed;
+                    byte[] bytes;
                     try (InputStream in = z.getInputStream(entry)) {
-                        byte[] bytes = in.readNBytes(ResultsFile.MAX_BYTES + 1);  // never more, whatever the zip claims
-                        if (bytes.length > ResultsFile.MAX_BYTES) {
-                            rejected.add(new Rejected(name, "larger than " + (ResultsFile.MAX_BYTES >> 20) + " MB: not a lab's results"));
-                            continue;
-                        }
-                        read += bytes.length;
-                        if (read > MAX_HANDIN_BYTES) {
-                            rejected.add(new Rejected(name, "left out: this hand-in's results pass " + (MAX_HANDIN_BYTES >> 20) + " MB together"));
-                            continue;
-                        }
-                        parsed = JsonParser.parseString(new String(bytes, StandardCharsets.UTF_8));
+                        bytes = in.readNBytes(ResultsFile.MAX_BYTES + 1);  // never more, whatever the zip claims
                     } catch (IOException damaged) {  // one entry the zip cannot give back (a bad checksum, say): the others still count
                         rejected.add(new Rejected(name, "cannot be read from the zip (" + damaged.getMessage() + ")"));
                         continue;
-                    } catch (RuntimeException notJson) {
-                        rejected.add(new Rejected(name, "not JSON"));
+                    }
+                    if (bytes.length <= ResultsFile.MAX_BYTES && (read += bytes.length) > MAX_HANDIN_BYTES) {
+                        rejected.add(new Rejected(name, "left out: this hand-in's results pass " + (MAX_HANDIN_BYTES >> 20) + " MB together"));
                         continue;
                     }
-                    if (!parsed.isJsonObject()) {
-                        rejected.add(new Rejected(name, "not a lab's results: JSON, but not an object"));
+                    ResultsFile.Checked checked = ResultsFile.check(bytes);
+                    if (checked.problem() != null) {
+                        rejected.add(new Rejected(name, checked.problem()));
                         continue;
                     }
-                    JsonObject doc = parsed.getAsJsonObject();
-                    String problem = ResultsFile.problem(doc);
-                    if (problem != null) {
-                        rejected.add(new Rejected(name, problem));
-                        continue;
-                    }
+                    JsonObject doc = checked.doc();
                     ResultsFile saved = ResultsFile.of(doc);
                     if (saved.preset().equals("smoke") && !smokeToo) {
                         rejected.add(new Rejected(name, "smoke preset (for tests only: its files are too small to measure a disk)"));

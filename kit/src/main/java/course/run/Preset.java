@@ -72,7 +72,7 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
     }
 
     private long capped(String key, long value) {
-        return key.contains("size") && sizeCap > 0 ? Math.min(value, sizeCap) : value;
+        return isSize(key) && sizeCap > 0 ? Math.min(value, sizeCap) : value;
     }
 
     public int count(String key) {
@@ -95,7 +95,7 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
         List<String> parts = new ArrayList<>();
         boolean anyCapped = false;
         for (var e : values.entrySet()) {
-            if (!e.getKey().contains("size")) continue;
+            if (!isSize(e.getKey())) continue;
             List<JsonElement> given = new ArrayList<>();
             if (e.getValue().isJsonArray()) e.getValue().getAsJsonArray().forEach(given::add);
             else given.add(e.getValue());
@@ -140,14 +140,17 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
         long largest = 0;
         for (var lab : table().entrySet()) {
             if (lab.getKey().startsWith("_") || !lab.getValue().getAsJsonObject().has(presetName)) continue;
-            for (var e : lab.getValue().getAsJsonObject().getAsJsonObject(presetName).entrySet()) {
-                if (!e.getKey().contains("size")) continue;
-                for (JsonElement v : e.getValue().isJsonArray() ? e.getValue().getAsJsonArray().asList() : List.of(e.getValue())) {
-                    largest = Math.max(largest, Course.parseSize(v.getAsString()));
-                }
+            Preset asWritten = new Preset(lab.getKey(), presetName, lab.getValue().getAsJsonObject().getAsJsonObject(presetName));
+            for (var e : asWritten.values().entrySet()) {
+                if (isSize(e.getKey())) largest = Math.max(largest, e.getValue().isJsonArray() ? asWritten.largest(e.getKey()) : asWritten.size(e.getKey()));
             }
         }
         return largest;
+    }
+
+    /** A key that holds a size (or a list of sizes): its name says so. */
+    static boolean isSize(String key) {
+        return key.contains("size");
     }
 
     /** `largest-size PRESET` prints largestSize in bytes, for the classroom tool (tools/classroom_grade.py). */
