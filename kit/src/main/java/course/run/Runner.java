@@ -54,7 +54,7 @@ public final class Runner {
             List<String> always = Schema.results().runFields("x-name");
             List<String> named = new ArrayList<>();
             for (String field : Schema.results().runFields("x-case")) {
-                String flag = "--" + field.replace('_', '-');  // language, snippet and runtime are no flag: never given
+                String flag = flagOf(field);  // language, snippet and runtime are no flag: never given
                 if (always.contains(field) || invocations.stream().map(inv -> inv.value(flag)).distinct().count() > 1) named.add(flag);
             }
             Map<Invocation, String> names = new java.util.LinkedHashMap<>();
@@ -79,6 +79,11 @@ public final class Runner {
             if (value == null) throw new IllegalArgumentException(label() + " has no " + name);
             return value;
         }
+    }
+
+    /** The flag that sets a run record's field: file_size is --file-size. */
+    static String flagOf(String field) {
+        return "--" + field.replace('_', '-');
     }
 
     /** The exit status a snippet gives when this machine cannot run its strategy (Harness.UNSUPPORTED, HARNESS_UNSUPPORTED). */

@@ -206,7 +206,7 @@ public final class Sweep {
     }
 
     /** The flags a case passes, in the order of its fields in data/results.schema.json (the way first, the sizes last; then the run counts). */
-    private static final List<String> FLAG_ORDER = Results.CASE.stream().map(f -> "--" + f.replace('_', '-')).toList();
+    private static final List<String> FLAG_ORDER = Results.CASE.stream().map(Runner::flagOf).toList();
 
     private List<Runner.Invocation> cases(int runs) {
         List<Map<String, String>> combinations = new ArrayList<>(List.of(new java.util.HashMap<>()));

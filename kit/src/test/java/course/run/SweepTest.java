@@ -90,7 +90,7 @@ class SweepTest {
         all.addAll(sweep.cache("cold").invocations());
         for (String field : course.record.Schema.results().runFields("x-case")) {
             if (List.of("snippet", "language", "runtime").contains(field)) continue;  // the sweep's, the language, the JDK: not flags
-            String flag = "--" + field.replace('_', '-');
+            String flag = Runner.flagOf(field);
             assertTrue(all.stream().map(i -> i.flags().contains(flag) ? i.flag(flag) : "").distinct().count() > 1,
                     "this test varies " + field + " (a case field added to the schema belongs in this sweep)");
         }
