@@ -374,7 +374,7 @@ public final class Build {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return build.resolve("cds").resolve(javaSource(snippet).getFileName().toString().replace(".java", "") + "-" + hash(List.of(), jars.toString()) + ".jsa");
+        return build.resolve("cds").resolve(javaSource(snippet).getFileName().toString().replace(".java", "") + "-" + hash(List.of(), jars.toString()) + SharedClasses.SUFFIX);
     }
 
     public static Path javaHome() {

@@ -144,10 +144,11 @@ public final class Runner {
         cmd.addAll(launcher);
         int program = cmd.size();
         boolean java = inv.language().equals("java");
+        List<String> command = build.command(inv.snippet(), inv.language());
         SharedClasses.Use sharing = java && inv.javaHome() == null
-                ? SharedClasses.forRun(build.classArchive(inv.snippet()), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty())
-                : SharedClasses.Use.NONE;  // no archive made under strace or a profiler: its writes at exit would be counted
-        cmd.addAll(SharedClasses.around(build.command(inv.snippet(), inv.language()), sharing));
+                ? SharedClasses.forRun(build.classArchive(inv.snippet()), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty(), command)
+                : SharedClasses.Use.NONE;  // no archive made under strace or a profiler: its writes would be counted
+        cmd.addAll(SharedClasses.around(command, sharing));
         if (inv.javaHome() != null && java) {
             cmd.set(program, Path.of(inv.javaHome(), "bin", "java").toString());  // the snippets are compiled for Java 17
         }

@@ -1,5 +1,6 @@
 package course.run;
 
+import course.base.Exec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,31 +11,46 @@ import java.util.List;
 /**
  * Class-data sharing for the Java snippets: a JVM start parses and links a few hundred classes before the harness's
  * first line (JMX for the thread CPU clock, NIO, the snippet's own), and a sweep starts hundreds of JVMs. A snippet's
- * first run on the course's JDK dumps the classes it loaded into an archive (-XX:ArchiveClassesAtExit, after the
- * program ends); every later run maps them from it (-XX:SharedArchiveFile). Only class loading changes: the same
- * bytecode runs and the JIT compiles it as before (no ahead-of-time profiles). One archive per snippet build and JDK
- * (build/cds/NAME-KEY.jsa, the key Build gives the jar), moved into place whole, so two kernels never read half of
- * one. An MPI job of several ranks never makes one (they would write one file at once), nor a run under strace or a profiler,
- * nor a course folder this user may not write (a grading sandbox). A JVM that cannot use an archive (another JDK's, a changed jar) says so on
- * stderr and runs without it.
+ * first run on the course's JDK records the classes it loaded; every later run maps them, already parsed and linked.
+ * On JDK 25 and later that is an ahead-of-time cache (JEP 483: -XX:AOTMode=record during the run, then one
+ * -XX:AOTMode=create after it, as JEP 514's one-step -XX:AOTCacheOutput does in a child JVM that would print its options
+ * on stderr), which also links the lambdas and method handles JMX is made of: a shared_file run starts in about 100 ms
+ * where a dynamic archive (-XX:ArchiveClassesAtExit, the way on older JDKs) took 140 and none 170. Only class loading
+ * and linking change: the same bytecode runs and the JIT compiles it as before (the cache holds no method profiles:
+ * -XX:-AOTRecordTraining). One archive per snippet build and JDK (build/cds/NAME-KEY.aot or .jsa, the key Build gives
+ * the jar), moved into place whole, so two kernels never read half of one. An MPI job of several ranks never makes one
+ * (they would write one file at once), nor a run under strace or a profiler, nor a course folder this user may not
+ * write (a grading sandbox). A JVM that cannot use an archive (another JDK's, a changed jar) runs without it.
  */
 final class SharedClasses {
-    /** What a run adds to the JVM's options, and what to do once it has ended well (put its new archive into place). */
-    record Use(List<String> options, Path made, Path archive) {
-        static final Use NONE = new Use(List.of(), null, null);
+    /** JDK 25 and later: an ahead-of-time cache; older JDKs: a dynamic class-data archive. */
+    static final boolean AHEAD_OF_TIME = Runtime.version().feature() >= 25;
 
-        /** After the run ended with status 0: its archive into place; after any other end: its partial file removed. */
+    /** The archive's file name ending for this JDK. */
+    static final String SUFFIX = AHEAD_OF_TIME ? ".aot" : ".jsa";
+
+    /**
+     * What a run adds to the JVM's options, and what to do once it has ended well: put its new archive into place,
+     * after making it from the run's record where the JDK makes it in a step of its own (create).
+     */
+    record Use(List<String> options, Path made, Path archive, List<String> create) {
+        static final Use NONE = new Use(List.of(), null, null, List.of());
+
+        /** After the run ended with status 0: its archive made and put into place; after any other end: its partial files removed. */
         void finish(boolean ok) {
             if (made == null) return;
+            Path recorded = recordOf(made);
             try {
+                if (ok && !create.isEmpty()) Exec.run(create, "making the class cache");  // its output says it made the cache: not the learner's
                 if (ok && Files.size(made) > 0) Files.move(made, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 // no archive this time: the next run makes one
             } finally {
                 try {
                     Files.deleteIfExists(made);
+                    Files.deleteIfExists(recorded);
                 } catch (IOException ignored) {
-                    // a temporary file in build/cds; `make clean` removes the folder
+                    // temporary files in build/cds; `make clean` removes the folder
                 }
             }
         }
@@ -44,26 +60,48 @@ final class SharedClasses {
      * The JVM's class-sharing messages kept off stderr (its other warnings stay): JDK 25 reports, at level error, that
      * a snippet given --enable-native-access differs from the JDK's own base archive, then uses the archive all the same.
      */
-    static final String QUIET = "-Xlog:cds=off:stderr";
+    static final List<String> QUIET = AHEAD_OF_TIME ? List.of("-Xlog:cds=off:stderr", "-Xlog:aot=off:stderr") : List.of("-Xlog:cds=off:stderr");
 
     private SharedClasses() {
     }
 
     /**
-     * The options for a run of the snippet whose archive is archive: use it, or make it where this run may (not where
-     * it is watched or shared: an MPI job of several ranks, a run under strace or a profiler, whose counts would take in the dump's writes).
+     * The options for a run of javaCommand (a snippet's, Build.command) whose archive is archive: use it, or make it
+     * where this run may (not where it is watched or shared: an MPI job of several ranks, a run under strace or a
+     * profiler, whose counts would take in the archive's writes).
      */
-    static Use forRun(Path archive, boolean watchedOrShared) {
-        if (Files.isRegularFile(archive)) return new Use(List.of("-XX:SharedArchiveFile=" + archive, QUIET), null, null);
+    static Use forRun(Path archive, boolean watchedOrShared, List<String> javaCommand) {
+        if (Files.isRegularFile(archive)) return new Use(with(AHEAD_OF_TIME ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of());
         if (watchedOrShared) return Use.NONE;
         try {
             Files.createDirectories(archive.getParent());
-            Path made = Files.createTempFile(archive.getParent(), ".making-", ".jsa");
-            Files.delete(made);  // the JVM writes it whole at exit
-            return new Use(List.of("-XX:ArchiveClassesAtExit=" + made, QUIET), made, archive);
+            Path made = Files.createTempFile(archive.getParent(), ".making-", SUFFIX);
+            Files.delete(made);  // the JVM writes it whole
+            if (!AHEAD_OF_TIME) return new Use(with("-XX:ArchiveClassesAtExit=" + made), made, archive, List.of());
+            // -DisplayVMOutput: recording ends with a line on stdout, which holds run records only (the JVM's
+            // warnings still reach stderr, through unified logging)
+            List<String> record = with("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining", "-XX:-DisplayVMOutput",
+                    "-XX:AOTMode=record", "-XX:AOTConfiguration=" + recordOf(made));
+            // the run's own JVM options and class path (the cache holds to them), and no program: create runs none
+            int classPath = javaCommand.indexOf("-cp");
+            List<String> create = new ArrayList<>(javaCommand.subList(0, classPath));
+            create.addAll(with("-XX:AOTMode=create", "-XX:AOTConfiguration=" + recordOf(made), "-XX:AOTCache=" + made));
+            create.addAll(javaCommand.subList(classPath, classPath + 2));
+            return new Use(record, made, archive, List.copyOf(create));
         } catch (IOException | UnsupportedOperationException e) {
             return Use.NONE;  // a folder this user may not write: run without sharing
         }
+    }
+
+    /** A run's record of the classes it loaded, beside the archive it becomes. */
+    private static Path recordOf(Path made) {
+        return made.resolveSibling(made.getFileName() + ".record");
+    }
+
+    private static List<String> with(String... options) {
+        List<String> all = new ArrayList<>(List.of(options));
+        all.addAll(QUIET);
+        return List.copyOf(all);
     }
 
     /** The command with the options among the JVM's own, last before the class path (after the course's -Xlog settings, which they refine). */

@@ -13,44 +13,56 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SharedClassesTest {
+    static final List<String> JAVA = List.of("java", "-Xlog:disable", "-cp", "x.jar", "Main");
+
     @Test
     void aRunMakesTheArchiveWhereNoneIsAndUsesItWhereOneIs(@TempDir Path dir) throws Exception {
-        Path archive = dir.resolve("cds/Snippet-1.jsa");
-        SharedClasses.Use making = SharedClasses.forRun(archive, false);
-        assertTrue(making.options().get(0).startsWith("-XX:ArchiveClassesAtExit=" + dir.resolve("cds/.making-")), making.toString());
-        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(archive, true), "an MPI job of several ranks, strace or a profiler: none made");
+        Path archive = dir.resolve("cds/Snippet-1" + SharedClasses.SUFFIX);
+        SharedClasses.Use making = SharedClasses.forRun(archive, false, JAVA);
+        assertTrue(making.made().startsWith(dir.resolve("cds")) && making.made().getFileName().toString().startsWith(".making-"), making.toString());
+        if (SharedClasses.AHEAD_OF_TIME) {
+            assertTrue(making.options().contains("-XX:AOTMode=record"), making.toString());
+            assertEquals(List.of("java", "-Xlog:disable"), making.create().subList(0, 2), "create: the run's JVM options");
+            assertTrue(making.create().contains("-XX:AOTCache=" + making.made()), making.create().toString());
+            assertEquals(List.of("-cp", "x.jar"), making.create().subList(making.create().size() - 2, making.create().size()), "its class path, no program");
+        } else {
+            assertEquals("-XX:ArchiveClassesAtExit=" + making.made(), making.options().get(0));
+        }
+        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(archive, true, JAVA), "an MPI job of several ranks, strace or a profiler: none made");
         Files.writeString(archive, "an archive");
-        assertEquals(List.of("-XX:SharedArchiveFile=" + archive, SharedClasses.QUIET), SharedClasses.forRun(archive, true).options(),
+        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, SharedClasses.forRun(archive, true, JAVA).options().get(0),
                 "an archive there is used by every run");
     }
 
     @Test
     void aFolderThatCannotBeMadeMeansNoSharing(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("build"), "a file, not a folder");
-        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(file.resolve("cds/Snippet-1.jsa"), false));
+        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(file.resolve("cds/Snippet-1.jsa"), false, JAVA));
     }
 
     @Test
     void theOptionsGoLastAmongTheJvmsBeforeTheClassPath() {
-        SharedClasses.Use use = new SharedClasses.Use(List.of("-XX:SharedArchiveFile=/a.jsa", SharedClasses.QUIET), null, null);
-        assertEquals(List.of("java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:SharedArchiveFile=/a.jsa", SharedClasses.QUIET, "-cp", "x.jar", "Main"),
+        SharedClasses.Use use = new SharedClasses.Use(List.of("-XX:SharedArchiveFile=/a.jsa", "-Xlog:cds=off:stderr"), null, null, List.of());
+        assertEquals(List.of("java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:SharedArchiveFile=/a.jsa", "-Xlog:cds=off:stderr", "-cp", "x.jar", "Main"),
                 SharedClasses.around(List.of("java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", "x.jar", "Main"), use));
         assertEquals(List.of("java", "-cp", "x.jar", "Main"), SharedClasses.around(List.of("java", "-cp", "x.jar", "Main"), SharedClasses.Use.NONE));
     }
 
-    /** A real snippet on the course's JDK: the first run leaves an archive, the next maps it, and both print the same record, nothing else. */
+    /** A real snippet on the course's JDK: the first run leaves an archive, the next maps it (or stops), and both print the same record, nothing else. */
     @Test
     void aSnippetRunsTheSameWithItsArchive(@TempDir Path dir) throws Exception {
         List<String> java = new Build().command("raw_io", "java");
-        Path archive = dir.resolve("cds/RawIo-test.jsa");
-        String first = run(java, SharedClasses.forRun(archive, false), dir);
+        Path archive = dir.resolve("cds/RawIo-test" + SharedClasses.SUFFIX);
+        String first = run(java, SharedClasses.forRun(archive, false, java), dir);
         assertTrue(Files.size(archive) > 0, "the first run left its archive");
         try (var left = Files.list(archive.getParent())) {
             assertEquals(List.of(archive), left.toList(), "and no partial file");
         }
-        SharedClasses.Use using = SharedClasses.forRun(archive, false);
-        assertEquals("-XX:SharedArchiveFile=" + archive, using.options().get(0));
-        String second = run(java, using, dir);
+        SharedClasses.Use using = SharedClasses.forRun(archive, false, java);
+        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, using.options().get(0));
+        List<String> strictly = new ArrayList<>(using.options());
+        strictly.add(SharedClasses.AHEAD_OF_TIME ? "-XX:AOTMode=on" : "-Xshare:on");  // a JVM that cannot map it stops
+        String second = run(java, new SharedClasses.Use(strictly, null, null, List.of()), dir);
         assertEquals(checksum(first), checksum(second));
     }
 
@@ -75,12 +87,15 @@ class SharedClassesTest {
 
     @Test
     void aRunThatFailedLeavesNoArchive(@TempDir Path dir) throws Exception {
-        Path archive = dir.resolve("cds/Snippet-1.jsa");
-        SharedClasses.Use making = SharedClasses.forRun(archive, false);
-        Path partial = Path.of(making.options().get(0).substring("-XX:ArchiveClassesAtExit=".length()));
+        Path archive = dir.resolve("cds/Snippet-1" + SharedClasses.SUFFIX);
+        SharedClasses.Use making = SharedClasses.forRun(archive, false, JAVA);
+        Path partial = making.made();
+        Path record = partial.resolveSibling(partial.getFileName() + ".record");
         Files.writeString(partial, "half an archive");
+        Files.writeString(record, "a run's record");
         making.finish(false);
         assertFalse(Files.exists(partial));
+        assertFalse(Files.exists(record));
         assertFalse(Files.exists(archive));
     }
 }
