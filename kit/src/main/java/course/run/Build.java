@@ -363,8 +363,8 @@ public final class Build {
     }
 
     /**
-     * Where the class-data-sharing archive of a Java snippet's build on the course's JDK lies (see SharedClasses): named
-     * by its jars and their times, since the JVM refuses an archive once a jar it holds classes of has changed.
+     * Where the class-data-sharing archives of a Java snippet's build on the course's JDK lie, less their ending (SharedClasses
+     * adds the kind's): named by its jars and their times, since the JVM refuses an archive once a jar it holds classes of has changed.
      */
     Path classArchive(String snippet) {
         List<String> cmd = javaCommand(snippet);
@@ -374,7 +374,7 @@ public final class Build {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return build.resolve("cds").resolve(javaSource(snippet).getFileName().toString().replace(".java", "") + "-" + hash(List.of(), jars.toString()) + SharedClasses.SUFFIX);
+        return build.resolve("cds").resolve(javaSource(snippet).getFileName().toString().replace(".java", "") + "-" + hash(List.of(), jars.toString()));
     }
 
     public static Path javaHome() {

@@ -146,7 +146,7 @@ public final class Runner {
         boolean java = inv.language().equals("java");
         List<String> command = build.command(inv.snippet(), inv.language());
         SharedClasses.Use sharing = java && inv.javaHome() == null
-                ? SharedClasses.forRun(build.classArchive(inv.snippet()), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty(), command)
+                ? SharedClasses.forRun(build.classArchive(inv.snippet()), !launcher.isEmpty(), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty(), command)
                 : SharedClasses.Use.NONE;  // no archive made under strace or a profiler: its writes would be counted
         cmd.addAll(SharedClasses.around(command, sharing));
         if (inv.javaHome() != null && java) {

@@ -15,19 +15,19 @@ import java.util.List;
  * On JDK 25 and later that is an ahead-of-time cache (JEP 483: -XX:AOTMode=record during the run, then one
  * -XX:AOTMode=create after it, as JEP 514's one-step -XX:AOTCacheOutput does in a child JVM that would print its options
  * on stderr), which also links the lambdas and method handles JMX is made of: a shared_file run starts in about 100 ms
- * where a dynamic archive (-XX:ArchiveClassesAtExit, the way on older JDKs) took 140 and none 170. Only class loading
- * and linking change: the same bytecode runs and the JIT compiles it as before (the cache holds no method profiles:
- * -XX:-AOTRecordTraining). One archive per snippet build and JDK (build/cds/NAME-KEY.aot or .jsa, the key Build gives
- * the jar), moved into place whole, so two kernels never read half of one. An MPI job of several ranks never makes one
- * (they would write one file at once), nor a run under strace or a profiler, nor a course folder this user may not
- * write (a grading sandbox). A JVM that cannot use an archive (another JDK's, a changed jar) runs without it.
+ * where a dynamic archive (-XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile) took 140 and none 170. Only class
+ * loading and linking change: the same bytecode runs and the JIT compiles it as before (the cache holds no method
+ * profiles: -XX:-AOTRecordTraining). Older JDKs, and runs under Open MPI's mpirun, get the dynamic archive: mpirun puts
+ * the run's working folder first on a java command's class path, and an ahead-of-time cache takes no class path with a
+ * folder that holds files (the JVM then records nothing, and a cache it cannot use costs it the JDK's own archive too).
+ * One archive per snippet build, JDK and kind (build/cds/NAME-KEY.aot or .jsa, the key Build gives the jar), moved into
+ * place whole, so two kernels never read half of one. An MPI job of several ranks never makes one (they would write one
+ * file at once), nor a run under strace or a profiler, nor a course folder this user may not write (a grading sandbox).
+ * A JVM that cannot use an archive (another JDK's, a changed jar) runs without it.
  */
 final class SharedClasses {
-    /** JDK 25 and later: an ahead-of-time cache; older JDKs: a dynamic class-data archive. */
+    /** JDK 25 and later make ahead-of-time caches; older JDKs dynamic class-data archives. */
     static final boolean AHEAD_OF_TIME = Runtime.version().feature() >= 25;
-
-    /** The archive's file name ending for this JDK. */
-    static final String SUFFIX = AHEAD_OF_TIME ? ".aot" : ".jsa";
 
     /**
      * What a run adds to the JVM's options, and what to do once it has ended well: put its new archive into place,
@@ -62,22 +62,33 @@ final class SharedClasses {
      */
     static final List<String> QUIET = AHEAD_OF_TIME ? List.of("-Xlog:cds=off:stderr", "-Xlog:aot=off:stderr") : List.of("-Xlog:cds=off:stderr");
 
+    /** The archive of a run: stem (build/cds/NAME-KEY) with the ending of its kind, an ahead-of-time cache unless under mpirun. */
+    static Path archive(Path stem, boolean underMpirun) {
+        return stem.resolveSibling(stem.getFileName() + (aheadOfTime(underMpirun) ? ".aot" : ".jsa"));
+    }
+
+    private static boolean aheadOfTime(boolean underMpirun) {
+        return AHEAD_OF_TIME && !underMpirun;
+    }
+
     private SharedClasses() {
     }
 
     /**
-     * The options for a run of javaCommand (a snippet's, Build.command) whose archive is archive: use it, or make it
-     * where this run may (not where it is watched or shared: an MPI job of several ranks, a run under strace or a
-     * profiler, whose counts would take in the archive's writes).
+     * The options for a run of javaCommand (a snippet's, Build.command) whose archives are named by stem (Build.classArchive):
+     * use the one of its kind, or make it where this run may (not where it is watched or shared: an MPI job of several ranks,
+     * a run under strace or a profiler, whose counts would take in the archive's writes).
      */
-    static Use forRun(Path archive, boolean watchedOrShared, List<String> javaCommand) {
-        if (Files.isRegularFile(archive)) return new Use(with(AHEAD_OF_TIME ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of());
+    static Use forRun(Path stem, boolean underMpirun, boolean watchedOrShared, List<String> javaCommand) {
+        Path archive = archive(stem, underMpirun);
+        boolean aot = aheadOfTime(underMpirun);
+        if (Files.isRegularFile(archive)) return new Use(with(aot ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of());
         if (watchedOrShared) return Use.NONE;
         try {
             Files.createDirectories(archive.getParent());
-            Path made = Files.createTempFile(archive.getParent(), ".making-", SUFFIX);
+            Path made = Files.createTempFile(archive.getParent(), ".making-", aot ? ".aot" : ".jsa");
             Files.delete(made);  // the JVM writes it whole
-            if (!AHEAD_OF_TIME) return new Use(with("-XX:ArchiveClassesAtExit=" + made), made, archive, List.of());
+            if (!aot) return new Use(with("-XX:ArchiveClassesAtExit=" + made), made, archive, List.of());
             // -DisplayVMOutput: recording ends with a line on stdout, which holds run records only (the JVM's
             // warnings still reach stderr, through unified logging)
             List<String> record = with("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining", "-XX:-DisplayVMOutput",
