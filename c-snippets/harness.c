@@ -79,8 +79,9 @@ static void alone_barrier(void) {}
 static int64_t alone_value(int64_t value) { return value; }
 static void alone_gather(int64_t value, int64_t *at_0) { at_0[0] = value; }
 static const char *alone_host(void) { return "localhost"; }
+static const char *alone_io(const struct options *o) { (void)o; return NULL; }
 static void alone_end(void) {}
-static const struct team alone = {alone_rank, alone_size, alone_barrier, alone_value, alone_value, alone_gather, alone_host, alone_end};
+static const struct team alone = {alone_rank, alone_size, alone_barrier, alone_value, alone_value, alone_gather, alone_host, alone_io, alone_end};
 const struct team *harness_team = &alone;
 
 /* The compiler that built this program: the C side's "runtime" in the JSON line. */
@@ -997,6 +998,8 @@ static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
     if (o->procs > 0 && hosts[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "\"hosts\":[%s],", hosts);
+    const char *io = o->procs > 0 ? harness_team->io(o) : NULL;
+    if (io) snprintf(text + strlen(text), sizeof text - strlen(text), "\"mpi_io\":\"%s\",", io);
     if (o->threads > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",", o->threads);
     if (o->depth > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"depth\":%" PRId64 ",", o->depth);
     if (o->lock) snprintf(text + strlen(text), sizeof text - strlen(text), "\"lock\":\"%s\",", o->lock);

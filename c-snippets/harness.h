@@ -49,6 +49,7 @@ struct team {
     int64_t (*min)(int64_t value);
     void (*gather)(int64_t value, int64_t *at_0); /* every process's value, in rank order, at process 0 */
     const char *(*host)(void);
+    const char *(*io)(const struct options *o); /* the MPI-IO implementation the run's file went through; NULL where it made no MPI-IO call */
     void (*end)(void);
 };
 extern const struct team *harness_team;

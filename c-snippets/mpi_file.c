@@ -16,7 +16,8 @@
  * With --lock region each process holds an fcntl lock on its share while it moves it, as Java's
  * FileLock does. Writes end with MPI_File_sync (posix: fsync). A read hands each process's ints to harness_use_ints;
  * its checksum is the sum of all processes' ints as unsigned numbers (an MPI reduction, in the untimed
- * check run), a write's the sum of its file's bytes. Twin: java-snippets/MpiFile.java.
+ * check run), a write's the sum of its file's bytes. The records of independent and collective name the MPI-IO
+ * implementation that served the file (mpi_io: Open MPI's OMPIO, or ROMIO). Twin: java-snippets/MpiFile.java.
  *
  * What you will see: plain read/write and MPI-IO as the C references beside Java's view buffers;
  * collective calls cost a little on one machine, where there is nothing to merge across nodes. */
@@ -27,6 +28,7 @@
 
 #include <endian.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,11 +77,41 @@ static const char *mpi_host(void) {
     return name;
 }
 
+/* What a scan of the loaded objects saw: any of Open MPI's plugins, and OMPIO's own byte movers (fbtl). */
+struct plugins {
+    int any, fbtl;
+};
+
+static int note_plugin(struct dl_phdr_info *info, size_t size, void *seen) {
+    (void)size;
+    const char *slash = strrchr(info->dlpi_name, '/'), *name = slash ? slash + 1 : info->dlpi_name;
+    struct plugins *p = seen;
+    if (strncmp(name, "mca_", 4) == 0) p->any = 1;
+    if (strncmp(name, "mca_fbtl_", 9) == 0) p->fbtl = 1;
+    return 0;
+}
+
+/* The MPI-IO implementation the file went through (asked after the run, outside its clock). Open MPI loads OMPIO's
+ * byte movers (its fbtl plugins) only once OMPIO serves a file, and ROMIO (which it also carries) otherwise; MPICH and
+ * the MPIs built on it have ROMIO alone. "unknown": an Open MPI built with its plugins inside the library. */
+static const char *mpi_io(const struct options *o) {
+    static const char *found;
+    if (strcmp(o->strategy, "posix") == 0) return NULL; /* read and write: no MPI-IO call */
+    if (found) return found;
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length;
+    MPI_Get_library_version(version, &length);
+    if (strncmp(version, "Open MPI", 8) != 0) return found = "romio";
+    struct plugins seen = {0, 0};
+    dl_iterate_phdr(note_plugin, &seen);
+    return found = !seen.any ? "unknown" : seen.fbtl ? "ompio" : "romio";
+}
+
 static void mpi_end(void) {
     MPI_Finalize();
 }
 
-static const struct team mpi_team = {mpi_rank, mpi_size, mpi_barrier, mpi_sum, mpi_min, mpi_gather, mpi_host, mpi_end};
+static const struct team mpi_team = {mpi_rank, mpi_size, mpi_barrier, mpi_sum, mpi_min, mpi_gather, mpi_host, mpi_io, mpi_end};
 
 /* ---- the experiment ------------------------------------------------------------------------------ */
 

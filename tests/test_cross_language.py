@@ -1,6 +1,7 @@
 """The Java snippet and its C twin write byte-identical files and read the same checksums."""
 import os
 import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -474,6 +475,10 @@ def test_mpi_file_is_the_same_for_every_strategy_and_process_count(commands, tmp
             assert [r["checksum"] for r in written] == [expected_checksum] * 2, f"{language} {strategy}"
             assert all(len(r["proc_ns"]) == int(procs) and r["procs"] == int(procs) and r["lock"] == lock
                        and 0 < max(r["proc_ns"]) <= r["span_ns"] and r["hosts"] == [socket.gethostname()] for r in written), written
+            # C's MPI-IO ways name the implementation that served the file (Open MPI picks its own OMPIO unless told);
+            # posix and Java's ways make no MPI-IO call and say nothing
+            uses_mpi_io = (language, strategy) in (("c", "independent"), ("c", "collective"))
+            assert all(r.get("mpi_io") == ("ompio" if uses_mpi_io else None) for r in written), written
             out = run_snippet(mpirun(procs) + commands("mpi_file", language), flags + ["--strategy", strategy, "--op", "read",
                               "--file", str(tmp_path / "r.dat")])
             assert out.returncode == 0, out.stderr
@@ -481,3 +486,17 @@ def test_mpi_file_is_the_same_for_every_strategy_and_process_count(commands, tmp
     assert len(read_checksums) == 1, "every strategy in both languages reads the same ints"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["reference.dat"] + [f"{language}-{s}.dat"
                                                                    for language, ss in MPI_FILE.items() for s in ss])
+
+
+@needs_mpi
+def test_mpi_file_names_romio_when_open_mpi_is_told_to_use_it(commands, tmp_path):
+    """Open MPI carries ROMIO beside its own OMPIO; asked for it (--mca io romio...), the records say so."""
+    romio = [line.split()[2] for line in subprocess.run(["ompi_info"], capture_output=True, text=True).stdout.splitlines()
+             if line.strip().startswith("MCA io:") and "romio" in line]
+    if not romio:
+        pytest.skip("this Open MPI has no ROMIO component (ompi_info lists none)")
+    out = run_snippet(["mpirun", "--mca", "io", romio[0]] + mpirun(2)[1:] + commands("mpi_file", "c"),
+                      ["--procs", "2", "--file-size", "40k", "--op-size", "4k", "--repeat", "1", "--warmup", "0", "--strategy", "independent",
+                       "--op", "write", "--file", str(tmp_path / "x.dat")])
+    assert out.returncode == 0, out.stderr
+    assert [r["mpi_io"] for r in rows(out.stdout)] == ["romio"], out.stdout

@@ -6,6 +6,7 @@ import course.judge.Context;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
+import course.record.FileSystemKind;
 import course.record.Results;
 import course.show.Charts;
 import java.util.List;
@@ -41,19 +42,23 @@ public final class Lab07 {
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns) {
-        String noNfs = "This machine has no SAN or NFS mount to test; point COURSE_SCRATCH at one and rerun this lab.";
+        String fs = lab.machine().get("filesystem");
+        boolean onNfs = FileSystemKind.of(fs) == FileSystemKind.NETWORK;
+        double viewBufferWrites = javaRuns.where("op", "write").strategies("view-heap", "view-direct").max("study_mb_per_s");
         return List.of(
             Context.rate(lab.claim("awan.nio-threads.view-buffer-read-local-max"), bestViewBufferRead(javaRuns),
                 "Memory bandwidth and core count set this ceiling; the study's node had 8 cores (16 hardware threads)."),
             Context.rate(lab.claim("awan.nio-threads.mapped-read-max"), javaRuns.where("op", "read").strategies("mapped").max("study_mb_per_s"),
                 "Reads from the page cache run at memory speed; the study's figure is one 2012 node's, most likely reading over NFS (see the retelling)."),
-            Context.rate(lab.claim("awan.nio-threads.view-buffer-write-local-max"), javaRuns.where("op", "write").strategies("view-heap", "view-direct").max("study_mb_per_s"),
+            Context.rate(lab.claim("awan.nio-threads.view-buffer-write-local-max"), viewBufferWrites,
                 "Today's disks (and a virtual machine's caches below fsync) are far faster than a 2012 local disk."),
             Context.rate(lab.claim("awan.nio-threads.mapped-write-local-max"), javaRuns.where("op", "write").strategies("mapped").max("study_mb_per_s"),
                 "Mapped writes pay a page fault per page and msync; see the writes chart."),
             Context.rate(lab.claim("awan.nio-threads.braf-write-local-max"), javaRuns.where("op", "write").strategies("bulk").max("study_mb_per_s"),
                 "Today's disks are far faster than a 2012 local disk."),
-            Context.rate(lab.claim("awan.nio-threads.view-buffer-write-nfs-max"), Double.NaN, noNfs));
+            Context.rate(lab.claim("awan.nio-threads.view-buffer-write-nfs-max"), onNfs ? viewBufferWrites : Double.NaN, onNfs
+                ? "Your NFS server's disks and network against the study's SAN behind one NFS server."
+                : "The scratch folder is on " + fs + ", not NFS; point COURSE_SCRATCH at an NFS mount and rerun this lab."));
     }
 
     public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results mapSizes, Results raf, SecondLock secondLock) {

@@ -6,10 +6,12 @@ import course.judge.Context;
 import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
+import course.record.FileSystemKind;
 import course.record.Results;
 import course.show.Charts;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Lab 08's figures and claims (Bonachea et al. §4, §7; Awan et al. Fig 7: MPI processes on one shared file): the
@@ -22,16 +24,59 @@ public final class Lab08 {
     }
 
     public static void judge(Lab lab, Results javaRuns, Results cRuns, Results cold, List<Integer> procs) {
-        String judgedOn = judgedOn(lab, javaRuns);
+        String mpiIo = cRuns.typed().stream().map(r -> r.mpiIo()).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+        String judgedOn = judgedOn(lab, javaRuns, mpiIo) + " " + whatTheFileSystemMeans(lab.machine(), mpiIo);
         course.show.Notebook.html("<p>" + course.base.Html.escape(judgedOn) + "</p>", judgedOn);
         lab.thenAndHere(thenAndHere(lab, javaRuns, cRuns).toArray(Context[]::new));
         lab.verdicts(Lab08.class, verdicts(lab, javaRuns, cold, procs));
     }
 
-    /** What this run judged on: its largest job, where its processes ran, and the file system that held the shared file. */
-    static String judgedOn(Lab lab, Results javaRuns) {
+    /** Open MPI's name for each MPI-IO implementation a run's mpi_io names. */
+    static final Map<String, String> MPI_IO = Map.of("ompio", "Open MPI's OMPIO", "romio", "ROMIO");
+
+    /** What this run judged on: its largest job, where its processes ran, the file system that held the shared file and what C's MPI-IO went through. */
+    static String judgedOn(Lab lab, Results javaRuns, String mpiIo) {
         return "Judged on: MPI jobs of up to " + javaRuns.largestJob() + ", the shared file on " + lab.machine().get("filesystem")
-                + " (the scratch folder's file system, as the node that started the jobs saw it).";
+                + " (the scratch folder's file system, as the node that started the jobs saw it)"
+                + (MPI_IO.containsKey(mpiIo) ? ", C's MPI-IO through " + MPI_IO.get(mpiIo) : "") + ".";
+    }
+
+    /**
+     * What the file system that held the shared file (the machine card's) does to this lab's figures, in a few
+     * sentences: the studies' file systems were NFS (Awan et al. §V.B) and parallel ones (Bonachea et al. §1.1, §4.1).
+     * What Open MPI does on NFS is read in its source (fs/ufs and fbtl/posix, versions 3.1 to 5.0).
+     */
+    static String whatTheFileSystemMeans(Map<String, String> machine, String mpiIo) {
+        String fs = machine.get("filesystem"), options = machine.getOrDefault("mount options", "");
+        return switch (FileSystemKind.of(fs)) {
+            case NETWORK -> "Several nodes writing one file on " + fs + " stay consistent only under locks: Awan et al. locked each process's region with"
+                + " FileLock (here: .locks(\"region\")) and mounted their NFSv3 with -noac, attribute caching off, for consistent metadata at a cost"
+                + " (§V.B); this mount " + (options.contains("noac") ? "has noac" : "caches attributes (no noac)")
+                + (options.contains("nolock") ? " and has nolock: its locks hold on one node only, so locked runs from several nodes are not safe" : "")
+                + ". " + switch (String.valueOf(mpiIo)) {
+                    case "romio" -> "C's MPI-IO went through ROMIO, which on NFS locks only the bytes each call moves.";
+                    case "ompio" -> "C's MPI-IO went through Open MPI's OMPIO, which on NFS locks the whole file around every read and write, so C's"
+                        + " independent and collective runs measure that lock as much as the server (--mca fs_ufs_lock_algorithm 3 in COURSE_MPI_ARGS"
+                        + " locks only the bytes each call moves).";
+                    default -> "Open MPI's OMPIO locks the whole file around every read and write on NFS (ROMIO only the bytes each call moves).";
+                };
+            case PARALLEL -> fs + " stripes each file over several servers' disks, the kind of file system Bonachea et al. assumed (§1.1; Awan et al."
+                + " measured none, §VII). MPI-IO uses it well through its driver for " + fs + ", which knows the striping; Java's channels make plain"
+                + " POSIX calls to it. How many servers a file is striped over (lfs getstripe on Lustre) sets the ceiling.";
+            case MEMORY -> fs + " keeps files in memory: no process waits for a disk, forced writes included, so the figures are memory's and"
+                + " the claims about shared storage are not measured here.";
+            case LOCAL -> fs + " is one machine's own disk: however many processes (or nodes) share the file, they share one device, so \"parallel\""
+                + " is that disk's bandwidth divided. The studies measured shared file systems; their claims about how one scales are not measured"
+                + " here (point COURSE_SCRATCH at NFS, Lustre or GPFS: see The same lab on a cluster).";
+        };
+    }
+
+    /** The studies' claims about how a shared file system behaves under more processes: judged only where the shared file was on one. */
+    static Verdict onASharedFileSystem(Lab lab, String claimId, java.util.function.Supplier<Verdict> judge) {
+        String fs = lab.machine().get("filesystem");
+        return Verdict.when(FileSystemKind.of(fs).shared(), lab.claim(claimId), "Awan et al.'s processes wrote and read one file on NFS (§V.B), and this"
+            + " claim is about how that file system behaved under more of them; the shared file here was on " + fs + ", not a file system several"
+            + " nodes share: point COURSE_SCRATCH at one (see The same lab on a cluster).", judge);
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
@@ -41,11 +86,11 @@ public final class Lab08 {
             + " several methods and took a lock (§7.1).";
         return List.of(
             Context.rate(lab.claim("bonachea.typed-array.sp-raw-bytes-read.16"), viewDirect.where("op", "read").max("study_mb_per_s"),
-                "The SP's file system, striped over 4 I/O nodes, against one machine's page cache. " + fewCores),
+                "The SP's parallel file system behind 4 I/O processors (16 disks), against one machine's page cache. " + fewCores),
             Context.rate(lab.claim("bonachea.typed-array.origin-raw-bytes-read.16"), viewDirect.where("op", "read").max("study_mb_per_s"),
                 "The Origin2000's 110 disks against one machine's page cache."),
             Context.rate(lab.claim("bonachea.typed-array.sp-raw-bytes-write.32"), viewDirect.where("op", "write").max("study_mb_per_s"),
-                "One modern disk, forced per process, against the SP's 16 disks behind 4 I/O nodes."),
+                "One modern disk, forced per process, against the SP's 16 disks behind 4 I/O processors."),
             Context.rate(lab.claim("bonachea.bulk-io.sp-jni-write.32"), javaRuns.where("op", "write").strategies("bulk").max("study_mb_per_s"),
                 "The disk, not the call, sets write speed here."),
             Context.rate(lab.claim("bonachea.bulk-io.sp-c-write.32"), cRuns.where("op", "write").strategies("posix").max("study_mb_per_s"),
@@ -53,32 +98,33 @@ public final class Lab08 {
             Context.rate(lab.claim("bonachea.typed-array.origin-buffered-stream-read"), javaRuns.where("op", "read").strategies("streams").max("study_mb_per_s"), jitted),
             Context.rate(lab.claim("bonachea.typed-array.origin-buffered-stream-write"), javaRuns.where("op", "write").strategies("streams").max("study_mb_per_s"), jitted),
             Context.rate(lab.claim("awan.mpi-processes.mapped-read-max"), javaRuns.strategies("mapped").where("op", "read").where("procs", "4").max("study_mb_per_s"),
-                "4 processes reading one machine's page cache, against NFS over InfiniBand."));
+                FileSystemKind.of(lab.machine().get("filesystem")).shared() ? "4 processes reading your " + lab.machine().get("filesystem")
+                    + ", against the study's NFS over InfiniBand." : "4 processes reading one machine's page cache, against NFS over InfiniBand."));
     }
 
     public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results cold, List<Integer> procs) {
         int withCores = lab.mostWithACoreEach(procs);
         return List.of(
-            Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
+            onASharedFileSystem(lab, "awan.mpi-processes.write-scaling-start", () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
                         / d.from(javaRuns).where("op", "write").where("procs", "2").max("wall_mb_per_s")),
                     "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 2",
-                    Why.ifLower("One disk behind one machine: more writers add no bandwidth.")))
+                    Why.ifLower("More writers added no bandwidth: the file system's server, or its one path to the disks, was already busy."))))
                 .withReading("\"Improved as we increased the number of processes from 2\" as: the best Java write by the wall clock, with as many processes as have a"
                     + " core each (3 at least), faster than with 2."),
-            Verdict.withCores(lab.claim("awan.mpi-processes.write-drop-beyond-8"), withCores, 9, () -> Verdict.below(lab.claim("awan.mpi-processes.write-drop-beyond-8"),
+            onASharedFileSystem(lab, "awan.mpi-processes.write-drop-beyond-8", () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-drop-beyond-8"), withCores, 9, () -> Verdict.below(lab.claim("awan.mpi-processes.write-drop-beyond-8"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
                         / d.from(javaRuns).where("op", "write").where("procs", "8").max("wall_mb_per_s")),
                     "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 8",
-                    Why.ifHigher("More writers kept adding bandwidth here: the device, not contention, sets the pace.")))
+                    Why.ifHigher("More writers kept adding bandwidth here: the file system's servers had room to spare, where the study's one NFS path did not."))))
                 .withReading("\"Decreased as we increased number of processes beyond 8\" as: the best Java write by the wall clock, with as many processes as have a core each (9 at least),"
                     + " slower than with 8."),
-            Verdict.withCores(lab.claim("awan.mpi-processes.read-trend-like-write"), withCores, 2, () -> Verdict.near(lab.claim("awan.mpi-processes.read-trend-like-write"),
+            onASharedFileSystem(lab, "awan.mpi-processes.read-trend-like-write", () -> Verdict.withCores(lab.claim("awan.mpi-processes.read-trend-like-write"), withCores, 2, () -> Verdict.near(lab.claim("awan.mpi-processes.read-trend-like-write"),
                     Estimate.of(d -> readGainOverWriteGain(d.from(javaRuns), withCores)),
                     "reads' gain from 1 to " + withCores + " processes over writes' (wall clock, geometric mean over the Java ways; reading: a similar"
                         + " pattern is a similar gain): %s",
-                    Why.ifHigher("Reads gained more from a second process than writes did: the writes' fsync waits on one device for all of them.")
-                       .orIfLower("Writes gained more from a second process than reads did: reads from the page cache were already as fast as one core copies.")))
+                    Why.ifHigher("Reads gained more from more processes than writes did: each forced write waits until the server holds it on disk.")
+                       .orIfLower("Writes gained more from more processes than reads did: reads served from the client's cache were already as fast as one core copies."))))
                 .withReading("\"Read performance had similar results\" as a similar gain: what each Java way's reads gained by the wall clock from 1 process to as many"
                     + " as have a core each, over its writes' gain (geometric mean), within ×1.25."),
             Verdict.below(lab.claim("awan.mpi-processes.read-above-write"),

@@ -33,6 +33,7 @@ public final class Machine {
         Scratch.createDirectories(scratch);
         m.put("scratch", scratch.toString());
         m.put("filesystem", filesystem(scratch));
+        m.put("mount options", mountOptions(scratch));
         m.put("free space", gib(scratch.toFile().getUsableSpace()));
         m.put("jdk", System.getProperty("java.vendor") + " " + System.getProperty("java.version") + " (" + System.getProperty("java.home") + ")");
         m.put("gcc", Exec.run(List.of("gcc", "-dumpfullversion"), "gcc").strip());
@@ -79,13 +80,10 @@ public final class Machine {
         if (steal.find() && Double.parseDouble(steal.group(1)) > SHARED_STEAL_PCT) why.add("a hypervisor takes CPU time from it (" + load + ")");
         return (why.isEmpty() ? "" : "\n⚠ This machine is shared or throttled: " + String.join("; ", why)
                 + ". Expect noisier figures; compare ratios and shapes, and run a case again before you trust a close call.")
-                + (IN_MEMORY.contains(m.getOrDefault("filesystem", "")) ? "\n⚠ The scratch folder is on " + m.get("filesystem") + ", which keeps files in"
+                + (FileSystemKind.of(m.getOrDefault("filesystem", "")) == FileSystemKind.MEMORY ? "\n⚠ The scratch folder is on " + m.get("filesystem") + ", which keeps files in"
                         + " memory: cold reads and forced writes never reach a disk, so the lab measures memory. Give it a folder on a disk:"
                         + " COURSE_SCRATCH=/path/on/disk, or lab.scratch(\"/path/on/disk\")." : "");
     }
-
-    /** File systems that keep their files in memory: no device behind them. */
-    static final java.util.Set<String> IN_MEMORY = java.util.Set.of("tmpfs", "ramfs");
 
     /**
      * How busy other work keeps each core, from the machine card's load line: what the look as the lab opened saw, where
@@ -297,6 +295,16 @@ public final class Machine {
             }
         }
         return Exec.run(List.of("stat", "-f", "-c", "%T", scratch.toString()), "stat").strip();
+    }
+
+    /** The options the scratch folder's file system is mounted with (findmnt: "rw,relatime,noac,…"), which say how NFS keeps several clients consistent; "unknown" without findmnt. */
+    static String mountOptions(Path scratch) {
+        if (!onPath("findmnt")) return "unknown";
+        try {
+            return Exec.run(List.of("findmnt", "-n", "-o", "OPTIONS", "-T", scratch.toString()), "findmnt").strip();
+        } catch (RuntimeException e) {
+            return "unknown";
+        }
     }
 
     /**

@@ -26,6 +26,8 @@ public record Run(JsonObject json) {
     public java.util.List<String> hosts() {
         return present("hosts") ? json.getAsJsonArray("hosts").asList().stream().map(JsonElement::getAsString).toList() : java.util.List.of();
     }
+    /** The MPI-IO implementation an MPI-IO run's file went through ("ompio", "romio"); null where the run made no MPI-IO call or predates the field. */
+    public String mpiIo() { return text("mpi_io"); }
     public int threads() { return whole("threads"); }
     public int depth() { return whole("depth"); }
     public String lock() { return text("lock"); }

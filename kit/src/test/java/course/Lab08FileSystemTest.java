@@ -1,0 +1,63 @@
+package course;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import course.claims.Lab08;
+import course.judge.Verdict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Lab 08's saved quick run (ClaimsTest's) judged as if its shared file had been on another file system: which claims it judges there. */
+class Lab08FileSystemTest {
+    static final List<String> ABOUT_A_SHARED_FILE_SYSTEM = List.of("awan.mpi-processes.write-scaling-start",
+            "awan.mpi-processes.write-drop-beyond-8", "awan.mpi-processes.read-trend-like-write");
+
+    /** The saved quick run of lab 08 (ClaimsTest's), its machine card saying the shared file was on filesystem. */
+    static List<Verdict> verdictsOn(String filesystem, Path dir) throws IOException {
+        JsonObject doc;
+        try (InputStream in = new GZIPInputStream(Lab08FileSystemTest.class.getResourceAsStream("/runs/08-mpi-processes.json.gz"))) {
+            doc = JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8)).getAsJsonObject();
+        }
+        doc.getAsJsonObject("machine").addProperty("filesystem", filesystem);
+        Path saved = Files.writeString(dir.resolve("08-mpi-processes.json"), doc.toString());
+        Lab lab = Lab.replay(saved);
+        List<Integer> procs = lab.sweep(0).typed().stream().map(r -> (int) r.procs()).distinct().sorted().toList();
+        return Lab08.verdicts(lab, lab.sweep(0), lab.sweep(4).and(lab.sweep(5)), procs);
+    }
+
+    static Verdict row(List<Verdict> verdicts, String claim) {
+        return verdicts.stream().filter(v -> v.claim().id().equals(claim)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void onOneMachinesDiskTheSharedFileSystemsClaimsAreNotMeasuredAndSayWhy(@TempDir Path dir) throws IOException {
+        List<Verdict> verdicts = verdictsOn("ext4", dir);
+        for (String claim : ABOUT_A_SHARED_FILE_SYSTEM) {
+            Verdict v = row(verdicts, claim);
+            assertEquals("not measured", v.outcome(), claim);
+            assertTrue(v.why().contains("ext4") && v.why().contains("COURSE_SCRATCH"), v.why());
+        }
+        assertNotEquals("not measured", row(verdicts, "awan.mpi-processes.read-above-write").outcome(), "reads against writes: one machine can test it");
+    }
+
+    @Test
+    void onNfsTheyAreJudgedAsFarAsTheCoresAllow(@TempDir Path dir) throws IOException {
+        List<Verdict> verdicts = verdictsOn("nfs4", dir);
+        Verdict trend = row(verdicts, "awan.mpi-processes.read-trend-like-write");  // needs 2 processes with a core each: the saved run had them
+        assertNotEquals("not measured", trend.outcome(), trend.why());
+        Verdict drop = row(verdicts, "awan.mpi-processes.write-drop-beyond-8");  // needs 9
+        assertEquals("not measured", drop.outcome());
+        assertTrue(drop.why().contains("cores") || drop.why().contains("core each"), "on NFS it is the cores that are missing: " + drop.why());
+    }
+}
