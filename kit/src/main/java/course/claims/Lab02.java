@@ -8,7 +8,7 @@ import course.judge.Verdict;
 import course.judge.Why;
 import course.profile.CpuProfile;
 import course.record.Results;
-import course.show.Charts;
+import course.show.ReferenceBars;
 import java.util.List;
 
 /**
@@ -62,11 +62,11 @@ public final class Lab02 {
 
     /** Both steps' time saved in Java and in C as bars with their intervals, the study's two figures for Java as ticks. */
     public static void cutsBesideTheStudy(Lab lab, Results none, Results streams, Results direct) {
-        lab.chart(Charts.cutBars(
-            List.of(Charts.bar("Java: stream vs none", streamCut(none, streams, "java")), Charts.bar("C: stdio vs none", streamCut(none, streams, "c")),
-                    Charts.bar("Java: direct vs stream", directCut(streams, direct, "java")), Charts.bar("C: direct vs stdio", directCut(streams, direct, "c"))),
-            List.of(Charts.cutReference("Java: stream vs none", lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw")),
-                    Charts.cutReference("Java: direct vs stream", lab.claim("xu-guo.buffering.direct-extra-time-cut"))),
+        lab.chart(ReferenceBars.cutBars(
+            List.of(ReferenceBars.bar("Java: stream vs none", streamCut(none, streams, "java")), ReferenceBars.bar("C: stdio vs none", streamCut(none, streams, "c")),
+                    ReferenceBars.bar("Java: direct vs stream", directCut(streams, direct, "java")), ReferenceBars.bar("C: direct vs stdio", directCut(streams, direct, "c"))),
+            List.of(ReferenceBars.cutReference("Java: stream vs none", lab.claim("xu-guo.buffering.bufferedstream-gain-vs-raw")),
+                    ReferenceBars.cutReference("Java: direct vs stream", lab.claim("xu-guo.buffering.direct-extra-time-cut"))),
             "Time saved by each step, 1 KB buffers"));
     }
 

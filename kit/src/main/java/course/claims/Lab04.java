@@ -7,7 +7,7 @@ import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
 import course.run.Preset;
-import course.show.Charts;
+import course.show.ReferenceBars;
 import java.util.List;
 import java.util.Locale;
 
@@ -85,9 +85,9 @@ public final class Lab04 {
         for (String op : List.of("write", "read")) {
             Results mine = javaWays.where("op", op);
             var bars = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes").stream()
-                .map(s -> Charts.bar(s, Estimate.of(d -> d.from(mine).where("strategy", s).median("mb_per_s", r -> true)))).toList();
-            var ticks = STUDY_FIGURES.stream().filter(f -> f.op().equals(op)).map(f -> Charts.reference(f.approach(), lab.claim(f.claim()))).toList();
-            lab.chart(Charts.logBars(bars, ticks, "MB per second", "Java " + op + ": this machine (bars) and the study (ticks)"));
+                .map(s -> ReferenceBars.bar(s, Estimate.of(d -> d.from(mine).where("strategy", s).median("mb_per_s", r -> true)))).toList();
+            var ticks = STUDY_FIGURES.stream().filter(f -> f.op().equals(op)).map(f -> ReferenceBars.reference(f.approach(), lab.claim(f.claim()))).toList();
+            lab.chart(ReferenceBars.logBars(bars, ticks, "MB per second", "Java " + op + ": this machine (bars) and the study (ticks)"));
         }
     }
 

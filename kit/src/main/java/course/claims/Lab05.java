@@ -9,8 +9,8 @@ import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
 import course.record.Run;
-import course.show.Charts;
 import course.show.Notebook;
+import course.show.ReferenceBars;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,11 +42,11 @@ public final class Lab05 {
             var studyStepOne = lab.published().find("Lord & Reddy", "text-readline", "datainputstream-readline", kb);
             for (String method : LATER_STEPS) {
                 Results mine = steps.where("file_size", size).method(method);
-                bars.add(Charts.bar(method, Estimate.of(d -> d.from(mine).ratioTo(d.from(first)))));
+                bars.add(ReferenceBars.bar(method, Estimate.of(d -> d.from(mine).ratioTo(d.from(first)))));
                 var study = lab.published().find("Lord & Reddy", "text-readline", STUDY_SERIES.getOrDefault(method, ""), kb);
-                if (study != null && studyStepOne != null) ticks.add(Charts.mark(method, study.value() / studyStepOne.value(), "Lord & Reddy, " + study.where()));
+                if (study != null && studyStepOne != null) ticks.add(ReferenceBars.mark(method, study.value() / studyStepOne.value(), "Lord & Reddy, " + study.where()));
             }
-            lab.chart(Charts.logBars(bars, ticks, "time ÷ step 1's time", Course.formatBytes(size) + " file: each step against DataInputStream.readLine"));
+            lab.chart(ReferenceBars.logBars(bars, ticks, "time ÷ step 1's time", Course.formatBytes(size) + " file: each step against DataInputStream.readLine"));
         }
     }
 

@@ -7,6 +7,7 @@ import course.judge.Verdict;
 import course.judge.Why;
 import course.record.Results;
 import course.show.Charts;
+import course.show.ReferenceBars;
 import java.util.List;
 import java.util.Locale;
 
@@ -94,11 +95,11 @@ public final class Lab06 {
     public static void hereAndInTheStudy(Lab lab, Results all) {
         Results writes = all.where("type", "int").where("op", "write");
         java.util.function.Function<String, Estimate> rate = strategy -> Estimate.of(d -> d.from(writes).strategies(strategy).median("mb_per_s"));
-        lab.chart(Charts.logBars(
-            List.of(Charts.bar("JNI bulk", rate.apply("jni-convert-reuse")), Charts.bar("C", rate.apply("big")), Charts.bar("encode", rate.apply("encode"))),
-            List.of(Charts.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.32")), Charts.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.64")),
-                    Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.32")), Charts.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.64")),
-                    Charts.reference("encode", lab.claim("bonachea.typed-array.sp-encode-decode-write.64"))),
+        lab.chart(ReferenceBars.logBars(
+            List.of(ReferenceBars.bar("JNI bulk", rate.apply("jni-convert-reuse")), ReferenceBars.bar("C", rate.apply("big")), ReferenceBars.bar("encode", rate.apply("encode"))),
+            List.of(ReferenceBars.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.32")), ReferenceBars.reference("JNI bulk", lab.claim("bonachea.bulk-io.sp-jni-write.64")),
+                    ReferenceBars.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.32")), ReferenceBars.reference("C", lab.claim("bonachea.bulk-io.sp-c-write.64")),
+                    ReferenceBars.reference("encode", lab.claim("bonachea.typed-array.sp-encode-decode-write.64"))),
             "MB per second", "Writing an int[]: this machine (bars) and the IBM SP (ticks)"));
     }
 

@@ -1,6 +1,5 @@
 package course.record;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import course.base.Course;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ public final class Results {
     private List<List<JsonObject>> cases() {
         if (cases == null) {
             Map<String, List<JsonObject>> byCase = new LinkedHashMap<>();
-            for (JsonObject r : runs) byCase.computeIfAbsent(key(r, CASE), k -> new ArrayList<>()).add(r);
+            for (JsonObject r : runs) byCase.computeIfAbsent(Matching.key(r, CASE), k -> new ArrayList<>()).add(r);
             cases = List.copyOf(byCase.values());
         }
         return cases;
@@ -126,91 +125,28 @@ public final class Results {
      * Fields named in mayDiffer (say "op_size") do not set pieces of work apart: the fastest across them wins.
      */
     public Results fastest(String... mayDiffer) {
-        List<String> work = workload(mayDiffer);
+        List<String> work = Matching.workload(mayDiffer);
         Map<String, Map<String, Object>> best = new LinkedHashMap<>();
         for (Map<String, Object> row : summary()) {
-            String piece = key(row, work);
+            String piece = Matching.key(row, work);
             Map<String, Object> seen = best.get(piece);
             if (seen == null || (Double) row.get("median_ms") < (Double) seen.get("median_ms")) best.put(piece, row);
         }
         return where(r -> {
-            Map<String, Object> row = best.get(key(r, work));
-            return row != null && key(r, CASE).equals(key(row, CASE));
+            Map<String, Object> row = best.get(Matching.key(r, work));
+            return row != null && Matching.key(r, CASE).equals(Matching.key(row, CASE));
         });
     }
 
     /** One row per case: median time with its spread (min, max), rates from the median. Worked out once; read-only. */
     public List<Map<String, Object>> summary() {
-        if (summary == null) summary = summarize();
+        if (summary == null) summary = List.copyOf(cases().stream().map(CaseRow::of).map(Collections::unmodifiableMap).toList());
         return summary;
-    }
-
-    private List<Map<String, Object>> summarize() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (List<JsonObject> group : cases()) {
-            Run first = new Run(group.get(0));
-            Map<String, Object> row = new LinkedHashMap<>();
-            for (String field : CASE) {
-                JsonElement e = first.json().get(field);  // runtime is missing from results saved before it was recorded
-                row.put(field, e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString());
-            }
-            // reads waiting at once: one per worker thread, times the reads each keeps in flight (small_reads' io-uring)
-            row.put("in_flight", (long) Math.max(1, first.threads()) * Math.max(1, first.depth()));
-            List<Double> ns = values(group, "elapsed_ns");
-            double median = median(ns);
-            row.put("runs", group.size());
-            row.put("median_ms", median / 1e6);
-            row.put("min_ms", Collections.min(ns) / 1e6);
-            row.put("max_ms", Collections.max(ns) / 1e6);
-            double mb = first.bytes() / (double) (1 << 20);
-            row.put("mb_per_s", mb / (median / 1e9));
-            row.put("ms_per_mb", median / 1e6 / mb);
-            row.put("ops_per_s", first.ops() / (median / 1e9));
-            List<Double> userNs = values(group, "user_ns"), sysNs = values(group, "sys_ns");
-            // The kernel splits CPU time between user and system by sampling at each timer tick, so a run of a few ticks
-            // often has none in the system: the share pools the case's runs (a median of runs would often read 0%).
-            double userAll = userNs.stream().mapToDouble(Double::doubleValue).sum(), sysAll = sysNs.stream().mapToDouble(Double::doubleValue).sum();
-            // The same for CPU time per operation: the runs' CPU time over all their operations. None registered: null, not 0 ns.
-            boolean registered = userAll + sysAll > 0;
-            double opsAll = values(group, "ops").stream().mapToDouble(Double::doubleValue).sum();
-            row.put("sys_share_pct", registered ? 100 * sysAll / (userAll + sysAll) : null);
-            row.put("cpu_ms", (userAll + sysAll) / 1e6);
-            row.put("cpu_ns_per_op", registered ? (userAll + sysAll) / opsAll : null);
-            row.put("sys_ns_per_op", registered ? sysAll / opsAll : null);
-            Long misses = first.misses();  // counted only by strategies that keep their own buffer
-            row.put("hit_ratio_pct", misses == null ? null : 100 * (1 - misses / (double) first.ops()));
-            row.put("method", method(first.json()));
-            row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
-            // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
-            List<Double> resident = group.stream().map(r -> new Run(r).residentPct()).filter(java.util.Objects::nonNull).toList();
-            row.put("resident_pct", resident.isEmpty() ? null : Collections.max(resident));
-            // threads: the most platform threads each run had at once (the harness counted them), their median
-            List<Double> platform = group.stream().map(r -> new Run(r).platformThreads()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
-            if (platform.isEmpty()) row.put("platform_threads", null);
-            else row.put("platform_threads", median(platform));
-            // and the most tasks the kernel ran for the process at once, io_uring's io-wq workers among them (the harness looked)
-            List<Double> tasks = group.stream().map(r -> new Run(r).tasks()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
-            List<Double> io = group.stream().map(r -> new Run(r).ioWorkers()).filter(java.util.Objects::nonNull).map(Long::doubleValue).toList();
-            row.put("tasks", tasks.isEmpty() ? null : median(tasks));
-            row.put("io_workers", io.isEmpty() ? null : median(io));
-            if (first.spanNs() != null) {
-                // threads or processes: the study's aggregate (bytes over the mean of their own times) and the wall-clock one
-                List<Run> typed = group.stream().map(Run::new).toList();
-                row.put("study_mb_per_s", median(typed.stream().map(r -> mb / (mean(r.threadNs() != null ? r.threadNs() : r.procNs()) / 1e9)).toList()));
-                row.put("wall_mb_per_s", median(typed.stream().map(r -> mb / (r.spanNs() / 1e9)).toList()));
-            }
-            rows.add(row);
-        }
-        return List.copyOf(rows.stream().map(java.util.Collections::unmodifiableMap).toList());
     }
 
     /** The runs of the case a summary row stands for (same snippet, language, strategy, sizes, …). */
     public Results sameCase(Map<String, Object> row) {
-        return where(r -> key(r, CASE).equals(key(row, CASE)));
-    }
-
-    private static double mean(long[] values) {
-        return java.util.Arrays.stream(values).average().orElseThrow();
+        return where(r -> Matching.key(r, CASE).equals(Matching.key(row, CASE)));
     }
 
     /**
@@ -224,7 +160,7 @@ public final class Results {
     /** The same ratio for another summary column (cpu_ns_per_op compares CPU cost per operation). */
     public double ratio(String a, String b, String column) {
         List<String> matched = CASE.stream().filter(f -> !f.equals("language") && !f.equals("runtime")).toList();
-        return geometricMeanRatio(where("language", a).keyed(matched, column), where("language", b).keyed(matched, column),
+        return Matching.geometricMeanRatio(where("language", a).keyed(matched, column), where("language", b).keyed(matched, column),
                 "no case was run in both " + a + " and " + b);
     }
 
@@ -245,8 +181,8 @@ public final class Results {
 
     /** The same for another summary column; fields named in mayDiffer (say "op_size") are not matched. */
     public double ratioTo(Results other, String column, String... mayDiffer) {
-        List<String> work = workload(mayDiffer);
-        return geometricMeanRatio(keyed(work, column), other.keyed(work, column), "no piece of work was run in both sets of results");
+        List<String> work = Matching.workload(mayDiffer);
+        return Matching.geometricMeanRatio(keyed(work, column), other.keyed(work, column), "no piece of work was run in both sets of results");
     }
 
     /**
@@ -254,7 +190,7 @@ public final class Results {
      * NaN where the case has none (CPU time too short to register).
      */
     private List<Map.Entry<String, Double>> keyed(List<String> fields, String column) {
-        return summary().stream().map(row -> Map.entry(key(row, fields), row.get(column) instanceof Number v ? v.doubleValue() : Double.NaN)).toList();
+        return summary().stream().map(row -> Map.entry(Matching.key(row, fields), row.get(column) instanceof Number v ? v.doubleValue() : Double.NaN)).toList();
     }
 
     /**
@@ -267,26 +203,6 @@ public final class Results {
         List<String> differ = new ArrayList<>(List.of(mayDiffer));
         if (!differ.contains("file_size")) differ.add("file_size");
         return 100 * (1 - 1 / ratioTo(other, "mb_per_s", differ.toArray(String[]::new)));
-    }
-
-    /**
-     * The geometric mean of a / b over every pair of cases with the same key (positive values only). No pair at all
-     * is a mistake of the caller's (thrown); pairs with no positive values (no CPU time registered) give NaN: not measured.
-     */
-    private static double geometricMeanRatio(List<Map.Entry<String, Double>> a, List<Map.Entry<String, Double>> b, String noneMessage) {
-        double logSum = 0;
-        int pairs = 0, n = 0;
-        for (var x : a) {
-            for (var y : b) {
-                if (!x.getKey().equals(y.getKey())) continue;
-                pairs++;
-                if (!(x.getValue() > 0) || !(y.getValue() > 0)) continue;
-                logSum += Math.log(x.getValue() / y.getValue());
-                n++;
-            }
-        }
-        if (pairs == 0) throw new IllegalArgumentException(noneMessage);
-        return n == 0 ? Double.NaN : Math.exp(logSum / n);
     }
 
     /** Only the runs of these strategies (say the two view buffers). */
@@ -331,15 +247,15 @@ public final class Results {
      * is steady across operations and thread counts keeps this small. NaN when it shared no piece of work.
      */
     public double worstStanding(String strategy) {
-        List<String> work = workload();
+        List<String> work = Matching.workload();
         List<Map<String, Object>> rows = summary();
         double worst = Double.NaN;
         for (Map<String, Object> mine : rows) {
             if (!strategy.equals(mine.get("strategy"))) continue;
             double time = ((Number) mine.get("median_ms")).doubleValue();
-            double fastest = rows.stream().filter(r -> key(r, work).equals(key(mine, work)))
+            double fastest = rows.stream().filter(r -> Matching.key(r, work).equals(Matching.key(mine, work)))
                     .mapToDouble(r -> ((Number) r.get("median_ms")).doubleValue()).min().getAsDouble();
-            if (rows.stream().noneMatch(r -> r != mine && key(r, work).equals(key(mine, work)))) continue;  // done alone: no standing
+            if (rows.stream().noneMatch(r -> r != mine && Matching.key(r, work).equals(Matching.key(mine, work)))) continue;  // done alone: no standing
             worst = Double.isNaN(worst) ? time / fastest : Math.max(worst, time / fastest);
         }
         return worst;
@@ -353,13 +269,13 @@ public final class Results {
      * threads, sizes...; one the strategy did alone counts for neither. NaN when no piece has another strategy.
      */
     public double mixedStanding(String strategy) {
-        List<String> work = workload();
+        List<String> work = Matching.workload();
         List<Map<String, Object>> rows = summary();
         double lead = Double.NaN, lag = Double.NaN;
         for (Map<String, Object> mine : rows) {
             if (!strategy.equals(mine.get("strategy"))) continue;
             double time = ((Number) mine.get("median_ms")).doubleValue();
-            List<Double> others = rows.stream().filter(r -> r != mine && key(r, work).equals(key(mine, work)))
+            List<Double> others = rows.stream().filter(r -> r != mine && Matching.key(r, work).equals(Matching.key(mine, work)))
                     .map(r -> ((Number) r.get("median_ms")).doubleValue()).toList();
             if (others.isEmpty()) continue;
             double fastestOther = others.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
@@ -473,33 +389,6 @@ public final class Results {
                     row.get("median_ms"), row.get("mb_per_s")));
         }
         return t.toString();
-    }
-
-    static List<String> workload(String... mayDiffer) {
-        List<String> differ = List.of(mayDiffer);
-        for (String f : differ) {
-            if (!WORKLOAD.contains(f)) throw new IllegalArgumentException(f + " is not one of " + WORKLOAD);
-        }
-        return WORKLOAD.stream().filter(f -> !differ.contains(f)).toList();
-    }
-
-    public static String key(Map<String, Object> row, List<String> fields) {
-        StringBuilder k = new StringBuilder();
-        for (String field : fields) k.append(row.get(field)).append('|');
-        return k.toString();
-    }
-
-    public static String key(JsonObject r, List<String> fields) {
-        StringBuilder k = new StringBuilder();
-        for (String field : fields) {
-            JsonElement e = r.get(field);
-            k.append(e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString()).append('|');
-        }
-        return k.toString();
-    }
-
-    static List<Double> values(List<JsonObject> group, String field) {
-        return group.stream().map(r -> r.get(field).getAsDouble()).toList();
     }
 
     public static double median(List<Double> values) {

@@ -183,7 +183,7 @@ public class EstimateTest {
                     Map<Integer, List<Double>> offsetsByRound = new TreeMap<>();
                     List<Map<Integer, Double>> caseRounds = new ArrayList<>();
                     for (Map<String, Object> row : results.summary()) {
-                        Results one = results.where(r -> Results.key(r, Results.CASE).equals(Results.key(row, Results.CASE)));
+                        Results one = results.sameCase(row);
                         Map<Integer, Double> roundMeans = new LinkedHashMap<>();
                         for (int round : one.rounds()) {
                             double[] logs = one.inRound(round).typed().stream().mapToDouble(r -> Math.log(r.elapsedNs())).toArray();

@@ -100,14 +100,14 @@ class ChartsTest {
     void ratioBars() {
         Published.Claim claim = new Published.Claim("xu-guo.raw-1byte.java-over-c-time-seq", "Xu & Guo", "§4.2, Fig 4.1",
                 "raw-1byte", "s", "", "", 224, "%", "percent", "st");
-        JsonObject spec = json(Charts.ratioBars(List.of(Charts.bar("seq write", new Estimate(1.8, 1.6, 2.0)), Charts.bar("seq read", Estimate.exact(2.1))),
-                List.of(Charts.reference("seq write", claim)), "Java time / C time", "Ratios"));
+        JsonObject spec = json(ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq write", new Estimate(1.8, 1.6, 2.0)), ReferenceBars.bar("seq read", Estimate.exact(2.1))),
+                List.of(ReferenceBars.reference("seq write", claim)), "Java time / C time", "Ratios"));
         assertSelfContained(spec, 3);
         Published.Claim other = new Published.Claim("xu-guo.raw-1byte.java-over-c-time-rand", "Xu & Guo", "§4.2, Fig 4.3",
                 "raw-1byte", "s", "", "", 4, "x", "ratio", "st");
-        JsonObject twice = json(Charts.ratioBars(List.of(Charts.bar("seq write", Estimate.exact(1.8))),
-                List.of(Charts.reference("seq write", claim), Charts.reference("seq write", claim), Charts.reference("seq read", claim),
-                        Charts.reference("seq read", other)), "t", "t"));
+        JsonObject twice = json(ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq write", Estimate.exact(1.8))),
+                List.of(ReferenceBars.reference("seq write", claim), ReferenceBars.reference("seq write", claim), ReferenceBars.reference("seq read", claim),
+                        ReferenceBars.reference("seq read", other)), "t", "t"));
         JsonArray ticks = twice.getAsJsonObject("data").getAsJsonArray("values");
         assertEquals(List.of(true, false, true, true), List.of(1, 2, 3, 4).stream().map(i -> ticks.get(i).getAsJsonObject().get("labelled").getAsBoolean()).toList(),
                 "a source's number is written beside its first tick on each bar, not beside a second tick of it on the same bar");
@@ -192,7 +192,7 @@ class ChartsTest {
     @Test
     void cutBarsDrawPublishedPercentages() {
         Published.Claim claim = new Published.Claim("x.cut", "Xu & Guo", "§4.3, Fig 4.5", "buffering", "s", "", "", 25, "%", "percent", "st");
-        JsonObject spec = json(Charts.cutBars(List.of(Charts.bar("read", Estimate.exact(97.5))), List.of(Charts.cutReference("read", claim)), "Cuts"));
+        JsonObject spec = json(ReferenceBars.cutBars(List.of(ReferenceBars.bar("read", Estimate.exact(97.5))), List.of(ReferenceBars.cutReference("read", claim)), "Cuts"));
         JsonArray values = spec.getAsJsonObject("data").getAsJsonArray("values");
         assertEquals(25.0, values.get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12, "25% is drawn as 25");
         assertTrue(spec.toString().contains("\"base\":0"), spec.toString());
@@ -208,10 +208,10 @@ class ChartsTest {
 
     @Test
     void longBarLabelsAreSlantedShortOnesLevel() {
-        Map<String, Object> longLabels = Charts.ratioBars(List.of(Charts.bar("RandomAccessFile.readInt", Estimate.exact(3)),
-                Charts.bar("DataInputStream.readInt, in memory", Estimate.exact(1))), List.of(), "ratio", "Long");
+        Map<String, Object> longLabels = ReferenceBars.ratioBars(List.of(ReferenceBars.bar("RandomAccessFile.readInt", Estimate.exact(3)),
+                ReferenceBars.bar("DataInputStream.readInt, in memory", Estimate.exact(1))), List.of(), "ratio", "Long");
         assertTrue(json(longLabels).toString().contains("\"labelAngle\":-30"), json(longLabels).toString());
-        Map<String, Object> shortLabels = Charts.ratioBars(List.of(Charts.bar("seq read", Estimate.exact(3))), List.of(), "ratio", "Short");
+        Map<String, Object> shortLabels = ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq read", Estimate.exact(3))), List.of(), "ratio", "Short");
         assertTrue(json(shortLabels).toString().contains("\"labelAngle\":0"));
     }
 
@@ -269,7 +269,7 @@ class ChartsTest {
     @Test
     void logBarsHaveNoBaselineAndALogScale() {
         Published.Claim claim = new Published.Claim("b.x", "Bonachea, Dickens & Thakur", "§4.2", "typed-array", "s", "", "", 0.00074, "MB/s", "text", "st");
-        JsonObject spec = json(Charts.logBars(List.of(Charts.bar("data", Estimate.exact(3.2))), List.of(Charts.reference("data", claim)), "MB per second", "T"));
+        JsonObject spec = json(ReferenceBars.logBars(List.of(ReferenceBars.bar("data", Estimate.exact(3.2))), List.of(ReferenceBars.reference("data", claim)), "MB per second", "T"));
         assertEquals(4, spec.getAsJsonArray("layer").size(), "bars, ticks, and the ticks' numbers right and left");
         assertTrue(spec.toString().contains("\"type\":\"log\""));
         assertEquals(0.00074, spec.getAsJsonObject("data").getAsJsonArray("values").get(1).getAsJsonObject().get("value").getAsDouble(), 1e-12);
@@ -358,7 +358,7 @@ class ChartsTest {
         assertEquals("Rates: MB per second against file size (log scale), a line each for java write, c write and java read;"
                 + " shaded bands are 95% intervals", lines);
         assertTrue(json(Charts.methodBars(results(), "M")).get("description").getAsString().startsWith("M: MB per second (log scale) for each way"));
-        assertTrue(json(Charts.ratioBars(List.of(Charts.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R")).get("description").getAsString()
+        assertTrue(json(ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R")).get("description").getAsString()
                 .startsWith("R: Java ÷ C for seq, measured here"));
         assertTrue(json(Charts.throughputBars(results(), "C")).get("description").getAsString().contains("warm and cold"));
         assertTrue(json(Charts.perRun(results(), "P")).get("description").getAsString().startsWith("P: each measured run's time"));
