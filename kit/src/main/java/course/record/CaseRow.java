@@ -1,7 +1,5 @@
 package course.record;
 
-import static course.record.Results.median;
-
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.util.Collections;
@@ -17,11 +15,11 @@ final class CaseRow {
     private CaseRow() {
     }
 
-    /** The row of one case's runs (all of one case, in the order they ran). */
-    static Map<String, Object> of(List<JsonObject> group) {
+    /** The row of one case's runs (all of one case, in the order they ran), named by its case fields and its way of doing the work. */
+    static Map<String, Object> of(List<JsonObject> group, List<String> caseFields, String method) {
         Run first = new Run(group.get(0));
         Map<String, Object> row = new LinkedHashMap<>();
-        for (String field : Results.CASE) {
+        for (String field : caseFields) {
             JsonElement e = first.json().get(field);  // runtime is missing from results saved before it was recorded
             row.put(field, e == null || e.isJsonNull() ? "" : e.getAsJsonPrimitive().isNumber() ? (Object) e.getAsLong() : e.getAsString());
         }
@@ -50,7 +48,7 @@ final class CaseRow {
         row.put("sys_ns_per_op", registered ? sysAll / opsAll : null);
         Long misses = first.misses();  // counted only by strategies that keep their own buffer
         row.put("hit_ratio_pct", misses == null ? null : 100 * (1 - misses / (double) first.ops()));
-        row.put("method", Results.method(first.json()));
+        row.put("method", method);
         row.put("spread_pct", 100 * (Collections.max(ns) - Collections.min(ns)) / median);
         // a cold case: the most of its file any run still found in the page cache (the harness measured it, mincore)
         List<Double> resident = group.stream().map(r -> new Run(r).residentPct()).filter(java.util.Objects::nonNull).toList();
@@ -79,5 +77,17 @@ final class CaseRow {
 
     private static double mean(long[] values) {
         return java.util.Arrays.stream(values).average().orElseThrow();
+    }
+
+    static double median(List<Double> values) {
+        return median(values.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+
+    /** The median of these values (sorted in place); NaN for none (a part this machine could not run). */
+    static double median(double[] values) {
+        java.util.Arrays.sort(values);
+        int n = values.length;
+        if (n == 0) return Double.NaN;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 }

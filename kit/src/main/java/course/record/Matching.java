@@ -10,6 +10,9 @@ import java.util.Map;
  * done (less those that may differ), and the geometric mean of ratios over every pair of cases with one key.
  */
 final class Matching {
+    /** The fields that say what work was done, as opposed to how (x-workload in the schema): not the snippet, strategy, buffer, lock, JDK or compiler. */
+    static final List<String> WORKLOAD = Schema.results().runFields("x-workload");
+
     private Matching() {
     }
 
@@ -37,9 +40,9 @@ final class Matching {
     static List<String> workload(String... mayDiffer) {
         List<String> differ = List.of(mayDiffer);
         for (String f : differ) {
-            if (!Results.WORKLOAD.contains(f)) throw new IllegalArgumentException(f + " is not one of " + Results.WORKLOAD);
+            if (!WORKLOAD.contains(f)) throw new IllegalArgumentException(f + " is not one of " + WORKLOAD);
         }
-        return Results.WORKLOAD.stream().filter(f -> !differ.contains(f)).toList();
+        return WORKLOAD.stream().filter(f -> !differ.contains(f)).toList();
     }
 
     /** A summary row's key: its values of these fields, in order. */

@@ -14,8 +14,6 @@ import java.util.function.Predicate;
 public final class Results {
     /** The fields that name a case (x-case in data/results.schema.json); runs of one case differ only in run index and timings. */
     public static final List<String> CASE = Schema.results().runFields("x-case");
-    /** The fields that say what work was done, as opposed to how (x-workload there): not the snippet, strategy, buffer, lock, JDK or compiler. */
-    public static final List<String> WORKLOAD = Schema.results().runFields("x-workload");
 
     private final List<JsonObject> runs;
     /** The runs grouped by case, in the order cases first appear; worked out once, when first asked for. */
@@ -140,7 +138,7 @@ public final class Results {
 
     /** One row per case: median time with its spread (min, max), rates from the median. Worked out once; read-only. */
     public List<Map<String, Object>> summary() {
-        if (summary == null) summary = List.copyOf(cases().stream().map(CaseRow::of).map(Collections::unmodifiableMap).toList());
+        if (summary == null) summary = List.copyOf(cases().stream().map(g -> CaseRow.of(g, CASE, method(g.get(0)))).map(Collections::unmodifiableMap).toList());
         return summary;
     }
 
@@ -391,15 +389,8 @@ public final class Results {
         return t.toString();
     }
 
+    /** The median of these values (NaN for none). */
     public static double median(List<Double> values) {
-        return median(values.stream().mapToDouble(Double::doubleValue).toArray());
-    }
-
-    /** The median of these values (sorted in place). */
-    public static double median(double[] values) {
-        java.util.Arrays.sort(values);
-        int n = values.length;
-        if (n == 0) return Double.NaN;  // no runs (a part this machine could not run)
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        return CaseRow.median(values);
     }
 }
