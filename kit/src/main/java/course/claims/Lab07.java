@@ -43,7 +43,7 @@ public final class Lab07 {
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns) {
         String fs = lab.machine().get("filesystem");
-        boolean onNfs = FileSystemKind.of(fs) == FileSystemKind.NETWORK;
+        boolean onNfs = FileSystemKind.of(fs) == FileSystemKind.NFS;
         double viewBufferWrites = javaRuns.where("op", "write").strategies("view-heap", "view-direct").max("study_mb_per_s");
         return List.of(
             Context.rate(lab.claim("awan.nio-threads.view-buffer-read-local-max"), bestViewBufferRead(javaRuns),

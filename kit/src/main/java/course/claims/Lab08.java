@@ -47,28 +47,37 @@ public final class Lab08 {
      * What Open MPI does on NFS is read in its source (fs/ufs and fbtl/posix, versions 3.1 to 5.0).
      */
     static String whatTheFileSystemMeans(Map<String, String> machine, String mpiIo) {
-        String fs = machine.get("filesystem"), options = machine.getOrDefault("mount options", "");
+        String fs = machine.get("filesystem");
         return switch (FileSystemKind.of(fs)) {
-            case NETWORK -> "Several nodes writing one file on " + fs + " stay consistent only under locks: Awan et al. locked each process's region with"
+            case NFS -> "Several nodes writing one file on " + fs + " stay consistent only under locks: Awan et al. locked each process's region with"
                 + " FileLock (here: .locks(\"region\")) and mounted their NFSv3 with -noac, attribute caching off, for consistent metadata at a cost"
-                + " (§V.B); this mount " + (options.contains("noac") ? "has noac" : "caches attributes (no noac)")
-                + (options.contains("nolock") ? " and has nolock: its locks hold on one node only, so locked runs from several nodes are not safe" : "")
-                + ". " + switch (String.valueOf(mpiIo)) {
+                + " (§V.B). " + nfsMount(machine.getOrDefault("mount options", "unknown")) + " " + switch (String.valueOf(mpiIo)) {
                     case "romio" -> "C's MPI-IO went through ROMIO, which on NFS locks only the bytes each call moves.";
                     case "ompio" -> "C's MPI-IO went through Open MPI's OMPIO, which on NFS locks the whole file around every read and write, so C's"
                         + " independent and collective runs measure that lock as much as the server (--mca fs_ufs_lock_algorithm 3 in COURSE_MPI_ARGS"
                         + " locks only the bytes each call moves).";
                     default -> "Open MPI's OMPIO locks the whole file around every read and write on NFS (ROMIO only the bytes each call moves).";
                 };
+            case NETWORK -> fs + " is one server's disks shared over the network: several clients' writes to one file are as consistent as its"
+                + " caching and locks make them, and its server sets the ceiling. The studies measured NFS (Awan et al. §V.B), not " + fs + ".";
             case PARALLEL -> fs + " stripes each file over several servers' disks, the kind of file system Bonachea et al. assumed (§1.1; Awan et al."
-                + " measured none, §VII). MPI-IO uses it well through its driver for " + fs + ", which knows the striping; Java's channels make plain"
-                + " POSIX calls to it. How many servers a file is striped over (lfs getstripe on Lustre) sets the ceiling.";
+                + " measured none, §VII). Where the MPI has a driver for it (Lustre, GPFS, PanFS, PVFS2), MPI-IO knows the striping; Java's channels"
+                + " make plain POSIX calls. How many servers a file is striped over (lfs getstripe on Lustre) sets the ceiling.";
             case MEMORY -> fs + " keeps files in memory: no process waits for a disk, forced writes included, so the figures are memory's and"
                 + " the claims about shared storage are not measured here.";
             case LOCAL -> fs + " is one machine's own disk: however many processes (or nodes) share the file, they share one device, so \"parallel\""
                 + " is that disk's bandwidth divided. The studies measured shared file systems; their claims about how one scales are not measured"
                 + " here (point COURSE_SCRATCH at NFS, Lustre or GPFS: see The same lab on a cluster).";
         };
+    }
+
+    /** What an NFS mount's options (the machine card's, "rw,vers=3,noac,…") say of its caching and locks, option by option. */
+    static String nfsMount(String options) {
+        if (options.equals("unknown")) return "This mount's options are not known here (findmnt -T $COURSE_SCRATCH shows them).";
+        List<String> each = List.of(options.split(","));
+        boolean localLocks = each.contains("nolock") || each.contains("local_lock=all") || each.contains("local_lock=posix");
+        return "This mount " + (each.contains("noac") ? "has noac" : "caches attributes (no noac)")
+            + (localLocks ? " and keeps its locks on one node (nolock or local_lock): locked runs from several nodes are not safe." : ".");
     }
 
     /** The studies' claims about how a shared file system behaves under more processes: judged only where the shared file was on one. */

@@ -5,6 +5,7 @@ import course.base.Exec;
 import course.base.Html;
 import course.base.Scratch;
 import course.record.Machine;
+import course.record.Mount;
 import course.record.Results;
 import course.run.Runner;
 import course.show.Notebook;
@@ -88,7 +89,7 @@ public final class Fio {
                             Notebook.unavailable("fio cross-check", "fio failed on " + job.label() + ": " + error(e.getMessage()));
                             return;
                         }
-                        refused = "refused by this file system (" + Machine.filesystem(scratch) + ")";
+                        refused = "refused by this file system (" + Mount.filesystem(scratch) + ")";
                     }
                 }
                 double fioMbPerS = refused != null ? Double.NaN : Results.median(runs);

@@ -32,8 +32,8 @@ public final class Machine {
         m.put("cpu mitigations", mitigations(Path.of("/sys/devices/system/cpu/vulnerabilities")));
         Scratch.createDirectories(scratch);
         m.put("scratch", scratch.toString());
-        m.put("filesystem", filesystem(scratch));
-        m.put("mount options", mountOptions(scratch));
+        m.put("filesystem", Mount.filesystem(scratch));
+        m.put("mount options", Mount.options(scratch));
         m.put("free space", gib(scratch.toFile().getUsableSpace()));
         m.put("jdk", System.getProperty("java.vendor") + " " + System.getProperty("java.version") + " (" + System.getProperty("java.home") + ")");
         m.put("gcc", Exec.run(List.of("gcc", "-dumpfullversion"), "gcc").strip());
@@ -283,28 +283,6 @@ public final class Machine {
     private static long ownTicks(String self) {
         String[] f = self.substring(self.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    }
-
-    /** The scratch folder's file system as the kernel names it (findmnt; stat -f calls ext4 "ext2/ext3"). */
-    public static String filesystem(Path scratch) {
-        if (onPath("findmnt")) {
-            try {
-                return Exec.run(List.of("findmnt", "-n", "-o", "FSTYPE", "-T", scratch.toString()), "findmnt").strip();
-            } catch (RuntimeException e) {
-                // fall back to stat below
-            }
-        }
-        return Exec.run(List.of("stat", "-f", "-c", "%T", scratch.toString()), "stat").strip();
-    }
-
-    /** The options the scratch folder's file system is mounted with (findmnt: "rw,relatime,noac,…"), which say how NFS keeps several clients consistent; "unknown" without findmnt. */
-    static String mountOptions(Path scratch) {
-        if (!onPath("findmnt")) return "unknown";
-        try {
-            return Exec.run(List.of("findmnt", "-n", "-o", "OPTIONS", "-T", scratch.toString()), "findmnt").strip();
-        } catch (RuntimeException e) {
-            return "unknown";
-        }
     }
 
     /**

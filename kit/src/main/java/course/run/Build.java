@@ -364,11 +364,11 @@ public final class Build {
 
     /**
      * Where the class-data-sharing archives of a Java snippet's build on the course's JDK lie, less their ending (SharedClasses
-     * adds the kind's): named by its jars and their times, since the JVM refuses an archive once a jar it holds classes of has changed.
+     * adds the kind's): named by the JDK's build and the jars and their times, since the JVM refuses an archive once either has changed.
      */
     Path classArchive(String snippet) {
         List<String> cmd = javaCommand(snippet);
-        StringBuilder jars = new StringBuilder(cmd.get(0));
+        StringBuilder jars = new StringBuilder(cmd.get(0) + " " + System.getProperty("java.vm.version"));  // a JDK updated in place: a new key
         try {
             for (String jar : cmd.get(cmd.indexOf("-cp") + 1).split(":")) jars.append(' ').append(jar).append(' ').append(Files.getLastModifiedTime(Path.of(jar)));
         } catch (IOException e) {

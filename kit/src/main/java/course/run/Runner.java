@@ -142,11 +142,14 @@ public final class Runner {
         List<String> cmd = new ArrayList<>(prefix);
         List<String> launcher = MpiRun.launcher(inv.flags());
         cmd.addAll(launcher);
-        int program = cmd.size();
         boolean java = inv.language().equals("java");
+        // Open MPI's mpirun puts the working folder first on a program named java's class path, which no class archive
+        // of the snippet's then matches: started through env, the JVM keeps the class path it is given
+        if (java && !launcher.isEmpty()) cmd.add("env");
+        int program = cmd.size();
         List<String> command = build.command(inv.snippet(), inv.language());
         SharedClasses.Use sharing = java && inv.javaHome() == null
-                ? SharedClasses.forRun(build.classArchive(inv.snippet()), !launcher.isEmpty(), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty(), command)
+                ? SharedClasses.forRun(build.classArchive(inv.snippet()), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty(), command)
                 : SharedClasses.Use.NONE;  // no archive made under strace or a profiler: its writes would be counted
         cmd.addAll(SharedClasses.around(command, sharing));
         if (inv.javaHome() != null && java) {

@@ -17,13 +17,12 @@ import java.util.List;
  * on stderr), which also links the lambdas and method handles JMX is made of: a shared_file run starts in about 100 ms
  * where a dynamic archive (-XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile) took 140 and none 170. Only class
  * loading and linking change: the same bytecode runs and the JIT compiles it as before (the cache holds no method
- * profiles: -XX:-AOTRecordTraining). Older JDKs, and runs under Open MPI's mpirun, get the dynamic archive: mpirun puts
- * the run's working folder first on a java command's class path, and an ahead-of-time cache takes no class path with a
- * folder that holds files (the JVM then records nothing, and a cache it cannot use costs it the JDK's own archive too).
- * One archive per snippet build, JDK and kind (build/cds/NAME-KEY.aot or .jsa, the key Build gives the jar), moved into
+ * profiles: -XX:-AOTRecordTraining). Older JDKs get the dynamic archive. A JVM given a cache it cannot use runs
+ * without the JDK's own archive too (a shared_file run then starts in 220 ms). One archive per snippet build, JDK and kind (build/cds/NAME-KEY.aot or .jsa, the key Build gives the jar), moved into
  * place whole, so two kernels never read half of one. An MPI job of several ranks never makes one (they would write one
  * file at once), nor a run under strace or a profiler, nor a course folder this user may not write (a grading sandbox).
- * A JVM that cannot use an archive (another JDK's, a changed jar) runs without it.
+ * A JVM that cannot use an archive (another JDK's, a changed jar) runs without it. A cache that could not be made
+ * says why in NAME-KEY.aot.failed, and that build takes the dynamic archive from then on.
  */
 final class SharedClasses {
     /** JDK 25 and later make ahead-of-time caches; older JDKs dynamic class-data archives. */
@@ -44,7 +43,15 @@ final class SharedClasses {
                 if (ok && !create.isEmpty()) Exec.run(create, "making the class cache");  // its output says it made the cache: not the learner's
                 if (ok && Files.size(made) > 0) Files.move(made, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException | RuntimeException e) {
-                // no archive this time: the next run makes one
+                // a run that ended well and left no cache will leave none next time either (the JVM recorded nothing, or
+                // create refused): said once, in a file, and later runs take the dynamic archive instead of recording again
+                if (ok && !create.isEmpty()) {
+                    try {
+                        Files.writeString(failedMarker(archive), "no ahead-of-time cache could be made: " + e.getMessage() + "\n");
+                    } catch (IOException ignored) {
+                        // the next run tries again
+                    }
+                }
             } finally {
                 try {
                     Files.deleteIfExists(made);
@@ -62,13 +69,15 @@ final class SharedClasses {
      */
     static final List<String> QUIET = AHEAD_OF_TIME ? List.of("-Xlog:cds=off:stderr", "-Xlog:aot=off:stderr") : List.of("-Xlog:cds=off:stderr");
 
-    /** The archive of a run: stem (build/cds/NAME-KEY) with the ending of its kind, an ahead-of-time cache unless under mpirun. */
-    static Path archive(Path stem, boolean underMpirun) {
-        return stem.resolveSibling(stem.getFileName() + (aheadOfTime(underMpirun) ? ".aot" : ".jsa"));
+    /** The archive of a snippet's build: stem (build/cds/NAME-KEY) with the ending of its kind, an ahead-of-time cache where it can be made. */
+    static Path archive(Path stem) {
+        Path cache = stem.resolveSibling(stem.getFileName() + ".aot");
+        return AHEAD_OF_TIME && !Files.exists(failedMarker(cache)) ? cache : stem.resolveSibling(stem.getFileName() + ".jsa");
     }
 
-    private static boolean aheadOfTime(boolean underMpirun) {
-        return AHEAD_OF_TIME && !underMpirun;
+    /** Beside a cache that could not be made, why (NAME-KEY.aot.failed): the snippet's build then takes the dynamic archive. */
+    static Path failedMarker(Path cache) {
+        return cache.resolveSibling(cache.getFileName() + ".failed");
     }
 
     private SharedClasses() {
@@ -79,9 +88,9 @@ final class SharedClasses {
      * use the one of its kind, or make it where this run may (not where it is watched or shared: an MPI job of several ranks,
      * a run under strace or a profiler, whose counts would take in the archive's writes).
      */
-    static Use forRun(Path stem, boolean underMpirun, boolean watchedOrShared, List<String> javaCommand) {
-        Path archive = archive(stem, underMpirun);
-        boolean aot = aheadOfTime(underMpirun);
+    static Use forRun(Path stem, boolean watchedOrShared, List<String> javaCommand) {
+        Path archive = archive(stem);
+        boolean aot = archive.getFileName().toString().endsWith(".aot");
         if (Files.isRegularFile(archive)) return new Use(with(aot ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of());
         if (watchedOrShared) return Use.NONE;
         try {

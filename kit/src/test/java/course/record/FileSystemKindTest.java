@@ -10,14 +10,16 @@ import org.junit.jupiter.api.Test;
 class FileSystemKindTest {
     @Test
     void eachKindByItsNames() {
-        assertEquals(FileSystemKind.NETWORK, FileSystemKind.of("nfs4"));
-        assertEquals(FileSystemKind.NETWORK, FileSystemKind.of("nfs"));
+        assertEquals(FileSystemKind.NFS, FileSystemKind.of("nfs4"));
+        assertEquals(FileSystemKind.NFS, FileSystemKind.of("nfs"));
+        assertEquals(FileSystemKind.NETWORK, FileSystemKind.of("cifs"));
+        assertEquals(FileSystemKind.LOCAL, FileSystemKind.of(null), "a card that names no file system");
         assertEquals(FileSystemKind.PARALLEL, FileSystemKind.of("lustre"));
         assertEquals(FileSystemKind.PARALLEL, FileSystemKind.of("gpfs"));
         assertEquals(FileSystemKind.MEMORY, FileSystemKind.of("tmpfs"));
         assertEquals(FileSystemKind.LOCAL, FileSystemKind.of("ext4"));
         assertEquals(FileSystemKind.LOCAL, FileSystemKind.of("overlay"), "a container's root: one machine's disk below it");
-        assertTrue(FileSystemKind.of("beegfs").shared() && FileSystemKind.of("nfs4").shared());
+        assertTrue(FileSystemKind.of("beegfs").shared() && FileSystemKind.of("nfs4").shared() && FileSystemKind.of("smb3").shared());
         assertFalse(FileSystemKind.of("ext4").shared() || FileSystemKind.of("tmpfs").shared());
     }
 }

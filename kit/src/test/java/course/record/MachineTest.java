@@ -150,4 +150,11 @@ class MachineTest {
         assertEquals("none", Machine.mitigations(folder));
         assertTrue(Machine.mitigations(dir.resolve("absent")).startsWith("none listed ("), "not Linux, an old kernel");
     }
+
+    @Test
+    void aCardKeepsOnlyTheMountOptionsThatSayHowFilesAreCachedAndLocked() {
+        assertEquals("rw,vers=3,noac,local_lock=none", Mount.told("rw,relatime,vers=3,addr=10.0.0.1,noac,clientaddr=10.0.0.2,local_lock=none"),
+                "a server's address stays out of hand-ins");
+        assertEquals("rw,data=ordered", Mount.told("rw,relatime,errors=remount-ro,data=ordered"));
+    }
 }

@@ -142,4 +142,19 @@ class RunnerTest {
                 java.util.Map.of("COURSE_EVICT", "/c/evict"), Path.of("/s"), "raw_io");
         assertEquals("COURSE_EVICT=/c/evict java -cp 'a b.jar' Raw --op read --file /s/raw_io.dat", line);
     }
+
+    /** Open MPI's mpirun rewrites the class path of a program named java; started through env, a Java rank maps its snippet's class archive. */
+    @Test
+    void aJavaRankUnderMpirunMapsItsClassArchive(@TempDir Path scratch) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(MpiRun.available() && Files.isExecutable(Course.build().resolve("tools/jbang/jbang")),
+                "needs MPI and jbang (setup/setup.sh)");
+        Runner runner = new Runner();
+        Runner.Invocation one = new Runner.Invocation("mpi_file", "java", List.of("--procs", "1", "--strategy", "view-direct", "--op", "read",
+                "--file-size", "64k", "--op-size", "16k", "--repeat", "1", "--warmup", "0"));
+        runner.run(one, scratch, row -> { });  // makes the archive where there was none
+        runner.run(one, scratch, row -> { });
+        String command = runner.lastCommand();
+        assertTrue(command.contains(" env " + Build.javaHome().resolve("bin/java")), command);
+        assertTrue(command.contains(SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile="), "the second run maps the archive: " + command);
+    }
 }

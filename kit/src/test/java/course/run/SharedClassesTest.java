@@ -17,8 +17,8 @@ class SharedClassesTest {
 
     @Test
     void aRunMakesTheArchiveWhereNoneIsAndUsesItWhereOneIs(@TempDir Path dir) throws Exception {
-        Path stem = dir.resolve("cds/Snippet-1"), archive = SharedClasses.archive(stem, false);
-        SharedClasses.Use making = SharedClasses.forRun(stem, false, false, JAVA);
+        Path stem = dir.resolve("cds/Snippet-1"), archive = SharedClasses.archive(stem);
+        SharedClasses.Use making = SharedClasses.forRun(stem, false, JAVA);
         assertTrue(making.made().startsWith(dir.resolve("cds")) && making.made().getFileName().toString().startsWith(".making-"), making.toString());
         if (SharedClasses.AHEAD_OF_TIME) {
             assertTrue(making.options().contains("-XX:AOTMode=record"), making.toString());
@@ -28,26 +28,16 @@ class SharedClassesTest {
         } else {
             assertEquals("-XX:ArchiveClassesAtExit=" + making.made(), making.options().get(0));
         }
-        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(stem, false, true, JAVA), "an MPI job of several ranks, strace or a profiler: none made");
+        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(stem, true, JAVA), "an MPI job of several ranks, strace or a profiler: none made");
         Files.writeString(archive, "an archive");
-        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, SharedClasses.forRun(stem, false, true, JAVA).options().get(0),
+        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, SharedClasses.forRun(stem, true, JAVA).options().get(0),
                 "an archive there is used by every run");
-    }
-
-    @Test
-    void underMpirunTheArchiveIsTheDynamicKind(@TempDir Path dir) {
-        Path stem = dir.resolve("cds/Snippet-1");
-        assertEquals(dir.resolve("cds/Snippet-1.jsa"), SharedClasses.archive(stem, true), "mpirun puts the working folder on the class path");
-        assertEquals(dir.resolve(SharedClasses.AHEAD_OF_TIME ? "cds/Snippet-1.aot" : "cds/Snippet-1.jsa"), SharedClasses.archive(stem, false));
-        SharedClasses.Use making = SharedClasses.forRun(stem, true, false, JAVA);
-        assertEquals("-XX:ArchiveClassesAtExit=" + making.made(), making.options().get(0));
-        assertTrue(making.create().isEmpty(), "the JVM writes a dynamic archive itself");
     }
 
     @Test
     void aFolderThatCannotBeMadeMeansNoSharing(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("build"), "a file, not a folder");
-        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(file.resolve("cds/Snippet-1"), false, false, JAVA));
+        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(file.resolve("cds/Snippet-1"), false, JAVA));
     }
 
     @Test
@@ -62,13 +52,13 @@ class SharedClassesTest {
     @Test
     void aSnippetRunsTheSameWithItsArchive(@TempDir Path dir) throws Exception {
         List<String> java = new Build().command("raw_io", "java");
-        Path stem = dir.resolve("cds/RawIo-test"), archive = SharedClasses.archive(stem, false);
-        String first = run(java, SharedClasses.forRun(stem, false, false, java), dir);
+        Path stem = dir.resolve("cds/RawIo-test"), archive = SharedClasses.archive(stem);
+        String first = run(java, SharedClasses.forRun(stem, false, java), dir);
         assertTrue(Files.size(archive) > 0, "the first run left its archive");
         try (var left = Files.list(archive.getParent())) {
             assertEquals(List.of(archive), left.toList(), "and no partial file");
         }
-        SharedClasses.Use using = SharedClasses.forRun(stem, false, false, java);
+        SharedClasses.Use using = SharedClasses.forRun(stem, false, java);
         assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, using.options().get(0));
         List<String> strictly = new ArrayList<>(using.options());
         strictly.add(SharedClasses.AHEAD_OF_TIME ? "-XX:AOTMode=on" : "-Xshare:on");  // a JVM that cannot map it stops
@@ -97,8 +87,8 @@ class SharedClassesTest {
 
     @Test
     void aRunThatFailedLeavesNoArchive(@TempDir Path dir) throws Exception {
-        Path archive = SharedClasses.archive(dir.resolve("cds/Snippet-1"), false);
-        SharedClasses.Use making = SharedClasses.forRun(dir.resolve("cds/Snippet-1"), false, false, JAVA);
+        Path archive = SharedClasses.archive(dir.resolve("cds/Snippet-1"));
+        SharedClasses.Use making = SharedClasses.forRun(dir.resolve("cds/Snippet-1"), false, JAVA);
         Path partial = making.made();
         Path record = partial.resolveSibling(partial.getFileName() + ".record");
         Files.writeString(partial, "half an archive");
@@ -107,5 +97,19 @@ class SharedClassesTest {
         assertFalse(Files.exists(partial));
         assertFalse(Files.exists(record));
         assertFalse(Files.exists(archive));
+    }
+
+    @Test
+    void aCacheThatCouldNotBeMadeIsSaidOnceAndTheDynamicArchiveTakesOver(@TempDir Path dir) throws Exception {
+        Path stem = dir.resolve("cds/Snippet-1");
+        SharedClasses.Use making = SharedClasses.forRun(stem, false, List.of("false", "-cp", "x.jar", "Main"));
+        if (!SharedClasses.AHEAD_OF_TIME) return;  // older JDKs make the dynamic archive in the run itself
+        making.finish(true);  // the run ended well, but its create step ("false ...") fails
+        Path cache = SharedClasses.archive(stem);
+        assertEquals(dir.resolve("cds/Snippet-1.jsa"), cache, "from now on, the dynamic archive");
+        assertTrue(Files.readString(SharedClasses.failedMarker(stem.resolveSibling("Snippet-1.aot"))).startsWith("no ahead-of-time cache could be made"));
+        try (var left = Files.list(dir.resolve("cds"))) {
+            assertEquals(List.of("Snippet-1.aot.failed"), left.map(f -> f.getFileName().toString()).toList(), "nothing else left");
+        }
     }
 }
