@@ -163,6 +163,10 @@ def course_of_one_lab(lab):
     return course
 
 
+# nbclient's words for a kernel that exited before it answered its first request
+KERNEL_DIED_AT_START = "Kernel died before replying to kernel_info"
+
+
 def sandboxed(bwrap, lab, student, seconds, preset, limits, template, progress):
     """Autogrades one hand-in in two nested sandboxes (tools/sandbox.py), then copies its marks and graded notebook
     into the course. Outside: nbgrader, with a private course folder holding this learner's hand-in and a
@@ -187,7 +191,17 @@ def sandboxed(bwrap, lab, student, seconds, preset, limits, template, progress):
         cmd = sandbox.command(bwrap, [NBGRADER, "autograde", lab, "--student", student, "--create", "--force"], limits,
                               read_only=read_only, writable={work: work}, tmp=work / "tmp", env=env, cwd=course,
                               holds_sandbox=True)
-        done = sandbox.run(cmd, work, limits, seconds, name=work.name)
+        for attempt in (1, 2):
+            with open(work / "nbgrader.log", "w+") as log:
+                done = sandbox.run(cmd, work, limits, seconds, name=work.name, stdout=log)
+                log.seek(0)
+                said = log.read()
+            sys.stderr.write(said)
+            # a kernel that died as it started (once in a suite's run, under load) has run none of the learner's code: once more
+            if attempt == 1 and done.returncode != 0 and not done.stopped and KERNEL_DIED_AT_START in said:
+                print(f"classroom: {student} ({lab}): the kernel died as it started; grading it once more", file=sys.stderr)
+                continue
+            break
         print(f"classroom: [{progress()}] {student} ({lab}): {done.seconds:.0f} s, at most {sandbox.size(done.peak_memory)} of memory, "
               f"{done.peak_tasks} tasks, {sandbox.size(done.peak_disk)} on disk", file=sys.stderr)
         if done.stopped:
