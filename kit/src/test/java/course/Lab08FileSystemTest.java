@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import course.claims.Lab08;
 import course.judge.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,9 +30,7 @@ class Lab08FileSystemTest {
         }
         doc.getAsJsonObject("machine").addProperty("filesystem", filesystem);
         Path saved = Files.writeString(dir.resolve("08-mpi-processes.json"), doc.toString());
-        Lab lab = Lab.replay(saved);
-        List<Integer> procs = lab.sweep(0).typed().stream().map(r -> (int) r.procs()).distinct().sorted().toList();
-        return Lab08.verdicts(lab, lab.sweep(0), lab.sweep(4).and(lab.sweep(5)), procs);
+        return ClaimsTest.lab08Verdicts(Lab.replay(saved));
     }
 
     static Verdict row(List<Verdict> verdicts, String claim) {
