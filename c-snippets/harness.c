@@ -45,9 +45,14 @@ static int64_t workers_timed; /* 0: the strategy ran no threads or processes */
 static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
 
-/* The hosts an MPI job's processes ran on, each once, in rank order, as JSON items ("\"node-a\",\"node-b\""); empty for every other run. */
+/* Where an MPI job's processes ran, as the run record's fields (at process 0; empty for every other run):
+ * "hosts":[…] each once, in rank order, "host_procs":[…] and "host_cores":[…] in the same order, and, for a job on
+ * more than one host, "transport":[…], the links its processes held to other nodes (see node_links). */
 #define HOST_WORDS 8 /* 64 bytes: the longest host name Linux keeps (HOST_NAME_MAX) */
-static char hosts[MAX_PROCS * (HOST_WORDS * 8 + 3)];
+static char job[MAX_PROCS * (HOST_WORDS * 8 + 3 + 48) + 200];
+
+/* The kinds of link to another node, as the record names them; bit k of node_links is LINK_KINDS[k]. */
+static const char *const LINK_KINDS[] = {"tcp", "verbs", "psm2", "cxi"};
 
 /* The most threads the process had at once in the current run of a strategy with threads (-1: none ran):
  * its workers and the thread that made them, since C starts no thread of its own (Java's JDK does, and counts). */
@@ -119,7 +124,7 @@ static void fail(const char *snippet, const char *text, int status);
 static void fail_once(const struct options *o, const char *why, int status);
 static void agree(const char *snippet, const char *error);
 static void check_shared(const struct options *o);
-static void gather_hosts(void);
+static void gather_job(void);
 static int claim(const char *path, struct made *made);
 static void remove_made(void);
 static void remove_quietly(const struct made *made);
@@ -178,7 +183,7 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
     if (first && strcmp(o.op, "read") == 0 && (o.text ? text_write_file(o.file, o.file_size, o.text, o.seed)
                                                       : data_write_file(o.file, o.file_size)) != 0) harness_io_fail(&o);
     if (harness_team->size() > 1) check_shared(&o);
-    if (o.procs > 0) gather_hosts();
+    if (o.procs > 0) gather_job();
     int write = strcmp(o.op, "write") == 0;
     if (write) data_prepare_source(o.op_size);
     if (prepare) prepare(&o);
@@ -264,10 +269,55 @@ static void check_shared(const struct options *o) {
     agree(o->snippet, seen ? NULL : message);
 }
 
-/* The hosts of the job's processes, each once, in rank order, as JSON items (at process 0). Each name travels as
- * HOST_WORDS 8-byte words through gather, the one collective every team has in both languages. */
-static void gather_hosts(void) {
-    static int64_t words[HOST_WORDS][MAX_PROCS];
+/* This node's online CPUs, as the kernel lists them (/sys/devices/system/cpu/online, which sysconf reads). */
+static int64_t node_cores(void) {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? online : 1;
+}
+
+/* The links this process holds to other nodes, from its open files (asked outside every clock): a TCP connection
+ * between two addresses (one to a daemon of this node has one address at both ends), or a network adapter's device:
+ * InfiniBand or RoCE verbs, Omni-Path (hfi1), Slingshot (cxi). Bits of LINK_KINDS. */
+static int64_t node_links(void) {
+    static char sockets[8192]; /* " inode inode … ": this process's sockets */
+    int64_t links = 0;
+    DIR *fds = opendir("/proc/self/fd");
+    if (!fds) return 0;
+    strcpy(sockets, " ");
+    for (struct dirent *e; (e = readdir(fds));) {
+        char path[300], target[256];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n <= 0) continue;
+        target[n] = '\0';
+        if (strncmp(target, "socket:[", 8) == 0 && strlen(sockets) + strlen(target) < sizeof sockets)
+            snprintf(sockets + strlen(sockets), sizeof sockets - strlen(sockets), "%.*s ", (int)(strlen(target) - 9), target + 8);
+        if (strncmp(target, "/dev/infiniband/uverbs", 22) == 0) links |= 2;
+        if (strncmp(target, "/dev/hfi1", 9) == 0) links |= 4;
+        if (strncmp(target, "/dev/cxi", 8) == 0) links |= 8;
+    }
+    closedir(fds);
+    static const char *const tables[] = {"/proc/self/net/tcp", "/proc/self/net/tcp6"};
+    for (int t = 0; t < 2; t++) {
+        FILE *table = fopen(tables[t], "r");
+        if (!table) continue;
+        char line[512], local[64], remote[64], state[8], inode[32];
+        while (fgets(line, sizeof line, table)) { /* sl local:port remote:port st tx:rx tr:when retrnsmt uid timeout inode */
+            if (sscanf(line, " %*s %63[0-9A-Fa-f]:%*s %63[0-9A-Fa-f]:%*s %7s %*s %*s %*s %*s %*s %31s", local, remote, state, inode) != 4) continue;
+            char needle[40];
+            snprintf(needle, sizeof needle, " %s ", inode);
+            if (strcmp(state, "01") == 0 && strcmp(local, remote) != 0 && strstr(sockets, needle)) links |= 1; /* 01: established */
+        }
+        fclose(table);
+    }
+    return links;
+}
+
+/* Where the job's processes ran (at process 0; see job): each process's host name, its node's cores and its links
+ * travel through gather, the one collective every team has in both languages; a name as HOST_WORDS 8-byte words. */
+static void gather_job(void) {
+    static int64_t words[HOST_WORDS][MAX_PROCS], cores[MAX_PROCS], links[MAX_PROCS];
+    static char names[MAX_PROCS][HOST_WORDS * 8 + 1];
     unsigned char name[HOST_WORDS * 8] = {0}; /* zero-padded */
     const char *host = harness_team->host();
     memcpy(name, host, strnlen(host, sizeof name)); /* a longer name is cut at 64 bytes */
@@ -276,16 +326,39 @@ static void gather_hosts(void) {
         for (int b = 0; b < 8; b++) word = (int64_t)((uint64_t)word << 8 | name[w * 8 + b]); /* big-endian, as Java's ByteBuffer */
         harness_team->gather(word, words[w]);
     }
+    harness_team->gather(node_cores(), cores);
+    harness_team->gather(node_links(), links); /* after the gathers above, whose messages made the job's connections */
     if (harness_team->rank() != 0) return;
-    hosts[0] = '\0';
+    int64_t hosts = 0, procs[MAX_PROCS] = {0}, host_cores[MAX_PROCS], linked = 0;
     for (int64_t rank = 0; rank < harness_team->size(); rank++) {
-        char quoted[HOST_WORDS * 8 + 3] = "\"";
+        char seen[HOST_WORDS * 8 + 1];
         for (int w = 0; w < HOST_WORDS; w++)
-            for (int b = 0; b < 8; b++) quoted[1 + w * 8 + b] = (char)((uint64_t)words[w][rank] >> (56 - 8 * b));
-        quoted[1 + HOST_WORDS * 8] = '\0';
-        strcat(quoted, "\"");
-        if (!strstr(hosts, quoted)) snprintf(hosts + strlen(hosts), sizeof hosts - strlen(hosts), "%s%s", hosts[0] ? "," : "", quoted);
+            for (int b = 0; b < 8; b++) seen[w * 8 + b] = (char)((uint64_t)words[w][rank] >> (56 - 8 * b));
+        seen[HOST_WORDS * 8] = '\0';
+        int64_t h = 0;
+        while (h < hosts && strcmp(names[h], seen) != 0) h++;
+        if (h == hosts) {
+            strcpy(names[hosts], seen);
+            host_cores[hosts++] = cores[rank];
+        }
+        procs[h]++;
+        linked |= links[rank];
     }
+    size_t n = 0;
+    const char *fields[] = {"hosts", "host_procs", "host_cores"};
+    for (int f = 0; f < 3; f++) {
+        n += (size_t)snprintf(job + n, sizeof job - n, "\"%s\":[", fields[f]);
+        for (int64_t h = 0; h < hosts; h++) {
+            if (f == 0) n += (size_t)snprintf(job + n, sizeof job - n, h ? ",\"%s\"" : "\"%s\"", names[h]);
+            else n += (size_t)snprintf(job + n, sizeof job - n, h ? ",%" PRId64 : "%" PRId64, f == 1 ? procs[h] : host_cores[h]);
+        }
+        n += (size_t)snprintf(job + n, sizeof job - n, "],");
+    }
+    if (hosts < 2) return;
+    n += (size_t)snprintf(job + n, sizeof job - n, "\"transport\":[");
+    for (int k = 0, any = 0; k < 4; k++)
+        if (linked >> k & 1) n += (size_t)snprintf(job + n, sizeof job - n, any++ ? ",\"%s\"" : "\"%s\"", LINK_KINDS[k]);
+    snprintf(job + n, sizeof job - n, "],");
 }
 
 /* ---- what a read brings in ------------------------------------------------------------------ */
@@ -993,11 +1066,11 @@ static void on_sigbus(int sig) {
  * resident: percent of the file in the page cache when a cold run's clock started; -1 (null) for warm runs and writes. */
 static void emit(const struct options *o, int64_t run, int64_t elapsed_ns, int64_t user_ns, int64_t sys_ns,
                  double resident, uint64_t checksum) {
-    char resident_text[16] = "null", misses[24] = "null", text[160 + sizeof hosts] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 160] = "";
+    char resident_text[16] = "null", misses[24] = "null", text[160 + sizeof job] = "", times[24 * (MAX_THREADS > MAX_PROCS ? MAX_THREADS : MAX_PROCS) + 160] = "";
     if (o->text) snprintf(text, sizeof text, "\"text\":\"%s\",", o->text);
     if (o->type) snprintf(text + strlen(text), sizeof text - strlen(text), "\"type\":\"%s\",", o->type);
     if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"procs\":%" PRId64 ",", o->procs);
-    if (o->procs > 0 && hosts[0]) snprintf(text + strlen(text), sizeof text - strlen(text), "\"hosts\":[%s],", hosts);
+    if (o->procs > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "%s", job);
     const char *io = o->procs > 0 ? harness_team->io(o) : NULL;
     if (io) snprintf(text + strlen(text), sizeof text - strlen(text), "\"mpi_io\":\"%s\",", io);
     if (o->threads > 0) snprintf(text + strlen(text), sizeof text - strlen(text), "\"threads\":%" PRId64 ",", o->threads);

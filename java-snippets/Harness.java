@@ -91,8 +91,15 @@ final class Harness {
     static long[] workerNs = null;
     static long spanNs = -1;
 
-    /** The hosts an MPI job's processes ran on, each once, in rank order, as JSON items ("\"node-a\",\"node-b\""); null for every other run. */
-    static String hosts = null;
+    /**
+     * Where an MPI job's processes ran, as the run record's fields (at process 0; "" for every other run): "hosts":[…]
+     * each once, in rank order, "host_procs":[…] and "host_cores":[…] in the same order, and, for a job on more than
+     * one host, "transport":[…], the links its processes held to other nodes (see nodeLinks).
+     */
+    static String job = "";
+
+    /** The kinds of link to another node, as the record names them; bit k of nodeLinks is LINK_KINDS.get(k). */
+    static final List<String> LINK_KINDS = List.of("tcp", "verbs", "psm2", "cxi");
 
     /** The most platform threads the process had at once in the current run of a strategy with threads (-1: none ran). */
     static long platformThreads = -1;
@@ -216,7 +223,7 @@ final class Harness {
             if (first && o.op().equals("read") && o.text() != null) Text.writeFile(o.file(), o.fileSize(), o.text(), o.seed());
             else if (first && o.op().equals("read")) Data.writeFile(o.file(), o.fileSize());
             if (team.size() > 1) checkShared(o);
-            if (o.procs() > 0) hosts = hosts();
+            if (o.procs() > 0) job = job();
             boolean write = o.op().equals("write");
             if (write) Data.prepareSource(o.opSize());
             prepare.prepare(o);
@@ -302,22 +309,87 @@ final class Harness {
                 + ") cannot see the file process 0 made; the scratch folder must be on a file system every process shares (COURSE_SCRATCH)");
     }
 
+    /** This node's online CPUs, as the kernel lists them (/sys/devices/system/cpu/online: "0-3,8"); 1 where it cannot say. */
+    static long nodeCores() {
+        long cpus = 0;
+        try {
+            for (String range : Files.readString(Path.of("/sys/devices/system/cpu/online")).strip().split(",")) {
+                String[] ends = range.split("-");
+                cpus += Long.parseLong(ends[ends.length - 1]) - Long.parseLong(ends[0]) + 1;
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 1;
+        }
+        return Math.max(1, cpus);
+    }
+
     /**
-     * The hosts of the job's processes, each once, in rank order, as JSON items (at process 0; null elsewhere). Each
-     * name travels as HOST_WORDS 8-byte words through gather, the one collective every team has in both languages.
+     * The links this process holds to other nodes, from its open files (asked outside every clock): a TCP connection
+     * between two addresses (one to a daemon of this node has one address at both ends), or a network adapter's
+     * device: InfiniBand or RoCE verbs, Omni-Path (hfi1), Slingshot (cxi). Bits of LINK_KINDS.
      */
-    static String hosts() {
+    static long nodeLinks() {
+        java.util.Set<String> sockets = new java.util.HashSet<>();
+        long links = 0;
+        try (var fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (IOException e) {
+                    continue;  // closed since it was listed
+                }
+                if (target.startsWith("socket:[")) sockets.add(target.substring(8, target.length() - 1));
+                if (target.startsWith("/dev/infiniband/uverbs")) links |= 2;
+                if (target.startsWith("/dev/hfi1")) links |= 4;
+                if (target.startsWith("/dev/cxi")) links |= 8;
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        for (String table : List.of("/proc/self/net/tcp", "/proc/self/net/tcp6")) {
+            try {
+                for (String line : Files.readAllLines(Path.of(table))) {  // sl local:port remote:port st tx:rx tr:when retrnsmt uid timeout inode
+                    String[] f = line.strip().split("\\s+");
+                    if (f.length < 10 || !f[1].contains(":") || !f[2].contains(":")) continue;
+                    String local = f[1].substring(0, f[1].indexOf(':')), remote = f[2].substring(0, f[2].indexOf(':'));
+                    if (f[3].equals("01") && !local.equals(remote) && sockets.contains(f[9])) links |= 1;  // 01: established
+                }
+            } catch (IOException e) {
+                // no such table (no IPv6): nothing to read there
+            }
+        }
+        return links;
+    }
+
+    /**
+     * Where the job's processes ran (at process 0; "" elsewhere; see job): each process's host name, its node's cores
+     * and its links travel through gather, the one collective every team has in both languages; a name as HOST_WORDS
+     * 8-byte words.
+     */
+    static String job() {
         byte[] name = java.util.Arrays.copyOf(team.host().getBytes(StandardCharsets.UTF_8), HOST_WORDS * 8);  // zero-padded
         long[][] words = new long[HOST_WORDS][];
         for (int w = 0; w < HOST_WORDS; w++) words[w] = team.gather(ByteBuffer.wrap(name, w * 8, 8).getLong());
-        if (words[0] == null) return null;
-        java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+        long[] cores = team.gather(nodeCores());
+        long[] links = team.gather(nodeLinks());  // after the gathers above, whose messages made the job's connections
+        if (words[0] == null) return "";
+        Map<String, long[]> hosts = new java.util.LinkedHashMap<>();  // name → {processes, cores}
+        long linked = 0;
         for (int rank = 0; rank < words[0].length; rank++) {
             ByteBuffer back = ByteBuffer.allocate(HOST_WORDS * 8);
             for (long[] word : words) back.putLong(word[rank]);
-            seen.add("\"" + new String(back.array(), StandardCharsets.UTF_8).replace("\0", "") + "\"");
+            long core = cores[rank];
+            hosts.computeIfAbsent(new String(back.array(), StandardCharsets.UTF_8).replace("\0", ""), h -> new long[] {0, core})[0]++;
+            linked |= links[rank];
         }
-        return String.join(",", seen);
+        String fields = "\"hosts\":[" + String.join(",", hosts.keySet().stream().map(h -> "\"" + h + "\"").toList()) + "],"
+                + "\"host_procs\":" + hosts.values().stream().map(h -> String.valueOf(h[0])).toList().toString().replace(" ", "") + ","
+                + "\"host_cores\":" + hosts.values().stream().map(h -> String.valueOf(h[1])).toList().toString().replace(" ", "") + ",";
+        if (hosts.size() < 2) return fields;
+        List<String> kinds = new ArrayList<>();
+        for (int k = 0; k < LINK_KINDS.size(); k++) if ((linked >> k & 1) != 0) kinds.add("\"" + LINK_KINDS.get(k) + "\"");
+        return fields + "\"transport\":[" + String.join(",", kinds) + "],";
     }
 
     static final int HOST_WORDS = 8;  // 64 bytes: the longest host name Linux keeps (HOST_NAME_MAX)
@@ -1011,7 +1083,7 @@ final class Harness {
                 o.snippet(), System.getProperty("java.version"), o.strategy(), o.op(), o.pattern(), o.cache(),
                 resident == null ? "null" : String.format(Locale.ROOT, "%.1f", resident),
                 (o.text() == null ? "" : "\"text\":\"" + o.text() + "\",") + (o.type() == null ? "" : "\"type\":\"" + o.type() + "\",")
-                        + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," + (hosts == null ? "" : "\"hosts\":[" + hosts + "],") : "")
+                        + (o.procs() > 0 ? "\"procs\":" + o.procs() + "," + job : "")
                         + (o.threads() > 0 ? "\"threads\":" + o.threads() + "," : "") + (o.depth() > 0 ? "\"depth\":" + o.depth() + "," : "") + (o.lock() == null ? "" : "\"lock\":\"" + o.lock() + "\","),
                 o.fileSize(), o.opSize(), o.bufferSize(),
                 run, o.bytes(), operationsDone >= 0 ? operationsDone : o.operations(), misses < 0 ? "null" : String.valueOf(misses), elapsedNs, userNs, sysNs,

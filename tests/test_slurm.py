@@ -2,6 +2,7 @@
 packages) that the test starts itself, since there is no service manager here, with its configuration, key, state and
 logs in a folder of its own, on ports nothing else uses. Needs root (Slurm's daemons); elsewhere it skips, saying why;
 CI runs it. Everything it starts (daemons, jobs, JupyterLab) is gone afterwards."""
+import json
 import os
 import re
 import secrets
@@ -163,6 +164,9 @@ def test_lab_08_as_a_batch_job_and_then_charted_and_judged_where_nothing_runs(sl
     saved = sorted(results.glob("08-mpi-processes-smoke-*.json"))
     assert len(saved) == 1 and f"lab 08's runs: {saved[0]}" in said, said[-3000:]
     assert f"COURSE_LOAD={saved[0]} make lab" in said
+    offered = subprocess.run(["srun", "--mpi=list"], env=slurm.env(), capture_output=True, text=True).stdout.split()
+    card = json.loads(saved[0].read_text())["machine"]
+    assert card["mpi launcher"] == ("srun --mpi=pmix" if "pmix" in offered else "mpirun"), "Slurm's own launcher where it offers PMIx"
     from labs import execute, kernel_environment
     with kernel_environment({"COURSE_LOAD": str(saved[0]), "COURSE_MPIRUN": str(tmp_path / "no-mpi/mpirun"), "COURSE_RESULTS": str(results)}):
         nb = execute(HOME / "labs/08-mpi-processes.ipynb", "smoke", scratch=scratch)

@@ -10,6 +10,7 @@ import course.profile.CpuProfile;
 import course.profile.Coldness;
 import course.profile.Fio;
 import course.profile.Profile;
+import course.record.Jobs;
 import course.record.Machine;
 import course.record.NoiseFloor;
 import course.record.Results;
@@ -415,7 +416,10 @@ public final class Lab {
     /** Writes everything recorded so far, with the machine, to data/results/ (atomically: never half a file). */
     public Path save() {
         if (loadedFrom != null) return loadedFrom;  // its runs are saved already, where they came from
-        ResultsFile saved = new ResultsFile(id, preset.name(), started, preset.plan().toJson(), Machine.toSave(machine()), recorded,
+        Map<String, String> card = new java.util.LinkedHashMap<>(Machine.toSave(machine()));
+        card.putAll(Jobs.of(recorded).card());  // where MPI jobs ran: their nodes, links and MPI-IO
+        if (card.containsKey("mpi nodes")) card.put("mpi launcher", MpiRun.launcherName());
+        ResultsFile saved = new ResultsFile(id, preset.name(), started, preset.plan().toJson(), card, recorded,
                 verdicts.stream().map(ResultsFile::verdict).toList(), contexts.stream().map(ResultsFile::context).toList(),
                 bytecode, coldReading, noiseFloor);
         if (file == null) file = saved.claim(Course.results());

@@ -97,7 +97,7 @@ public record ResultsFile(String lab, String preset, String started, JsonObject 
         return o;
     }
 
-    /** The document, as the schema lays it out; the machine says on which nodes its MPI jobs ran, where some did. */
+    /** The document, as the schema lays it out. */
     public JsonObject toJson() {
         JsonObject doc = new JsonObject();
         doc.addProperty("lab", lab);
@@ -106,8 +106,6 @@ public record ResultsFile(String lab, String preset, String started, JsonObject 
         if (plan != null) doc.add("plan", plan);
         JsonObject env = new JsonObject();
         machine.forEach(env::addProperty);
-        List<String> hosts = sweeps.stream().flatMap(r -> r.hosts().stream()).distinct().toList();
-        if (!hosts.isEmpty()) env.addProperty("mpi nodes", hosts.size() + " (" + String.join(", ", hosts) + ")");  // a cluster's nodes
         doc.add("machine", env);
         JsonArray runs = new JsonArray(), counts = new JsonArray();
         sweeps.forEach(r -> r.runs().forEach(runs::add));

@@ -7,6 +7,7 @@ import course.judge.Estimate;
 import course.judge.Verdict;
 import course.judge.Why;
 import course.record.FileSystemKind;
+import course.record.Jobs;
 import course.record.Results;
 import course.show.Charts;
 import java.util.List;
@@ -36,7 +37,7 @@ public final class Lab08 {
 
     /** What this run judged on: its largest job, where its processes ran, the file system that held the shared file and what C's MPI-IO went through. */
     static String judgedOn(Lab lab, Results javaRuns, String mpiIo) {
-        return "Judged on: MPI jobs of up to " + javaRuns.largestJob() + ", the shared file on " + lab.machine().get("filesystem")
+        return "Judged on: MPI jobs of up to " + Jobs.of(javaRuns).largest() + ", the shared file on " + lab.machine().get("filesystem")
                 + " (the scratch folder's file system, as the node that started the jobs saw it)"
                 + (MPI_IO.containsKey(mpiIo) ? ", C's MPI-IO through " + MPI_IO.get(mpiIo) : "") + ".";
     }
@@ -89,7 +90,9 @@ public final class Lab08 {
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
-        String fewCores = "This machine has " + lab.cores() + " cores: the studies' 16 to 64 processes each had a processor of their own.";
+        Jobs jobs = Jobs.of(javaRuns);
+        String fewCores = (jobs.hosts().size() > 1 ? "The job's " + jobs.hosts().size() + " nodes have " + jobs.cores(lab.cores()) + " cores in all"
+            : "This machine has " + lab.cores() + " cores") + ": the studies' 16 to 64 processes each had a processor of their own.";
         Results viewDirect = javaRuns.strategies("view-direct");
         String jitted = "A JIT compiles readInt and writeInt to a few instructions; on the study's JDK 1.1 JVMs (§4.1) each call went through"
             + " several methods and took a lock (§7.1).";
@@ -112,7 +115,7 @@ public final class Lab08 {
     }
 
     public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results cold, List<Integer> procs) {
-        int withCores = lab.mostWithACoreEach(procs);
+        int withCores = Jobs.of(javaRuns).mostWithACoreEach(procs, lab.cores());  // on a cluster, per node
         return List.of(
             onASharedFileSystem(lab, "awan.mpi-processes.write-scaling-start", () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
@@ -167,11 +170,12 @@ public final class Lab08 {
 
     /** Reads by the wall clock over process counts (past the cores shaded), and how far the study's way overstates it at the most processes. */
     public static void wallClockReads(Lab lab, Results all, int most) {
+        int cores = Jobs.of(all).cores(lab.cores());  // on a cluster, its nodes' cores
         lab.chart(Charts.withRange(Charts.lines(all.where("op", "read"), true, "procs", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"),
-            lab.cores(), most, "more processes than cores"));
+            cores, most, "more processes than cores"));
         Results atMost = all.where("procs", most);
         System.out.println(String.format(Locale.ROOT, "With %d processes on %d cores, the study's way gives %s the wall-clock bandwidth (median over ways and operations).",
-            most, lab.cores(), Estimate.of(d -> d.from(atMost).studyOverWall()).format("%.2f×")));
+            most, cores, Estimate.of(d -> d.from(atMost).studyOverWall()).format("%.2f×")));
     }
 
     /** The locked runs beside the same ways unlocked at the same process count, and what the lock cost in time. */

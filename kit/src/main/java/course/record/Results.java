@@ -289,19 +289,6 @@ public final class Results {
         return typed().stream().filter(r -> r.language().equals("java")).map(Run::runtime).distinct().sorted(OLDEST_FIRST).toList();
     }
 
-    /** The hosts these runs' MPI jobs ran on, each once, in the order first met; empty where none ran one. */
-    public List<String> hosts() {
-        return typed().stream().flatMap(r -> r.hosts().stream()).distinct().toList();
-    }
-
-    /** "4 processes on 2 nodes (node-a, node-b)": the largest MPI job of these runs and where its processes ran; "" where none ran. */
-    public String largestJob() {
-        return typed().stream().filter(r -> r.procs() > 0).max(java.util.Comparator.comparingInt(Run::procs))
-                .map(r -> r.procs() + " process" + (r.procs() == 1 ? "" : "es") + " on " + (r.hosts().isEmpty() ? "one node (hosts not recorded)"
-                        : r.hosts().size() == 1 ? "1 node (" + r.hosts().get(0) + ")" : r.hosts().size() + " nodes (" + String.join(", ", r.hosts()) + ")"))
-                .orElse("");
-    }
-
     /** Java runtimes as runs record them ("java 17.0.15"), the oldest release first. */
     public static final java.util.Comparator<String> OLDEST_FIRST = java.util.Comparator.comparing(Results::version);
 

@@ -26,6 +26,25 @@ public record Run(JsonObject json) {
     public java.util.List<String> hosts() {
         return present("hosts") ? json.getAsJsonArray("hosts").asList().stream().map(JsonElement::getAsString).toList() : java.util.List.of();
     }
+    /** The processes each of hosts ran, in its order; null where the run predates the field. */
+    public long[] hostProcs() { return times("host_procs"); }
+    /** Each of hosts' online CPUs, in its order; null where the run predates the field. */
+    public long[] hostCores() { return times("host_cores"); }
+    /** The links a job on several hosts held to other nodes ("tcp", "verbs"); empty where it held none known, ran on one host or predates the field. */
+    public java.util.List<String> transport() {
+        return present("transport") ? json.getAsJsonArray("transport").asList().stream().map(JsonElement::getAsString).toList() : java.util.List.of();
+    }
+    /**
+     * Whether each process had a core of its own: on every host of a job on several, no more processes than that host's
+     * cores; on one host (or where hosts' processes are not recorded), no more than localCores, the lab's own count,
+     * which follows a container's limit as a node's online CPUs do not.
+     */
+    public boolean aCoreEach(int localCores) {
+        long[] procs = hostProcs(), cores = hostCores();
+        if (hosts().size() < 2 || procs == null || cores == null) return procs() <= localCores;
+        for (int h = 0; h < procs.length; h++) if (procs[h] > cores[h]) return false;
+        return true;
+    }
     /** The MPI-IO implementation an MPI-IO run's file went through ("ompio", "romio"); null where the run made no MPI-IO call or predates the field. */
     public String mpiIo() { return text("mpi_io"); }
     public int threads() { return whole("threads"); }

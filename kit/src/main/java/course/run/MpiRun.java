@@ -36,7 +36,7 @@ public final class MpiRun {
     public static void require() {
         if (!available()) throw new Exec.RunFailed(missing() + "; then restart the kernel and run this lab again");
         String version = Exec.run(List.of(tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
-        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", launcher(List.of("--procs", "1"))).replace("-np 1", "-np N") + " …";
+        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", launcher(List.of("--procs", "1"))).replaceAll("(-np?) 1\\b", "$1 N") + " …";
         Notebook.html("<small>" + Html.escape(line) + "</small>", line);
     }
 
@@ -48,10 +48,11 @@ public final class MpiRun {
     }
 
     /**
-     * What starts a snippet's processes, given its flags: nothing for most snippets; for a snippet given --procs N,
-     * mpirun with N processes (more than the cores allowed, and said so in the lab), the run's
-     * environment passed on to every node, `--allow-run-as-root` only for root, and COURSE_MPI_ARGS
-     * (a --hostfile, say) in front, or, on one machine, Open MPI's shared-memory layer (ob1). COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
+     * What starts a snippet's processes, given its flags: nothing for most snippets; for a snippet given --procs N, inside
+     * a Slurm allocation whose srun offers PMIx, srun (see slurmStep); else mpirun with N processes (more than the cores
+     * allowed, and said so in the lab), the run's environment passed on to every node, `--allow-run-as-root` only for
+     * root, and COURSE_MPI_ARGS (a --hostfile, say) in front, or, on one machine, Open MPI's shared-memory layer (ob1).
+     * COURSE_MPIRUN picks the mpirun (and the mpicc beside it).
      */
     public static List<String> launcher(List<String> flags) {
         int at = flags.indexOf("--procs");
@@ -59,6 +60,7 @@ public final class MpiRun {
         String procs = at + 1 < flags.size() ? flags.get(at + 1) : "";
         checkProcs(procs);
         if (!available()) throw new Exec.RunFailed(missing());
+        if (Slurm.PMIX) return slurmStep(procs);
         List<String> cmd = new ArrayList<>(List.of(tool("mpirun"), "-q", "--oversubscribe", "-np", procs,
                 "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
@@ -69,5 +71,42 @@ public final class MpiRun {
         // a cluster (COURSE_MPI_ARGS given) or with a layer the learner chose (OMPI_MCA_pml), Open MPI decides.
         else if (System.getenv("OMPI_MCA_pml") == null) cmd.addAll(1, List.of("--mca", "pml", "ob1"));
         return cmd;
+    }
+
+    /** What starts MPI jobs here, for the machine card: "srun --mpi=pmix" inside a Slurm allocation that offers it, else "mpirun". */
+    public static String launcherName() {
+        return Slurm.PMIX ? "srun --mpi=pmix" : "mpirun";
+    }
+
+    /**
+     * A job step of the allocation, as Slurm starts MPI jobs itself: PMIx wires the processes up, with the whole
+     * environment (--export=ALL), dealt out one node at a time (cyclic, as mpirun's --map-by node), more of them than
+     * the allocation's CPUs where the lab asks (--overcommit), and ended together when one fails.
+     */
+    private static List<String> slurmStep(String procs) {
+        return List.of("srun", "--mpi=pmix", "--quiet", "--export=ALL", "--overcommit", "--distribution=cyclic", "--kill-on-bad-exit=1", "-n", procs);
+    }
+
+    /** Whether this kernel runs inside a Slurm allocation whose srun offers PMIx: asked once (srun --mpi=list). */
+    private static final class Slurm {
+        static final boolean PMIX = offered();
+
+        /**
+         * Inside a job (SLURM_JOB_ID) with srun's PMIx plugin, unless the learner gave mpirun's own arguments
+         * (COURSE_MPI_ARGS) or chose it (COURSE_MPI_LAUNCHER=mpirun).
+         */
+        private static boolean offered() {
+            if (System.getenv("SLURM_JOB_ID") == null || !isBlank(System.getenv("COURSE_MPI_ARGS"))
+                    || "mpirun".equals(System.getenv("COURSE_MPI_LAUNCHER")) || !Machine.onPath("srun")) return false;
+            try {
+                return Exec.run(List.of("srun", "--mpi=list"), "srun --mpi=list").lines().anyMatch(l -> l.strip().equals("pmix"));
+            } catch (Exec.RunFailed e) {
+                return false;
+            }
+        }
+
+        private static boolean isBlank(String s) {
+            return s == null || s.isBlank();
+        }
     }
 }

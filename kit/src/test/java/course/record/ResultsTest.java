@@ -20,27 +20,6 @@ public class ResultsTest {
     static final long MB = 1L << 20;
 
     @Test
-    void anMpiJobSaysWhereItsProcessesRan() {
-        com.google.gson.JsonObject one = job(1, "node-a"), four = job(4, "node-a", "node-b");
-        Results r = new Results(List.of(one, four, run("c", "read", MB, 0, 1_000_000)));
-        assertEquals(List.of("node-a", "node-b"), r.hosts());
-        assertEquals("4 processes on 2 nodes (node-a, node-b)", r.largestJob());
-        assertEquals("1 process on 1 node (node-a)", new Results(List.of(one)).largestJob());
-        four.remove("hosts");  // runs saved before hosts were recorded
-        assertEquals("4 processes on one node (hosts not recorded)", new Results(List.of(four)).largestJob());
-        assertEquals("", new Results(List.of(run("c", "read", MB, 0, 1_000_000))).largestJob());
-    }
-
-    private static com.google.gson.JsonObject job(int procs, String... hosts) {
-        com.google.gson.JsonObject o = run("c", "write", MB, 0, 1_000_000);
-        o.addProperty("procs", procs);
-        com.google.gson.JsonArray names = new com.google.gson.JsonArray();
-        for (String h : hosts) names.add(h);
-        o.add("hosts", names);
-        return o;
-    }
-
-    @Test
     void medianOfAnOddCountIsTheMiddleRun() {
         Results r = new Results(List.of(run("java", "read", MB, 0, 30_000_000), run("java", "read", MB, 1, 10_000_000),
                 run("java", "read", MB, 2, 20_000_000)));

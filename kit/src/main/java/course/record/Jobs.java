@@ -1,0 +1,96 @@
+package course.record;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/** The MPI jobs among some runs: the nodes they ran on, how many processes each node had and its cores, what joined the nodes. */
+public record Jobs(List<Run> runs) {
+    /** How the run record names each link between nodes, in words. */
+    private static final Map<String, String> LINKS = Map.of("tcp", "TCP", "verbs", "InfiniBand or RoCE (verbs)", "psm2", "Omni-Path (PSM2)", "cxi", "Slingshot (CXI)");
+
+    public static Jobs of(Results results) {
+        return of(List.of(results));
+    }
+
+    /** The jobs of several sweeps, in their order. */
+    public static Jobs of(List<Results> sweeps) {
+        return new Jobs(sweeps.stream().flatMap(s -> s.typed().stream()).filter(r -> r.procs() > 0).toList());
+    }
+
+    /** The hosts these jobs ran on, each once, in the order first met; empty where none ran. */
+    public List<String> hosts() {
+        return runs.stream().flatMap(r -> r.hosts().stream()).distinct().toList();
+    }
+
+    /**
+     * "4 processes on 2 nodes (2 on node-a, 2 on node-b) over TCP": the largest job, where its processes ran and what
+     * joined its nodes; "" where none ran.
+     */
+    public String largest() {
+        return largestRun().map(r -> r.procs() + " process" + (r.procs() == 1 ? "" : "es") + " on " + where(r)).orElse("");
+    }
+
+    private Optional<Run> largestRun() {
+        return runs.stream().max(Comparator.comparingInt(Run::procs));
+    }
+
+    private static String where(Run r) {
+        List<String> hosts = r.hosts();
+        if (hosts.isEmpty()) return "one node (hosts not recorded)";
+        if (hosts.size() == 1) return "1 node (" + hosts.get(0) + ")";
+        long[] procs = r.hostProcs();
+        if (procs == null) return hosts.size() + " nodes (" + String.join(", ", hosts) + ")";
+        String each = IntStream.range(0, hosts.size()).mapToObj(h -> procs[h] + " on " + hosts.get(h)).collect(Collectors.joining(", "));
+        return hosts.size() + " nodes (" + each + ") " + links(r);
+    }
+
+    /** "over TCP": what joined a job's nodes, in words. */
+    private static String links(Run r) {
+        List<String> links = r.transport().stream().map(LINKS::get).toList();
+        return links.isEmpty() ? "over no link the harness knows" : "over " + String.join(" and ", links);
+    }
+
+    /**
+     * The most processes among counts whose jobs here all had a core each (Run.aCoreEach: on a cluster, per node); a
+     * count with no job yet, where it is at most localCores; 0 where none.
+     */
+    public int mostWithACoreEach(List<Integer> counts, int localCores) {
+        return counts.stream().filter(c -> {
+            List<Run> jobs = runs.stream().filter(r -> r.procs() == c).toList();
+            return jobs.isEmpty() ? c <= localCores : jobs.stream().allMatch(r -> r.aCoreEach(localCores));
+        }).max(Integer::compare).orElse(0);
+    }
+
+    /** The cores of the nodes the largest job ran on, where it ran on several and they were recorded; else localCores. */
+    public int cores(int localCores) {
+        return largestRun().filter(r -> r.hosts().size() > 1 && r.hostCores() != null)
+                .map(r -> (int) Arrays.stream(r.hostCores()).sum()).orElse(localCores);
+    }
+
+    /**
+     * The machine card's rows for MPI: "mpi nodes" (on several, each with its processes and cores in the largest job),
+     * "mpi transport" (what joined them) and "mpi-io" (the MPI-IO implementations C's runs went through); none where no
+     * job ran.
+     */
+    public Map<String, String> card() {
+        Map<String, String> rows = new LinkedHashMap<>();
+        List<String> hosts = hosts();
+        if (hosts.isEmpty()) return rows;
+        Run largest = largestRun().orElseThrow();
+        long[] procs = largest.hostProcs(), cores = largest.hostCores();
+        boolean detailed = hosts.size() > 1 && procs != null && cores != null && largest.hosts().equals(hosts);
+        rows.put("mpi nodes", hosts.size() + " (" + (!detailed ? String.join(", ", hosts)
+                : IntStream.range(0, hosts.size()).mapToObj(h -> hosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process, " : " processes, ") + cores[h] + " cores")
+                    .collect(Collectors.joining("; "))) + ")");
+        if (detailed) rows.put("mpi transport", links(largest).substring("over ".length()));
+        String io = runs.stream().map(Run::mpiIo).filter(java.util.Objects::nonNull).distinct().collect(Collectors.joining(", "));
+        if (!io.isEmpty()) rows.put("mpi-io", io);
+        return rows;
+    }
+}
