@@ -13,6 +13,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +47,10 @@ static int64_t span_ns = -1;
 static int64_t worker_user_ns, worker_sys_ns;
 
 /* Where an MPI job's processes ran, as the run record's fields (at process 0; empty for every other run):
- * "hosts":[…] each once, in rank order, "host_procs":[…] and "host_cores":[…] in the same order, and, for a job on
+ * "hosts":[…] each once, in rank order, "host_procs":[…] and "host_cores":[…] (the CPUs its processes there may run on) in the same order, and, for a job on
  * more than one host, "transport":[…], the links its processes held to other nodes (see node_links). */
 #define HOST_WORDS 8 /* 64 bytes: the longest host name Linux keeps (HOST_NAME_MAX) */
-static char job[MAX_PROCS * (HOST_WORDS * 8 + 3 + 48) + 200];
+static char job[MAX_PROCS * (HOST_WORDS * 8 + 3 + 48) + 200]; /* 48: a host's two numbers */
 
 /* The kinds of link to another node, as the record names them; bit k of node_links is LINK_KINDS[k]. */
 static const char *const LINK_KINDS[] = {"tcp", "verbs", "psm2", "cxi"};
@@ -269,17 +270,38 @@ static void check_shared(const struct options *o) {
     agree(o->snippet, seen ? NULL : message);
 }
 
-/* This node's online CPUs, as the kernel lists them (/sys/devices/system/cpu/online, which sysconf reads). */
-static int64_t node_cores(void) {
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? online : 1;
+/* The CPUs this process may run on (Cpus_allowed_list in /proc/self/status: "0-3,8"), as CPU_WORDS 64-bit words: its
+ * affinity, which a Slurm step's binding, an allocation's cpuset or a container's narrows. All of them where it cannot say. */
+#define CPU_WORDS 16 /* 1024 CPUs */
+static void allowed_cpus(uint64_t mask[CPU_WORDS]) {
+    char line[4096];
+    memset(mask, 0, CPU_WORDS * sizeof *mask);
+    FILE *status = fopen("/proc/self/status", "r");
+    while (status && fgets(line, sizeof line, status)) {
+        if (strncmp(line, "Cpus_allowed_list:", 18) != 0) continue;
+        for (char *range = strtok(line + 18, ",\n"); range; range = strtok(NULL, ",\n")) {
+            long first = strtol(range, &range, 10), last = *range == '-' ? strtol(range + 1, NULL, 10) : first;
+            for (long c = first; c <= last && c < CPU_WORDS * 64; c++) mask[c / 64] |= 1ULL << (c % 64);
+        }
+    }
+    if (status) fclose(status);
+    int any = 0;
+    for (int w = 0; w < CPU_WORDS; w++) any |= mask[w] != 0;
+    if (!any) memset(mask, 0xff, CPU_WORDS * sizeof *mask);
+}
+
+/* A loopback address as /proc/net/tcp{,6} writes it (32-bit words in the host's order): 127.x.x.x, ::1 or ::ffff:127.x.x.x. */
+static int loopback(const char *hex) {
+    size_t n = strlen(hex);
+    if (n == 8) return strcmp(hex + 6, "7F") == 0;
+    return n == 32 && (strcmp(hex, "00000000000000000000000001000000") == 0 || (strncmp(hex + 16, "FFFF0000", 8) == 0 && strcmp(hex + 30, "7F") == 0));
 }
 
 /* The links this process holds to other nodes, from its open files (asked outside every clock): a TCP connection
- * between two addresses (one to a daemon of this node has one address at both ends), or a network adapter's device:
- * InfiniBand or RoCE verbs, Omni-Path (hfi1), Slingshot (cxi). Bits of LINK_KINDS. */
+ * between two addresses, neither of them loopback (one to a daemon of this node has one address at both ends), or a
+ * network adapter's device: InfiniBand or RoCE verbs, Omni-Path (hfi1), Slingshot (cxi). Bits of LINK_KINDS. */
 static int64_t node_links(void) {
-    static char sockets[8192]; /* " inode inode … ": this process's sockets */
+    static char sockets[65536]; /* " inode inode … ": this process's sockets */
     int64_t links = 0;
     DIR *fds = opendir("/proc/self/fd");
     if (!fds) return 0;
@@ -306,18 +328,29 @@ static int64_t node_links(void) {
             if (sscanf(line, " %*s %63[0-9A-Fa-f]:%*s %63[0-9A-Fa-f]:%*s %7s %*s %*s %*s %*s %*s %31s", local, remote, state, inode) != 4) continue;
             char needle[40];
             snprintf(needle, sizeof needle, " %s ", inode);
-            if (strcmp(state, "01") == 0 && strcmp(local, remote) != 0 && strstr(sockets, needle)) links |= 1; /* 01: established */
+            if (strcmp(state, "01") == 0 && strcmp(local, remote) != 0 && !loopback(remote) && strstr(sockets, needle)) links |= 1; /* 01: established */
         }
         fclose(table);
     }
     return links;
 }
 
-/* Where the job's processes ran (at process 0; see job): each process's host name, its node's cores and its links
- * travel through gather, the one collective every team has in both languages; a name as HOST_WORDS 8-byte words. */
+/* Adds to job what format says, never past its end. */
+static void job_add(const char *format, ...) {
+    size_t n = strlen(job);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(job + n, sizeof job - n, format, args);
+    va_end(args);
+}
+
+/* Where the job's processes ran (at process 0; see job): each process's host name, the CPUs it may run on and its
+ * links travel through gather, the one collective every team has in both languages (a name as HOST_WORDS 8-byte
+ * words, the CPUs as CPU_WORDS); a host's cores are the CPUs any of its processes may run on. */
 static void gather_job(void) {
-    static int64_t words[HOST_WORDS][MAX_PROCS], cores[MAX_PROCS], links[MAX_PROCS];
+    static int64_t words[HOST_WORDS][MAX_PROCS], cpus[CPU_WORDS][MAX_PROCS], links[MAX_PROCS];
     static char names[MAX_PROCS][HOST_WORDS * 8 + 1];
+    static uint64_t host_cpus[MAX_PROCS][CPU_WORDS];
     unsigned char name[HOST_WORDS * 8] = {0}; /* zero-padded */
     const char *host = harness_team->host();
     memcpy(name, host, strnlen(host, sizeof name)); /* a longer name is cut at 64 bytes */
@@ -326,10 +359,13 @@ static void gather_job(void) {
         for (int b = 0; b < 8; b++) word = (int64_t)((uint64_t)word << 8 | name[w * 8 + b]); /* big-endian, as Java's ByteBuffer */
         harness_team->gather(word, words[w]);
     }
-    harness_team->gather(node_cores(), cores);
+    uint64_t mine[CPU_WORDS];
+    allowed_cpus(mine);
+    for (int w = 0; w < CPU_WORDS; w++) harness_team->gather((int64_t)mine[w], cpus[w]);
     harness_team->gather(node_links(), links); /* after the gathers above, whose messages made the job's connections */
     if (harness_team->rank() != 0) return;
-    int64_t hosts = 0, procs[MAX_PROCS] = {0}, host_cores[MAX_PROCS], linked = 0;
+    int64_t hosts = 0, procs[MAX_PROCS] = {0}, linked = 0;
+    memset(host_cpus, 0, sizeof host_cpus);
     for (int64_t rank = 0; rank < harness_team->size(); rank++) {
         char seen[HOST_WORDS * 8 + 1];
         for (int w = 0; w < HOST_WORDS; w++)
@@ -337,28 +373,25 @@ static void gather_job(void) {
         seen[HOST_WORDS * 8] = '\0';
         int64_t h = 0;
         while (h < hosts && strcmp(names[h], seen) != 0) h++;
-        if (h == hosts) {
-            strcpy(names[hosts], seen);
-            host_cores[hosts++] = cores[rank];
-        }
+        if (h == hosts) strcpy(names[hosts++], seen);
         procs[h]++;
+        for (int w = 0; w < CPU_WORDS; w++) host_cpus[h][w] |= (uint64_t)cpus[w][rank];
         linked |= links[rank];
     }
-    size_t n = 0;
-    const char *fields[] = {"hosts", "host_procs", "host_cores"};
-    for (int f = 0; f < 3; f++) {
-        n += (size_t)snprintf(job + n, sizeof job - n, "\"%s\":[", fields[f]);
-        for (int64_t h = 0; h < hosts; h++) {
-            if (f == 0) n += (size_t)snprintf(job + n, sizeof job - n, h ? ",\"%s\"" : "\"%s\"", names[h]);
-            else n += (size_t)snprintf(job + n, sizeof job - n, h ? ",%" PRId64 : "%" PRId64, f == 1 ? procs[h] : host_cores[h]);
-        }
-        n += (size_t)snprintf(job + n, sizeof job - n, "],");
+    job[0] = '\0';
+    for (int64_t h = 0; h < hosts; h++) job_add(h ? ",\"%s\"" : "\"hosts\":[\"%s\"", names[h]);
+    for (int64_t h = 0; h < hosts; h++) job_add(h ? ",%" PRId64 : "],\"host_procs\":[%" PRId64, procs[h]);
+    for (int64_t h = 0; h < hosts; h++) {
+        int64_t cores = 0;
+        for (int w = 0; w < CPU_WORDS; w++) cores += __builtin_popcountll(host_cpus[h][w]);
+        job_add(h ? ",%" PRId64 : "],\"host_cores\":[%" PRId64, cores);
     }
+    job_add("],");
     if (hosts < 2) return;
-    n += (size_t)snprintf(job + n, sizeof job - n, "\"transport\":[");
+    job_add("\"transport\":[");
     for (int k = 0, any = 0; k < 4; k++)
-        if (linked >> k & 1) n += (size_t)snprintf(job + n, sizeof job - n, any++ ? ",\"%s\"" : "\"%s\"", LINK_KINDS[k]);
-    snprintf(job + n, sizeof job - n, "],");
+        if (linked >> k & 1) job_add(any++ ? ",\"%s\"" : "\"%s\"", LINK_KINDS[k]);
+    job_add("],");
 }
 
 /* ---- what a read brings in ------------------------------------------------------------------ */

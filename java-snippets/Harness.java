@@ -93,8 +93,8 @@ final class Harness {
 
     /**
      * Where an MPI job's processes ran, as the run record's fields (at process 0; "" for every other run): "hosts":[…]
-     * each once, in rank order, "host_procs":[…] and "host_cores":[…] in the same order, and, for a job on more than
-     * one host, "transport":[…], the links its processes held to other nodes (see nodeLinks).
+     * each once, in rank order, "host_procs":[…] and "host_cores":[…] (the CPUs its processes there may run on) in the same
+     * order, and, for a job on more than one host, "transport":[…], the links its processes held to other nodes (see nodeLinks).
      */
     static String job = "";
 
@@ -309,24 +309,39 @@ final class Harness {
                 + ") cannot see the file process 0 made; the scratch folder must be on a file system every process shares (COURSE_SCRATCH)");
     }
 
-    /** This node's online CPUs, as the kernel lists them (/sys/devices/system/cpu/online: "0-3,8"); 1 where it cannot say. */
-    static long nodeCores() {
-        long cpus = 0;
+    /**
+     * The CPUs this process may run on (Cpus_allowed_list in /proc/self/status: "0-3,8"), as CPU_WORDS 64-bit words: its
+     * affinity, which a Slurm step's binding, an allocation's cpuset or a container's narrows. All of them where it cannot say.
+     */
+    static long[] allowedCpus() {
+        long[] mask = new long[CPU_WORDS];
         try {
-            for (String range : Files.readString(Path.of("/sys/devices/system/cpu/online")).strip().split(",")) {
-                String[] ends = range.split("-");
-                cpus += Long.parseLong(ends[ends.length - 1]) - Long.parseLong(ends[0]) + 1;
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (!line.startsWith("Cpus_allowed_list:")) continue;
+                for (String range : line.substring(18).strip().split(",")) {
+                    String[] ends = range.split("-");
+                    for (long c = Long.parseLong(ends[0]); c <= Long.parseLong(ends[ends.length - 1]) && c < CPU_WORDS * 64; c++) mask[(int) (c / 64)] |= 1L << (c % 64);
+                }
             }
         } catch (IOException | NumberFormatException e) {
-            return 1;
+            // cannot say: all of them, below
         }
-        return Math.max(1, cpus);
+        if (java.util.Arrays.stream(mask).allMatch(w -> w == 0)) java.util.Arrays.fill(mask, -1L);
+        return mask;
+    }
+
+    static final int CPU_WORDS = 16;  // 1024 CPUs
+
+    /** A loopback address as /proc/net/tcp{,6} writes it (32-bit words in the host's order): 127.x.x.x, ::1 or ::ffff:127.x.x.x. */
+    static boolean loopback(String hex) {
+        if (hex.length() == 8) return hex.endsWith("7F");
+        return hex.length() == 32 && (hex.equals("00000000000000000000000001000000") || hex.startsWith("FFFF0000", 16) && hex.endsWith("7F"));
     }
 
     /**
      * The links this process holds to other nodes, from its open files (asked outside every clock): a TCP connection
-     * between two addresses (one to a daemon of this node has one address at both ends), or a network adapter's
-     * device: InfiniBand or RoCE verbs, Omni-Path (hfi1), Slingshot (cxi). Bits of LINK_KINDS.
+     * between two addresses, neither of them loopback (one to a daemon of this node has one address at both ends), or
+     * a network adapter's device: InfiniBand or RoCE verbs, Omni-Path (hfi1), Slingshot (cxi). Bits of LINK_KINDS.
      */
     static long nodeLinks() {
         java.util.Set<String> sockets = new java.util.HashSet<>();
@@ -353,7 +368,7 @@ final class Harness {
                     String[] f = line.strip().split("\\s+");
                     if (f.length < 10 || !f[1].contains(":") || !f[2].contains(":")) continue;
                     String local = f[1].substring(0, f[1].indexOf(':')), remote = f[2].substring(0, f[2].indexOf(':'));
-                    if (f[3].equals("01") && !local.equals(remote) && sockets.contains(f[9])) links |= 1;  // 01: established
+                    if (f[3].equals("01") && !local.equals(remote) && !loopback(remote) && sockets.contains(f[9])) links |= 1;  // 01: established
                 }
             } catch (IOException e) {
                 // no such table (no IPv6): nothing to read there
@@ -363,29 +378,32 @@ final class Harness {
     }
 
     /**
-     * Where the job's processes ran (at process 0; "" elsewhere; see job): each process's host name, its node's cores
-     * and its links travel through gather, the one collective every team has in both languages; a name as HOST_WORDS
-     * 8-byte words.
+     * Where the job's processes ran (at process 0; "" elsewhere; see job): each process's host name, the CPUs it may run
+     * on and its links travel through gather, the one collective every team has in both languages (a name as HOST_WORDS
+     * 8-byte words, the CPUs as CPU_WORDS); a host's cores are the CPUs any of its processes may run on.
      */
     static String job() {
         byte[] name = java.util.Arrays.copyOf(team.host().getBytes(StandardCharsets.UTF_8), HOST_WORDS * 8);  // zero-padded
-        long[][] words = new long[HOST_WORDS][];
+        long[][] words = new long[HOST_WORDS][], cpus = new long[CPU_WORDS][];
         for (int w = 0; w < HOST_WORDS; w++) words[w] = team.gather(ByteBuffer.wrap(name, w * 8, 8).getLong());
-        long[] cores = team.gather(nodeCores());
+        long[] mine = allowedCpus();
+        for (int w = 0; w < CPU_WORDS; w++) cpus[w] = team.gather(mine[w]);
         long[] links = team.gather(nodeLinks());  // after the gathers above, whose messages made the job's connections
         if (words[0] == null) return "";
-        Map<String, long[]> hosts = new java.util.LinkedHashMap<>();  // name → {processes, cores}
+        Map<String, long[]> hosts = new java.util.LinkedHashMap<>();  // name → {processes, CPU words…}
         long linked = 0;
         for (int rank = 0; rank < words[0].length; rank++) {
             ByteBuffer back = ByteBuffer.allocate(HOST_WORDS * 8);
             for (long[] word : words) back.putLong(word[rank]);
-            long core = cores[rank];
-            hosts.computeIfAbsent(new String(back.array(), StandardCharsets.UTF_8).replace("\0", ""), h -> new long[] {0, core})[0]++;
+            long[] host = hosts.computeIfAbsent(new String(back.array(), StandardCharsets.UTF_8).replace("\0", ""), h -> new long[1 + CPU_WORDS]);
+            host[0]++;
+            for (int w = 0; w < CPU_WORDS; w++) host[1 + w] |= cpus[w][rank];
             linked |= links[rank];
         }
         String fields = "\"hosts\":[" + String.join(",", hosts.keySet().stream().map(h -> "\"" + h + "\"").toList()) + "],"
                 + "\"host_procs\":" + hosts.values().stream().map(h -> String.valueOf(h[0])).toList().toString().replace(" ", "") + ","
-                + "\"host_cores\":" + hosts.values().stream().map(h -> String.valueOf(h[1])).toList().toString().replace(" ", "") + ",";
+                + "\"host_cores\":" + hosts.values().stream().map(h -> String.valueOf(java.util.Arrays.stream(h, 1, h.length).map(Long::bitCount).sum()))
+                    .toList().toString().replace(" ", "") + ",";
         if (hosts.size() < 2) return fields;
         List<String> kinds = new ArrayList<>();
         for (int k = 0; k < LINK_KINDS.size(); k++) if ((linked >> k & 1) != 0) kinds.add("\"" + LINK_KINDS.get(k) + "\"");

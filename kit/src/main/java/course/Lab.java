@@ -176,6 +176,16 @@ public final class Lab {
         return counts.stream().filter(c -> c <= cores()).max(Integer::compare).orElse(0);
     }
 
+    /** The most processes among counts whose MPI jobs in runs each had a core of their own (on a cluster, per node: Jobs). */
+    public int mostWithACoreEach(List<Integer> counts, Results runs) {
+        return Jobs.of(runs).mostWithACoreEach(counts, cores());
+    }
+
+    /** The cores runs' largest MPI job had: on several nodes, theirs in all; else this machine's. */
+    public int cores(Results runs) {
+        return Jobs.of(runs).cores(cores());
+    }
+
     /** This machine's cores (those this process may use: Machine.cores); a replayed lab's, its machine's. */
     public int cores() {
         return replayed ? Integer.parseInt(machine.get("cores")) : Machine.cores();

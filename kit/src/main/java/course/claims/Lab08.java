@@ -91,7 +91,7 @@ public final class Lab08 {
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
         Jobs jobs = Jobs.of(javaRuns);
-        String fewCores = (jobs.hosts().size() > 1 ? "The job's " + jobs.hosts().size() + " nodes have " + jobs.cores(lab.cores()) + " cores in all"
+        String fewCores = (jobs.spansNodes() ? "The largest job's nodes have " + lab.cores(javaRuns) + " cores in all"
             : "This machine has " + lab.cores() + " cores") + ": the studies' 16 to 64 processes each had a processor of their own.";
         Results viewDirect = javaRuns.strategies("view-direct");
         String jitted = "A JIT compiles readInt and writeInt to a few instructions; on the study's JDK 1.1 JVMs (§4.1) each call went through"
@@ -115,7 +115,7 @@ public final class Lab08 {
     }
 
     public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results cold, List<Integer> procs) {
-        int withCores = Jobs.of(javaRuns).mostWithACoreEach(procs, lab.cores());  // on a cluster, per node
+        int withCores = lab.mostWithACoreEach(procs, javaRuns);  // on a cluster, per node
         return List.of(
             onASharedFileSystem(lab, "awan.mpi-processes.write-scaling-start", () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
@@ -170,7 +170,7 @@ public final class Lab08 {
 
     /** Reads by the wall clock over process counts (past the cores shaded), and how far the study's way overstates it at the most processes. */
     public static void wallClockReads(Lab lab, Results all, int most) {
-        int cores = Jobs.of(all).cores(lab.cores());  // on a cluster, its nodes' cores
+        int cores = lab.cores(all);  // on a cluster, its nodes' cores
         lab.chart(Charts.withRange(Charts.lines(all.where("op", "read"), true, "procs", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"),
             cores, most, "more processes than cores"));
         Results atMost = all.where("procs", most);

@@ -69,8 +69,12 @@ public record Jobs(List<Run> runs) {
 
     /** The cores of the nodes the largest job ran on, where it ran on several and they were recorded; else localCores. */
     public int cores(int localCores) {
-        return largestRun().filter(r -> r.hosts().size() > 1 && r.hostCores() != null)
-                .map(r -> (int) Arrays.stream(r.hostCores()).sum()).orElse(localCores);
+        return spansNodes() ? (int) Arrays.stream(largestRun().orElseThrow().hostCores()).sum() : localCores;
+    }
+
+    /** Whether the largest job ran on several nodes and recorded each one's cores. */
+    public boolean spansNodes() {
+        return largestRun().filter(r -> r.hosts().size() > 1 && r.hostCores() != null).isPresent();
     }
 
     /**
@@ -86,7 +90,7 @@ public record Jobs(List<Run> runs) {
         long[] procs = largest.hostProcs(), cores = largest.hostCores();
         boolean detailed = hosts.size() > 1 && procs != null && cores != null && largest.hosts().equals(hosts);
         rows.put("mpi nodes", hosts.size() + " (" + (!detailed ? String.join(", ", hosts)
-                : IntStream.range(0, hosts.size()).mapToObj(h -> hosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process, " : " processes, ") + cores[h] + " cores")
+                : IntStream.range(0, hosts.size()).mapToObj(h -> hosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process, " : " processes, ") + cores[h] + (cores[h] == 1 ? " core" : " cores"))
                     .collect(Collectors.joining("; "))) + ")");
         if (detailed) rows.put("mpi transport", links(largest).substring("over ".length()));
         String io = runs.stream().map(Run::mpiIo).filter(java.util.Objects::nonNull).distinct().collect(Collectors.joining(", "));

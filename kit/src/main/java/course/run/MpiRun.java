@@ -66,6 +66,7 @@ public final class MpiRun {
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
         String extra = System.getenv("COURSE_MPI_ARGS");
         if (extra != null && !extra.isBlank()) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
+        else if (System.getenv("SLURM_JOB_ID") != null) cmd.addAll(1, List.of("--map-by", "node"));  // an allocation's nodes, dealt out as srun's are
         // One machine: Open MPI's ob1 layer (shared memory) starts a job in about half the time its UCX layer spends
         // probing for networks (0.13 against 0.33 s on the course's test machine), and a sweep starts a hundred jobs. On
         // a cluster (COURSE_MPI_ARGS given) or with a layer the learner chose (OMPI_MCA_pml), Open MPI decides.
@@ -80,11 +81,21 @@ public final class MpiRun {
 
     /**
      * A job step of the allocation, as Slurm starts MPI jobs itself: PMIx wires the processes up, with the whole
-     * environment (--export=ALL), dealt out one node at a time (cyclic, as mpirun's --map-by node), more of them than
-     * the allocation's CPUs where the lab asks (--overcommit), and ended together when one fails.
+     * environment (--export=ALL), on as many of the allocation's nodes as there are processes (-N, with the tasks per
+     * node said, not inherited from the allocation), dealt out one node at a time (cyclic, as mpirun's --map-by node),
+     * more of them than the allocation's CPUs where the lab asks (--overcommit), and ended together when one fails.
+     * Slurm's CPU binding stays as the cluster sets it: the record's host_cores then says what the processes had.
      */
     private static List<String> slurmStep(String procs) {
-        return List.of("srun", "--mpi=pmix", "--quiet", "--export=ALL", "--overcommit", "--distribution=cyclic", "--kill-on-bad-exit=1", "-n", procs);
+        int n = Integer.parseInt(procs), nodes = Math.max(1, Math.min(n, allocationNodes()));
+        return List.of("srun", "--mpi=pmix", "--export=ALL", "--overcommit", "--distribution=cyclic", "--kill-on-bad-exit=1",
+                "-N", String.valueOf(nodes), "--ntasks-per-node=" + (n + nodes - 1) / nodes, "-n", procs);
+    }
+
+    /** The allocation's nodes (SLURM_JOB_NUM_NODES); 1 where Slurm does not say. */
+    private static int allocationNodes() {
+        String nodes = System.getenv("SLURM_JOB_NUM_NODES");
+        return nodes != null && nodes.matches("[0-9]{1,6}") ? Integer.parseInt(nodes) : 1;
     }
 
     /** Whether this kernel runs inside a Slurm allocation whose srun offers PMIx: asked once (srun --mpi=list). */

@@ -48,6 +48,9 @@ public class JobsTest {
         assertEquals(16, jobs.cores(2), "the largest job's nodes' cores");
         assertEquals(4, Jobs.of(new Results(List.of(job(4, "a").json()))).mostWithACoreEach(List.of(1, 2, 4, 8), 4), "a count not yet run: the lab's cores");
         assertEquals(2, Jobs.of(new Results(List.of(job(4, "a").json()))).cores(2), "one node: the lab's cores");
+        assertTrue(jobs.spansNodes());
+        assertFalse(Jobs.of(new Results(List.of(job(4, "a", "b").json()))).spansNodes(), "two nodes saved before their cores were recorded");
+        assertEquals(2, Jobs.of(new Results(List.of(job(4, "a", "b").json()))).cores(2), "and then the lab's own cores, not a sum");
         assertEquals(Map.of("mpi nodes", "1 (a)", "mpi-io", "ompio"), Jobs.of(new Results(List.of(job(4, "a").io("ompio")))).card());
     }
 
