@@ -361,7 +361,10 @@ static void gather_job(void) {
     }
     uint64_t mine[CPU_WORDS];
     allowed_cpus(mine);
-    for (int w = 0; w < CPU_WORDS; w++) harness_team->gather((int64_t)mine[w], cpus[w]);
+    int64_t used = CPU_WORDS; /* the words any process needs (one on a machine of up to 64 CPUs): each collective costs */
+    while (used > 1 && mine[used - 1] == 0) used--;
+    used = -harness_team->min(-used);
+    for (int w = 0; w < used; w++) harness_team->gather((int64_t)mine[w], cpus[w]);
     harness_team->gather(node_links(), links); /* after the gathers above, whose messages made the job's connections */
     if (harness_team->rank() != 0) return;
     int64_t hosts = 0, procs[MAX_PROCS] = {0}, linked = 0;
@@ -375,7 +378,7 @@ static void gather_job(void) {
         while (h < hosts && strcmp(names[h], seen) != 0) h++;
         if (h == hosts) strcpy(names[hosts++], seen);
         procs[h]++;
-        for (int w = 0; w < CPU_WORDS; w++) host_cpus[h][w] |= (uint64_t)cpus[w][rank];
+        for (int w = 0; w < used; w++) host_cpus[h][w] |= (uint64_t)cpus[w][rank];
         linked |= links[rank];
     }
     job[0] = '\0';

@@ -311,22 +311,28 @@ final class Harness {
 
     /**
      * The CPUs this process may run on (Cpus_allowed_list in /proc/self/status: "0-3,8"), as CPU_WORDS 64-bit words: its
-     * affinity, which a Slurm step's binding, an allocation's cpuset or a container's narrows. All of them where it cannot say.
+     * affinity, which a Slurm step's binding, an allocation's cpuset or a container's narrows. All of them where it cannot
+     * say. Plain loops, no streams or regular expressions: a JVM just started pays tens of milliseconds to link those.
      */
     static long[] allowedCpus() {
         long[] mask = new long[CPU_WORDS];
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        boolean any = false;
+        try (var in = Files.newBufferedReader(Path.of("/proc/self/status"))) {
+            for (String line; (line = in.readLine()) != null; ) {
                 if (!line.startsWith("Cpus_allowed_list:")) continue;
-                for (String range : line.substring(18).strip().split(",")) {
-                    String[] ends = range.split("-");
-                    for (long c = Long.parseLong(ends[0]); c <= Long.parseLong(ends[ends.length - 1]) && c < CPU_WORDS * 64; c++) mask[(int) (c / 64)] |= 1L << (c % 64);
+                for (String range : line.substring(18).strip().split(",")) {  // a one-character split takes no regular expression
+                    int dash = range.indexOf('-');
+                    long first = Long.parseLong(dash < 0 ? range : range.substring(0, dash)), last = dash < 0 ? first : Long.parseLong(range.substring(dash + 1));
+                    for (long c = first; c <= last && c < CPU_WORDS * 64; c++) {
+                        mask[(int) (c / 64)] |= 1L << (c % 64);
+                        any = true;
+                    }
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            // cannot say: all of them, below
+            any = false;  // cannot say: all of them, below
         }
-        if (java.util.Arrays.stream(mask).allMatch(w -> w == 0)) java.util.Arrays.fill(mask, -1L);
+        if (!any) java.util.Arrays.fill(mask, -1L);
         return mask;
     }
 
@@ -346,29 +352,30 @@ final class Harness {
     static long nodeLinks() {
         java.util.Set<String> sockets = new java.util.HashSet<>();
         long links = 0;
-        try (var fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
-            for (Path fd : fds) {
-                String target;
-                try {
-                    target = Files.readSymbolicLink(fd).toString();
-                } catch (IOException e) {
-                    continue;  // closed since it was listed
-                }
-                if (target.startsWith("socket:[")) sockets.add(target.substring(8, target.length() - 1));
-                if (target.startsWith("/dev/infiniband/uverbs")) links |= 2;
-                if (target.startsWith("/dev/hfi1")) links |= 4;
-                if (target.startsWith("/dev/cxi")) links |= 8;
-            }
-        } catch (IOException e) {
-            return 0;
-        }
-        for (String table : List.of("/proc/self/net/tcp", "/proc/self/net/tcp6")) {
+        String[] fds = new java.io.File("/proc/self/fd").list();
+        if (fds == null) return 0;
+        for (String fd : fds) {
+            String target;
             try {
-                for (String line : Files.readAllLines(Path.of(table))) {  // sl local:port remote:port st tx:rx tr:when retrnsmt uid timeout inode
-                    String[] f = line.strip().split("\\s+");
-                    if (f.length < 10 || !f[1].contains(":") || !f[2].contains(":")) continue;
-                    String local = f[1].substring(0, f[1].indexOf(':')), remote = f[2].substring(0, f[2].indexOf(':'));
-                    if (f[3].equals("01") && !local.equals(remote) && !loopback(remote) && sockets.contains(f[9])) links |= 1;  // 01: established
+                target = Files.readSymbolicLink(Path.of("/proc/self/fd", fd)).toString();
+            } catch (IOException e) {
+                continue;  // closed since it was listed
+            }
+            if (target.startsWith("socket:[")) sockets.add(target.substring(8, target.length() - 1));
+            if (target.startsWith("/dev/infiniband/uverbs")) links |= 2;
+            if (target.startsWith("/dev/hfi1")) links |= 4;
+            if (target.startsWith("/dev/cxi")) links |= 8;
+        }
+        for (String table : new String[] {"/proc/self/net/tcp", "/proc/self/net/tcp6"}) {
+            try (var in = Files.newBufferedReader(Path.of(table))) {
+                in.readLine();  // sl local:port remote:port st tx:rx tr:when retrnsmt uid timeout inode
+                for (String line; (line = in.readLine()) != null; ) {
+                    java.util.StringTokenizer f = new java.util.StringTokenizer(line);
+                    String[] field = new String[10];
+                    for (int i = 0; i < field.length && f.hasMoreTokens(); i++) field[i] = f.nextToken();
+                    if (field[9] == null || field[1].indexOf(':') < 0 || field[2].indexOf(':') < 0) continue;
+                    String local = field[1].substring(0, field[1].indexOf(':')), remote = field[2].substring(0, field[2].indexOf(':'));
+                    if (field[3].equals("01") && !local.equals(remote) && !loopback(remote) && sockets.contains(field[9])) links |= 1;  // 01: established
                 }
             } catch (IOException e) {
                 // no such table (no IPv6): nothing to read there
@@ -387,27 +394,42 @@ final class Harness {
         long[][] words = new long[HOST_WORDS][], cpus = new long[CPU_WORDS][];
         for (int w = 0; w < HOST_WORDS; w++) words[w] = team.gather(ByteBuffer.wrap(name, w * 8, 8).getLong());
         long[] mine = allowedCpus();
-        for (int w = 0; w < CPU_WORDS; w++) cpus[w] = team.gather(mine[w]);
+        int used = CPU_WORDS;  // the words any process needs (one on a machine of up to 64 CPUs): each collective costs
+        while (used > 1 && mine[used - 1] == 0) used--;
+        used = (int) -team.min(-used);
+        for (int w = 0; w < used; w++) cpus[w] = team.gather(mine[w]);
         long[] links = team.gather(nodeLinks());  // after the gathers above, whose messages made the job's connections
         if (words[0] == null) return "";
-        Map<String, long[]> hosts = new java.util.LinkedHashMap<>();  // name → {processes, CPU words…}
+        List<String> hosts = new ArrayList<>();
+        List<long[]> each = new ArrayList<>();  // per host: {processes, CPU words…}
         long linked = 0;
         for (int rank = 0; rank < words[0].length; rank++) {
             ByteBuffer back = ByteBuffer.allocate(HOST_WORDS * 8);
             for (long[] word : words) back.putLong(word[rank]);
-            long[] host = hosts.computeIfAbsent(new String(back.array(), StandardCharsets.UTF_8).replace("\0", ""), h -> new long[1 + CPU_WORDS]);
-            host[0]++;
-            for (int w = 0; w < CPU_WORDS; w++) host[1 + w] |= cpus[w][rank];
+            String host = new String(back.array(), StandardCharsets.UTF_8).replace("\0", "");
+            if (!hosts.contains(host)) {
+                hosts.add(host);
+                each.add(new long[1 + CPU_WORDS]);
+            }
+            long[] mineThere = each.get(hosts.indexOf(host));
+            mineThere[0]++;
+            for (int w = 0; w < used; w++) mineThere[1 + w] |= cpus[w][rank];
             linked |= links[rank];
         }
-        String fields = "\"hosts\":[" + String.join(",", hosts.keySet().stream().map(h -> "\"" + h + "\"").toList()) + "],"
-                + "\"host_procs\":" + hosts.values().stream().map(h -> String.valueOf(h[0])).toList().toString().replace(" ", "") + ","
-                + "\"host_cores\":" + hosts.values().stream().map(h -> String.valueOf(java.util.Arrays.stream(h, 1, h.length).map(Long::bitCount).sum()))
-                    .toList().toString().replace(" ", "") + ",";
+        StringBuilder names = new StringBuilder(), procs = new StringBuilder(), cores = new StringBuilder();
+        for (int h = 0; h < hosts.size(); h++) {
+            String comma = h == 0 ? "" : ",";
+            names.append(comma).append('"').append(hosts.get(h)).append('"');
+            procs.append(comma).append(each.get(h)[0]);
+            int count = 0;
+            for (int w = 0; w < CPU_WORDS; w++) count += Long.bitCount(each.get(h)[1 + w]);
+            cores.append(comma).append(count);
+        }
+        String fields = "\"hosts\":[" + names + "],\"host_procs\":[" + procs + "],\"host_cores\":[" + cores + "],";
         if (hosts.size() < 2) return fields;
-        List<String> kinds = new ArrayList<>();
-        for (int k = 0; k < LINK_KINDS.size(); k++) if ((linked >> k & 1) != 0) kinds.add("\"" + LINK_KINDS.get(k) + "\"");
-        return fields + "\"transport\":[" + String.join(",", kinds) + "],";
+        StringBuilder kinds = new StringBuilder();
+        for (int k = 0; k < LINK_KINDS.size(); k++) if ((linked >> k & 1) != 0) kinds.append(kinds.length() == 0 ? "" : ",").append('"').append(LINK_KINDS.get(k)).append('"');
+        return fields + "\"transport\":[" + kinds + "],";
     }
 
     static final int HOST_WORDS = 8;  // 64 bytes: the longest host name Linux keeps (HOST_NAME_MAX)

@@ -65,12 +65,16 @@ public final class MpiRun {
                 "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
         String extra = System.getenv("COURSE_MPI_ARGS");
-        if (extra != null && !extra.isBlank()) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
-        else if (System.getenv("SLURM_JOB_ID") != null) cmd.addAll(1, List.of("--map-by", "node"));  // an allocation's nodes, dealt out as srun's are
+        boolean given = extra != null && !extra.isBlank(), allocated = System.getenv("SLURM_JOB_ID") != null;
+        if (given) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
+        else if (allocated) cmd.addAll(1, List.of("--map-by", "node"));  // an allocation's nodes, dealt out as srun's are
         // One machine: Open MPI's ob1 layer (shared memory) starts a job in about half the time its UCX layer spends
         // probing for networks (0.13 against 0.33 s on the course's test machine), and a sweep starts a hundred jobs. On
-        // a cluster (COURSE_MPI_ARGS given) or with a layer the learner chose (OMPI_MCA_pml), Open MPI decides.
-        else if (System.getenv("OMPI_MCA_pml") == null) cmd.addAll(1, List.of("--mca", "pml", "ob1"));
+        // a cluster (COURSE_MPI_ARGS given, an allocation of several nodes) or with a layer the learner chose
+        // (OMPI_MCA_pml), Open MPI decides.
+        if (!given && (!allocated || slurm("SLURM_JOB_NUM_NODES") == 1) && System.getenv("OMPI_MCA_pml") == null) {
+            cmd.addAll(1, List.of("--mca", "pml", "ob1"));
+        }
         return cmd;
     }
 
@@ -84,18 +88,24 @@ public final class MpiRun {
      * environment (--export=ALL), on as many of the allocation's nodes as there are processes (-N, with the tasks per
      * node said, not inherited from the allocation), dealt out one node at a time (cyclic, as mpirun's --map-by node),
      * more of them than the allocation's CPUs where the lab asks (--overcommit), and ended together when one fails.
-     * Slurm's CPU binding stays as the cluster sets it: the record's host_cores then says what the processes had.
+     * Slurm's CPU binding stays as the cluster sets it: the record's host_cores then says what the processes had. On
+     * one node, Open MPI's shared-memory layer, as mpirun's jobs have it there (a step took 0.27 s with it, 0.48 s with
+     * UCX probing for networks, on the course's test machine). More processes on a node than its CPUs: they yield the
+     * CPU while they wait, as mpirun has them do when it sees a node oversubscribed, which srun does not tell Open MPI
+     * (4 processes on 2 CPUs spinning took 0.6 s for a collective write of 8 MB that yielding took 17 ms for).
      */
     private static List<String> slurmStep(String procs) {
-        int n = Integer.parseInt(procs), nodes = Math.max(1, Math.min(n, allocationNodes()));
-        return List.of("srun", "--mpi=pmix", "--export=ALL", "--overcommit", "--distribution=cyclic", "--kill-on-bad-exit=1",
-                "-N", String.valueOf(nodes), "--ntasks-per-node=" + (n + nodes - 1) / nodes, "-n", procs);
+        int n = Integer.parseInt(procs), nodes = Math.max(1, Math.min(n, slurm("SLURM_JOB_NUM_NODES"))), perNode = (n + nodes - 1) / nodes;
+        String env = "ALL" + (nodes == 1 && System.getenv("OMPI_MCA_pml") == null ? ",OMPI_MCA_pml=ob1" : "")
+                + (perNode > slurm("SLURM_CPUS_ON_NODE") ? ",OMPI_MCA_mpi_yield_when_idle=1" : "");
+        return List.of("srun", "--mpi=pmix", "--export=" + env, "--overcommit", "--distribution=cyclic", "--kill-on-bad-exit=1",
+                "-N", String.valueOf(nodes), "--ntasks-per-node=" + perNode, "-n", procs);
     }
 
-    /** The allocation's nodes (SLURM_JOB_NUM_NODES); 1 where Slurm does not say. */
-    private static int allocationNodes() {
-        String nodes = System.getenv("SLURM_JOB_NUM_NODES");
-        return nodes != null && nodes.matches("[0-9]{1,6}") ? Integer.parseInt(nodes) : 1;
+    /** A count the allocation's environment gives (its nodes, this node's CPUs); 1 where Slurm does not say. */
+    private static int slurm(String variable) {
+        String value = System.getenv(variable);
+        return value != null && value.matches("[0-9]{1,6}") ? Math.max(1, Integer.parseInt(value)) : 1;
     }
 
     /** Whether this kernel runs inside a Slurm allocation whose srun offers PMIx: asked once (srun --mpi=list). */
