@@ -180,7 +180,7 @@ def test_lab_08_runs_its_sweeps_with_ranks_on_both_nodes(cluster, tmp_path):
     largest = max(jobs, key=lambda r: r["procs"])
     assert all(sum(r["host_procs"]) == r["procs"] and all(1 <= c <= os.cpu_count() for c in r["host_cores"]) for r in jobs)
     assert all(r["transport"] == ["tcp"] for r in jobs if len(r["hosts"]) == 2), "the nodes' one link: TCP over the virtual one"
-    each = "; ".join(f"{h}: {n} process{'' if n == 1 else 'es'}, {c} core{'' if c == 1 else 's'}"
+    each = "; ".join(f"{h}: {n} process{'' if n == 1 else 'es'} on {c} core{'' if c == 1 else 's'}"
                      for h, n, c in zip(both, largest["host_procs"], largest["host_cores"]))
     assert saved[0]["machine"]["mpi nodes"] == f"2 ({each})", "the saved machine card names the job's nodes"
     assert saved[0]["machine"]["mpi transport"] == "TCP" and saved[0]["machine"]["mpi-io"] == "ompio"

@@ -78,9 +78,9 @@ public record Jobs(List<Run> runs) {
     }
 
     /**
-     * The machine card's rows for MPI: "mpi nodes" (on several, each with its processes and cores in the largest job),
-     * "mpi transport" (what joined them) and "mpi-io" (the MPI-IO implementations C's runs went through); none where no
-     * job ran.
+     * The machine card's rows for MPI: "mpi nodes" (on several, each with its processes in the largest job and the cores
+     * they had there), "mpi transport" (what joined them) and "mpi-io" (the MPI-IO implementations C's runs went
+     * through); none where no job ran.
      */
     public Map<String, String> card() {
         Map<String, String> rows = new LinkedHashMap<>();
@@ -90,7 +90,7 @@ public record Jobs(List<Run> runs) {
         long[] procs = largest.hostProcs(), cores = largest.hostCores();
         boolean detailed = hosts.size() > 1 && procs != null && cores != null && largest.hosts().equals(hosts);
         rows.put("mpi nodes", hosts.size() + " (" + (!detailed ? String.join(", ", hosts)
-                : IntStream.range(0, hosts.size()).mapToObj(h -> hosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process, " : " processes, ") + cores[h] + (cores[h] == 1 ? " core" : " cores"))
+                : IntStream.range(0, hosts.size()).mapToObj(h -> hosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process on " : " processes on ") + cores[h] + (cores[h] == 1 ? " core" : " cores"))
                     .collect(Collectors.joining("; "))) + ")");
         if (detailed) rows.put("mpi transport", links(largest).substring("over ".length()));
         String io = runs.stream().map(Run::mpiIo).filter(java.util.Objects::nonNull).distinct().collect(Collectors.joining(", "));

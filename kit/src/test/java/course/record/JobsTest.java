@@ -30,7 +30,7 @@ public class JobsTest {
     void aJobOnSeveralNodesSaysHowManyProcessesEachHadAndWhatJoinedThem() {
         Jobs jobs = Jobs.of(new Results(List.of(job(4, "node-a", "node-b").with(new long[] {3, 1}, new long[] {8, 8}, "tcp").json())));
         assertEquals("4 processes on 2 nodes (3 on node-a, 1 on node-b) over TCP", jobs.largest());
-        assertEquals(Map.of("mpi nodes", "2 (node-a: 3 processes, 8 cores; node-b: 1 process, 8 cores)", "mpi transport", "TCP"), jobs.card());
+        assertEquals(Map.of("mpi nodes", "2 (node-a: 3 processes on 8 cores; node-b: 1 process on 8 cores)", "mpi transport", "TCP"), jobs.card());
         assertEquals("4 processes on 2 nodes (2 on a, 2 on b) over no link the harness knows",
             Jobs.of(new Results(List.of(job(4, "a", "b").with(new long[] {2, 2}, new long[] {1, 1}).json()))).largest());
     }
