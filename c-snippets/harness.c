@@ -274,10 +274,11 @@ static void check_shared(const struct options *o) {
  * affinity, which a Slurm step's binding, an allocation's cpuset or a container's narrows. All of them where it cannot say. */
 #define CPU_WORDS 16 /* 1024 CPUs */
 static void allowed_cpus(uint64_t mask[CPU_WORDS]) {
-    char line[4096];
+    char *line = NULL; /* whole, however many CPUs it lists */
+    size_t size = 0;
     memset(mask, 0, CPU_WORDS * sizeof *mask);
     FILE *status = fopen("/proc/self/status", "r");
-    while (status && fgets(line, sizeof line, status)) {
+    while (status && getline(&line, &size, status) > 0) {
         if (strncmp(line, "Cpus_allowed_list:", 18) != 0) continue;
         for (char *range = strtok(line + 18, ",\n"); range; range = strtok(NULL, ",\n")) {
             long first = strtol(range, &range, 10), last = *range == '-' ? strtol(range + 1, NULL, 10) : first;
@@ -285,6 +286,7 @@ static void allowed_cpus(uint64_t mask[CPU_WORDS]) {
         }
     }
     if (status) fclose(status);
+    free(line);
     int any = 0;
     for (int w = 0; w < CPU_WORDS; w++) any |= mask[w] != 0;
     if (!any) memset(mask, 0xff, CPU_WORDS * sizeof *mask);

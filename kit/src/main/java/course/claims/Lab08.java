@@ -91,7 +91,7 @@ public final class Lab08 {
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
         Jobs jobs = Jobs.of(javaRuns);
-        String fewCores = (jobs.spansNodes() ? "The largest job's nodes have " + lab.cores(javaRuns) + " cores in all"
+        String fewCores = (jobs.spansNodes() ? "The largest job's processes could run on " + lab.cores(javaRuns) + " cores in all, on " + jobs.hosts().size() + " nodes"
             : "This machine has " + lab.cores() + " cores") + ": the studies' 16 to 64 processes each had a processor of their own.";
         Results viewDirect = javaRuns.strategies("view-direct");
         String jitted = "A JIT compiles readInt and writeInt to a few instructions; on the study's JDK 1.1 JVMs (§4.1) each call went through"
@@ -170,7 +170,7 @@ public final class Lab08 {
 
     /** Reads by the wall clock over process counts (past the cores shaded), and how far the study's way overstates it at the most processes. */
     public static void wallClockReads(Lab lab, Results all, int most) {
-        int cores = lab.cores(all);  // on a cluster, its nodes' cores
+        int cores = lab.cores(all);  // on a cluster, the cores the job's processes could run on
         lab.chart(Charts.withRange(Charts.lines(all.where("op", "read"), true, "procs", "wall_mb_per_s", true, "Reads: aggregate MB/s by the wall clock"),
             cores, most, "more processes than cores"));
         Results atMost = all.where("procs", most);

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-/** The MPI jobs among some runs: the nodes they ran on, how many processes each node had and its cores, what joined the nodes. */
+/** The MPI jobs among some runs: the nodes they ran on, how many processes each had and the cores they could run on there, what joined the nodes. */
 public record Jobs(List<Run> runs) {
     /** How the run record names each link between nodes, in words. */
     private static final Map<String, String> LINKS = Map.of("tcp", "TCP", "verbs", "InfiniBand or RoCE (verbs)", "psm2", "Omni-Path (PSM2)", "cxi", "Slingshot (CXI)");
@@ -67,7 +67,7 @@ public record Jobs(List<Run> runs) {
         }).max(Integer::compare).orElse(0);
     }
 
-    /** The cores of the nodes the largest job ran on, where it ran on several and they were recorded; else localCores. */
+    /** The cores the largest job's processes could run on, in all, where it ran on several nodes and recorded them; else localCores. */
     public int cores(int localCores) {
         return spansNodes() ? (int) Arrays.stream(largestRun().orElseThrow().hostCores()).sum() : localCores;
     }
@@ -87,11 +87,12 @@ public record Jobs(List<Run> runs) {
         List<String> hosts = hosts();
         if (hosts.isEmpty()) return rows;
         Run largest = largestRun().orElseThrow();
+        List<String> itsHosts = largest.hosts();  // the largest job's, in its order: its processes and cores follow it
         long[] procs = largest.hostProcs(), cores = largest.hostCores();
-        boolean detailed = hosts.size() > 1 && procs != null && cores != null && largest.hosts().equals(hosts);
+        boolean detailed = hosts.size() > 1 && procs != null && cores != null && new java.util.HashSet<>(itsHosts).equals(new java.util.HashSet<>(hosts));
         rows.put("mpi nodes", hosts.size() + " (" + (!detailed ? String.join(", ", hosts)
-                : IntStream.range(0, hosts.size()).mapToObj(h -> hosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process on " : " processes on ") + cores[h] + (cores[h] == 1 ? " core" : " cores"))
-                    .collect(Collectors.joining("; "))) + ")");
+                : IntStream.range(0, itsHosts.size()).mapToObj(h -> itsHosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process on " : " processes on ")
+                    + cores[h] + (cores[h] == 1 ? " core" : " cores")).collect(Collectors.joining("; "))) + ")");
         if (detailed) rows.put("mpi transport", links(largest).substring("over ".length()));
         String io = runs.stream().map(Run::mpiIo).filter(java.util.Objects::nonNull).distinct().collect(Collectors.joining(", "));
         if (!io.isEmpty()) rows.put("mpi-io", io);

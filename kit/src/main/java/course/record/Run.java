@@ -28,7 +28,7 @@ public record Run(JsonObject json) {
     }
     /** The processes each of hosts ran, in its order; null where the run predates the field. */
     public long[] hostProcs() { return times("host_procs"); }
-    /** Each of hosts' online CPUs, in its order; null where the run predates the field. */
+    /** The CPUs the processes on each of hosts could run on (their affinity), in its order; null where the run predates the field. */
     public long[] hostCores() { return times("host_cores"); }
     /** The links a job on several hosts held to other nodes ("tcp", "verbs"); empty where it held none known, ran on one host or predates the field. */
     public java.util.List<String> transport() {
@@ -37,7 +37,7 @@ public record Run(JsonObject json) {
     /**
      * Whether each process had a core of its own: on every host of a job on several, no more processes than that host's
      * cores; on one host (or where hosts' processes are not recorded), no more than localCores, the lab's own count,
-     * which follows a container's limit as a node's online CPUs do not.
+     * which also follows a container's CPU quota.
      */
     public boolean aCoreEach(int localCores) {
         long[] procs = hostProcs(), cores = hostCores();

@@ -36,7 +36,8 @@ public final class MpiRun {
     public static void require() {
         if (!available()) throw new Exec.RunFailed(missing() + "; then restart the kernel and run this lab again");
         String version = Exec.run(List.of(tool("mpirun"), "--version"), "mpirun --version").lines().findFirst().orElse("mpirun");
-        String line = "MPI: " + version + ", mpicc; processes start with: " + String.join(" ", launcher(List.of("--procs", "1"))).replaceAll("(-np?) 1\\b", "$1 N") + " …";
+        String line = "MPI: " + version + ", mpicc; processes start with: " + (Slurm.PMIX ? "srun --mpi=pmix, a step of this allocation: srun … -n N"
+                : String.join(" ", launcher(List.of("--procs", "1"))).replace("-np 1", "-np N")) + " …";
         Notebook.html("<small>" + Html.escape(line) + "</small>", line);
     }
 
@@ -72,7 +73,7 @@ public final class MpiRun {
         // probing for networks (0.13 against 0.33 s on the course's test machine), and a sweep starts a hundred jobs. On
         // a cluster (COURSE_MPI_ARGS given, an allocation of several nodes) or with a layer the learner chose
         // (OMPI_MCA_pml), Open MPI decides.
-        if (!given && (!allocated || slurm("SLURM_JOB_NUM_NODES") == 1) && System.getenv("OMPI_MCA_pml") == null) {
+        if (!given && (!allocated || slurm("SLURM_JOB_NUM_NODES", 1) == 1) && System.getenv("OMPI_MCA_pml") == null) {
             cmd.addAll(1, List.of("--mca", "pml", "ob1"));
         }
         return cmd;
@@ -95,17 +96,20 @@ public final class MpiRun {
      * (4 processes on 2 CPUs spinning took 0.6 s for a collective write of 8 MB that yielding took 17 ms for).
      */
     private static List<String> slurmStep(String procs) {
-        int n = Integer.parseInt(procs), nodes = Math.max(1, Math.min(n, slurm("SLURM_JOB_NUM_NODES"))), perNode = (n + nodes - 1) / nodes;
+        int n = Integer.parseInt(procs), nodes = Math.max(1, Math.min(n, slurm("SLURM_JOB_NUM_NODES", 1))), perNode = (n + nodes - 1) / nodes;
+        int cpus = slurm("SLURM_CPUS_ON_NODE", slurm("SLURM_JOB_CPUS_PER_NODE", 0));  // 0: Slurm does not say, and nothing is assumed
         String env = "ALL" + (nodes == 1 && System.getenv("OMPI_MCA_pml") == null ? ",OMPI_MCA_pml=ob1" : "")
-                + (perNode > slurm("SLURM_CPUS_ON_NODE") ? ",OMPI_MCA_mpi_yield_when_idle=1" : "");
-        return List.of("srun", "--mpi=pmix", "--export=" + env, "--overcommit", "--distribution=cyclic", "--kill-on-bad-exit=1",
-                "-N", String.valueOf(nodes), "--ntasks-per-node=" + perNode, "-n", procs);
+                + (cpus > 0 && perNode > cpus ? ",OMPI_MCA_mpi_yield_when_idle=1" : "");
+        List<String> cmd = new ArrayList<>(List.of("srun", "--mpi=pmix", "--export=" + env, "--overcommit", "--distribution=cyclic",
+                "--kill-on-bad-exit=1", "-N", String.valueOf(nodes), "-n", procs));
+        if (n % nodes == 0) cmd.add(cmd.size() - 2, "--ntasks-per-node=" + perNode);  // uneven: srun would say it cannot honour it
+        return cmd;
     }
 
-    /** A count the allocation's environment gives (its nodes, this node's CPUs); 1 where Slurm does not say. */
-    private static int slurm(String variable) {
-        String value = System.getenv(variable);
-        return value != null && value.matches("[0-9]{1,6}") ? Math.max(1, Integer.parseInt(value)) : 1;
+    /** The first count in one of the allocation's variables (its nodes; this node's CPUs; "8(x2),4"), or otherwise where Slurm does not say. */
+    private static int slurm(String variable, int otherwise) {
+        java.util.regex.Matcher count = java.util.regex.Pattern.compile("^([0-9]{1,6})").matcher(String.valueOf(System.getenv(variable)));
+        return count.find() && Integer.parseInt(count.group(1)) > 0 ? Integer.parseInt(count.group(1)) : otherwise;
     }
 
     /** Whether this kernel runs inside a Slurm allocation whose srun offers PMIx: asked once (srun --mpi=list). */
