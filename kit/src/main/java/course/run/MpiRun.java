@@ -48,6 +48,13 @@ public final class MpiRun {
         }
     }
 
+    /** The launcher a learner may choose (COURSE_MPI_LAUNCHER): srun where Slurm offers PMIx (the default), or mpirun. */
+    static void checkLauncher(String value) {
+        if (value != null && !value.isBlank() && !value.equals("srun") && !value.equals("mpirun")) {
+            throw new IllegalArgumentException("COURSE_MPI_LAUNCHER " + value + ": must be srun (where Slurm offers PMIx, the default) or mpirun");
+        }
+    }
+
     /**
      * What starts a snippet's processes, given its flags: nothing for most snippets; for a snippet given --procs N, inside
      * a Slurm allocation whose srun offers PMIx, srun (see slurmStep); else mpirun with N processes (more than the cores
@@ -60,6 +67,7 @@ public final class MpiRun {
         if (at < 0) return List.of();
         String procs = at + 1 < flags.size() ? flags.get(at + 1) : "";
         checkProcs(procs);
+        checkLauncher(System.getenv("COURSE_MPI_LAUNCHER"));
         if (!available()) throw new Exec.RunFailed(missing());
         if (Slurm.PMIX) return slurmStep(procs);
         List<String> cmd = new ArrayList<>(List.of(tool("mpirun"), "-q", "--oversubscribe", "-np", procs,

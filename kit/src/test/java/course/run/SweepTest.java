@@ -128,6 +128,15 @@ class SweepTest {
     }
 
     @Test
+    void aLauncherNotOfferedIsOneLineNamingIt() {
+        MpiRun.checkLauncher(null);
+        MpiRun.checkLauncher("srun");
+        MpiRun.checkLauncher("mpirun");
+        assertEquals("COURSE_MPI_LAUNCHER mpiexec: must be srun (where Slurm offers PMIx, the default) or mpirun",
+            assertThrows(IllegalArgumentException.class, () -> MpiRun.checkLauncher("mpiexec")).getMessage());
+    }
+
+    @Test
     void aSweepThatPlansNoRunSaysWhichListWasEmpty() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> LAB.sweep("raw_io").fileSizes(List.of()).opSizes(List.of()).run());
