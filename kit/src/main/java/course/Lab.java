@@ -173,7 +173,7 @@ public final class Lab {
 
     /** The most of these counts (of processes or threads) that each get a core of this machine: none share one. */
     public int mostWithACoreEach(List<Integer> counts) {
-        return counts.stream().filter(c -> c <= cores()).max(Integer::compare).orElse(0);
+        return new Jobs(List.of()).mostWithACoreEach(counts, cores());  // none run yet: the rule for a count without runs
     }
 
     /** The most processes among counts whose MPI jobs in runs each had a core of their own (on a cluster, per node: Jobs). */

@@ -91,7 +91,7 @@ public final class Lab08 {
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
         Jobs jobs = Jobs.of(javaRuns);
-        String fewCores = (jobs.spansNodes() ? "The largest job's processes could run on " + lab.cores(javaRuns) + " cores in all, on " + jobs.hosts().size() + " nodes"
+        String fewCores = (jobs.spansNodes() ? "The largest job's processes could run on " + jobs.cores(lab.cores()) + " cores in all, on " + jobs.hosts().size() + " nodes"
             : "This machine has " + lab.cores() + " cores") + ": the studies' 16 to 64 processes each had a processor of their own.";
         Results viewDirect = javaRuns.strategies("view-direct");
         String jitted = "A JIT compiles readInt and writeInt to a few instructions; on the study's JDK 1.1 JVMs (§4.1) each call went through"

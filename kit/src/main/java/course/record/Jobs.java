@@ -47,13 +47,13 @@ public record Jobs(List<Run> runs) {
         long[] procs = r.hostProcs();
         if (procs == null) return hosts.size() + " nodes (" + String.join(", ", hosts) + ")";
         String each = IntStream.range(0, hosts.size()).mapToObj(h -> procs[h] + " on " + hosts.get(h)).collect(Collectors.joining(", "));
-        return hosts.size() + " nodes (" + each + ") " + links(r);
+        return hosts.size() + " nodes (" + each + ") over " + links(r);
     }
 
-    /** "over TCP": what joined a job's nodes, in words. */
+    /** "TCP": what joined a job's nodes, in words. */
     private static String links(Run r) {
         List<String> links = r.transport().stream().map(LINKS::get).toList();
-        return links.isEmpty() ? "over no link the harness knows" : "over " + String.join(" and ", links);
+        return links.isEmpty() ? "no link the harness knows" : String.join(" and ", links);
     }
 
     /**
@@ -93,7 +93,7 @@ public record Jobs(List<Run> runs) {
         rows.put("mpi nodes", hosts.size() + " (" + (!detailed ? String.join(", ", hosts)
                 : IntStream.range(0, itsHosts.size()).mapToObj(h -> itsHosts.get(h) + ": " + procs[h] + (procs[h] == 1 ? " process on " : " processes on ")
                     + cores[h] + (cores[h] == 1 ? " core" : " cores")).collect(Collectors.joining("; "))) + ")");
-        if (detailed) rows.put("mpi transport", links(largest).substring("over ".length()));
+        if (detailed) rows.put("mpi transport", links(largest));
         String io = runs.stream().map(Run::mpiIo).filter(java.util.Objects::nonNull).distinct().collect(Collectors.joining(", "));
         if (!io.isEmpty()) rows.put("mpi-io", io);
         return rows;

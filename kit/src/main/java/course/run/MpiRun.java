@@ -73,9 +73,8 @@ public final class MpiRun {
         List<String> cmd = new ArrayList<>(List.of(tool("mpirun"), "-q", "--oversubscribe", "-np", procs,
                 "-x", "COURSE_EVICT", "-x", "COURSE_SCRATCH"));
         if ("root".equals(System.getProperty("user.name"))) cmd.add(1, "--allow-run-as-root");
-        String extra = System.getenv("COURSE_MPI_ARGS");
-        boolean given = extra != null && !extra.isBlank(), allocated = System.getenv("SLURM_JOB_ID") != null;
-        if (given) cmd.addAll(1, List.of(extra.trim().split("\\s+")));
+        boolean given = argsGiven(), allocated = System.getenv("SLURM_JOB_ID") != null;
+        if (given) cmd.addAll(1, List.of(System.getenv("COURSE_MPI_ARGS").trim().split("\\s+")));
         else if (allocated) cmd.addAll(1, List.of("--map-by", "node"));  // an allocation's nodes, dealt out as srun's are
         // One machine: Open MPI's ob1 layer (shared memory) starts a job in about half the time its UCX layer spends
         // probing for networks (0.13 against 0.33 s on the course's test machine), and a sweep starts a hundred jobs. On
@@ -85,6 +84,12 @@ public final class MpiRun {
             cmd.addAll(1, List.of("--mca", "pml", "ob1"));
         }
         return cmd;
+    }
+
+    /** Whether the learner gave mpirun's own arguments (COURSE_MPI_ARGS: a --hostfile, say). */
+    private static boolean argsGiven() {
+        String extra = System.getenv("COURSE_MPI_ARGS");
+        return extra != null && !extra.isBlank();
     }
 
     /** What starts MPI jobs here, for the machine card: "srun --mpi=pmix" inside a Slurm allocation that offers it, else "mpirun". */
@@ -129,17 +134,13 @@ public final class MpiRun {
          * (COURSE_MPI_ARGS) or chose it (COURSE_MPI_LAUNCHER=mpirun).
          */
         private static boolean offered() {
-            if (System.getenv("SLURM_JOB_ID") == null || !isBlank(System.getenv("COURSE_MPI_ARGS"))
+            if (System.getenv("SLURM_JOB_ID") == null || argsGiven()
                     || "mpirun".equals(System.getenv("COURSE_MPI_LAUNCHER")) || !Machine.onPath("srun")) return false;
             try {
                 return Exec.run(List.of("srun", "--mpi=list"), "srun --mpi=list").lines().anyMatch(l -> l.strip().equals("pmix"));
             } catch (Exec.RunFailed e) {
                 return false;
             }
-        }
-
-        private static boolean isBlank(String s) {
-            return s == null || s.isBlank();
         }
     }
 }
