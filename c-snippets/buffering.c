@@ -165,13 +165,16 @@ static uint64_t direct_rand_read(const struct options *o) {
     return used;
 }
 
-static uint64_t measure(const struct options *o) {
-    int write = strcmp(o->op, "write") == 0, seq = strcmp(o->pattern, "seq") == 0;
-    if (strcmp(o->strategy, "stream") == 0) return write ? stream_write(o) : stream_read(o);
-    return write ? (seq ? direct_seq_write(o) : direct_rand_write(o)) : (seq ? direct_seq_read(o) : direct_rand_read(o));
-}
+static const struct way ways[] = {
+    {"stream", "write", "seq", {.whole = stream_write}},
+    {"stream", "read", "seq", {.whole = stream_read}},
+    {"direct", "write", "seq", {.whole = direct_seq_write}},
+    {"direct", "read", "seq", {.whole = direct_seq_read}},
+    {"direct", "write", "rand", {.whole = direct_rand_write}},
+    {"direct", "read", "rand", {.whole = direct_rand_read}},
+    {NULL},
+};
 
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"stream", "direct", NULL};
-    return harness_run("buffering", strategies, argc, argv, check, NULL, measure);
+    return harness_run("buffering", ways, argc, argv, check, NULL, NULL);
 }

@@ -158,11 +158,61 @@ int64_t harness_workers(const struct options *o) {
     return (o->threads > 0 ? o->threads : 1) * (o->procs > 0 ? o->procs : 1); /* 0: the snippet takes no such flag */
 }
 
-int harness_run(const char *snippet, const char *const *strategies, int argc, char **argv,
-                check_fn check, prepare_fn prepare, strategy_fn strategy) {
+/* Whether a row serves these flags (Java: Way.serves). */
+static int serves(const struct way *w, const struct options *o) {
+    return strcmp(w->strategy, o->strategy) == 0 && (w->op == ANY || strcmp(w->op, o->op) == 0)
+        && (w->pattern == ANY || strcmp(w->pattern, o->pattern) == 0);
+}
+
+/* The strategies a table names, each once, in its order (NULL-terminated): what --strategy allows, the first its default. */
+static const char *const *way_strategies(const struct way *ways) {
+    static const char *names[64];
+    size_t n = 0;
+    for (const struct way *w = ways; w->strategy; w++) {
+        size_t k = 0;
+        while (k < n && strcmp(names[k], w->strategy) != 0) k++;
+        if (k == n && n + 1 < sizeof names / sizeof *names) names[n++] = w->strategy;
+    }
+    names[n] = NULL;
+    return names;
+}
+
+/* The row that serves o's flags; NULL, with *error naming what the strategy serves, where none does (Java: Harness.findWay). */
+static const struct way *find_way(const struct way *ways, const struct options *o, const char **error) {
+    static char message[512];
+    int at = snprintf(message, sizeof message, "--strategy %s --op %s --pattern %s: no such way (%s serves ", o->strategy, o->op,
+                      o->pattern, o->strategy);
+    const char *sep = "";
+    for (const struct way *w = ways; w->strategy; w++) {
+        if (serves(w, o)) return w;
+        if (strcmp(w->strategy, o->strategy) != 0 || at >= (int)sizeof message) continue;
+        /* the flags it serves, as a learner types them (Java: Way.describe) */
+        if (w->op == ANY && w->pattern == ANY) at += snprintf(message + at, sizeof message - (size_t)at, "%sany --op and --pattern", sep);
+        else if (w->op == ANY) at += snprintf(message + at, sizeof message - (size_t)at, "%s--pattern %s", sep, w->pattern);
+        else if (w->pattern == ANY) at += snprintf(message + at, sizeof message - (size_t)at, "%s--op %s", sep, w->op);
+        else at += snprintf(message + at, sizeof message - (size_t)at, "%s--op %s --pattern %s", sep, w->op, w->pattern);
+        sep = "; ";
+    }
+    if (at < (int)sizeof message) snprintf(message + at, sizeof message - (size_t)at, ")");
+    *error = message;
+    return NULL;
+}
+
+/* The current run's way and frame: what the clock times. */
+static const struct way *chosen;
+static frame_fn chosen_frame;
+
+static uint64_t run_way(const struct options *o) {
+    return chosen_frame ? chosen_frame(o, chosen->fn) : chosen->fn.whole(o);
+}
+
+int harness_run(const char *snippet, const struct way *ways, int argc, char **argv,
+                check_fn check, prepare_fn prepare, frame_fn frame) {
     struct options o;
-    const char *error = harness_parse(snippet, strategies, argc, argv, &o);
+    const char *error = harness_parse(snippet, way_strategies(ways), argc, argv, &o);
     if (!error && check) error = check(&o);
+    if (!error) chosen = find_way(ways, &o, &error);
+    chosen_frame = frame;
     if (!error) error = check_memory(&o);
     if (!error) error = check_scratch(&o);
     agree(snippet, error);
@@ -192,7 +242,7 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
     if (!write) { /* the check run: harness_use sums everything it is handed, off the clock */
         checking = 1;
         unseen = 0;
-        checked_use = strategy(&o);
+        checked_use = run_way(&o);
         checksum = (uint64_t)harness_team->sum((int64_t)(checked_use + unseen));
         checking = 0;
     }
@@ -216,7 +266,7 @@ int harness_run(const char *snippet, const char *const *strategies, int argc, ch
         memset(known_tasks, 0, sizeof known_tasks); /* a new run: names are read anew (an id may come back) */
         worker_user_ns = worker_sys_ns = 0;
         int64_t start = harness_clock();
-        uint64_t used = strategy(&o);
+        uint64_t used = run_way(&o);
         int64_t elapsed = harness_clock() - start;
         getrusage(RUSAGE_THREAD, &after);
         int64_t user = timeval_ns(after.ru_utime) - timeval_ns(before.ru_utime) + worker_user_ns;

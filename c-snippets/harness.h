@@ -81,11 +81,34 @@ void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *t
 int64_t harness_memory_limit(void);
 int64_t harness_available_memory(void);
 
+/* One thread's or process's share of the file, the bytes [from, to) (harness_share): what shared_file's and
+ * mpi_file's ways do in harness_in_threads or harness_in_processes. */
+typedef void (*share_fn)(const struct options *o, int64_t from, int64_t to, int write);
+
+/* One way a snippet does its work, a row of the table each snippet declares (as fio declares its engines): the
+ * strategy's name, the operation and the pattern it serves (ANY: either), and its function. The harness runs the
+ * one row that serves the flags given, and lab.code finds a strategy's code by the same rule. The function is the
+ * whole timed work, or what the snippet's frame calls: one thread's or process's share, or one thread's part. */
+#define ANY NULL
+union way_fn {
+    strategy_fn whole;
+    share_fn share;
+    part_fn part;
+};
+struct way {
+    const char *strategy, *op, *pattern;
+    union way_fn fn;
+};
+
+/* The work around a way's function that every way of a snippet shares (its threads, say): timed whole. */
+typedef uint64_t (*frame_fn)(const struct options *o, union way_fn fn);
+
 /* Parses the flags (which ones a snippet takes, the flag table in harness.c says), prepares, then runs:
  * for a read, one untimed check run first; then warm-up and measured runs, one JSON line per measured
- * run. strategies is a NULL-terminated list; check and prepare may be NULL. Returns the exit status. */
-int harness_run(const char *snippet, const char *const *strategies, int argc, char **argv,
-                check_fn check, prepare_fn prepare, strategy_fn strategy);
+ * run. ways ends with a row whose strategy is NULL; check, prepare and frame may be NULL (no frame: each
+ * way's function is whole). Returns the exit status. */
+int harness_run(const char *snippet, const struct way *ways, int argc, char **argv,
+                check_fn check, prepare_fn prepare, frame_fn frame);
 
 /* The monotonic clock read just before and just after the strategy (a test replaces it to see what it
  * encloses; Java: Harness.clock). */

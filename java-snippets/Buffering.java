@@ -23,16 +23,16 @@ import java.util.Arrays;
 import java.util.List;
 
 public class Buffering {
+    static final List<Harness.Way<Harness.Strategy>> WAYS = List.of(
+            new Harness.Way<>("stream", "write", "seq", Buffering::streamWrite),
+            new Harness.Way<>("stream", "read", "seq", Buffering::streamRead),
+            new Harness.Way<>("direct", "write", "seq", Buffering::directSeqWrite),
+            new Harness.Way<>("direct", "read", "seq", Buffering::directSeqRead),
+            new Harness.Way<>("direct", "write", "rand", Buffering::directRandWrite),
+            new Harness.Way<>("direct", "read", "rand", Buffering::directRandRead));
+
     public static void main(String[] args) {
-        Harness.run("buffering", List.of("stream", "direct"), args, Buffering::check,
-                o -> switch (o.strategy() + " " + o.op() + " " + o.pattern()) {
-                    case "stream write seq" -> streamWrite(o);
-                    case "stream read seq" -> streamRead(o);
-                    case "direct write seq" -> directSeqWrite(o);
-                    case "direct read seq" -> directSeqRead(o);
-                    case "direct write rand" -> directRandWrite(o);
-                    default -> directRandRead(o);
-                });
+        Harness.run("buffering", WAYS, args, Buffering::check);
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {

@@ -191,23 +191,77 @@ final class Harness {
     }
 
     /**
+     * One way a snippet does its work, a row of the table each snippet declares (as fio declares its engines): the
+     * strategy's name, the operation and the pattern it serves (ANY: either), and its function. The harness runs the
+     * one row that serves the flags given, and lab.code finds a strategy's code by the same rule. The function is the
+     * whole timed work (a Strategy), or what the snippet's Frame calls (one thread's share of the file, say).
+     */
+    record Way<F>(String strategy, String op, String pattern, F fn) {
+        boolean serves(String strategy, String op, String pattern) {
+            return this.strategy.equals(strategy) && (this.op == ANY || this.op.equals(op)) && (this.pattern == ANY || this.pattern.equals(pattern));
+        }
+
+        /** The flags it serves, as a learner types them: "--op write --pattern seq", "--op read", "any --op and --pattern". */
+        String describe() {
+            if (op == ANY && pattern == ANY) return "any --op and --pattern";
+            if (op == ANY) return "--pattern " + pattern;
+            return pattern == ANY ? "--op " + op : "--op " + op + " --pattern " + pattern;
+        }
+    }
+
+    /** In a Way: serves either operation, or either pattern. */
+    static final String ANY = null;
+
+    /** The work around a way's function that every way of a snippet shares (its threads, say): timed whole, as a Strategy. */
+    interface Frame<F> {
+        long run(Options o, F fn) throws IOException;
+    }
+
+    /** The strategies a table names, each once, in its order: what --strategy allows, the first its default. */
+    static List<String> wayStrategies(List<? extends Way<?>> ways) {
+        List<String> names = new ArrayList<>();  // plain loops: a fresh JVM pays milliseconds to link its first stream
+        for (Way<?> w : ways) {
+            if (!names.contains(w.strategy())) names.add(w.strategy());
+        }
+        return names;
+    }
+
+    /** The row that serves o's flags; none is a usage error naming what the strategy serves. */
+    static <F> Way<F> findWay(List<Way<F>> ways, Options o) throws UsageError {
+        List<String> served = new ArrayList<>();
+        for (Way<F> w : ways) {
+            if (w.serves(o.strategy(), o.op(), o.pattern())) return w;
+            if (w.strategy().equals(o.strategy())) served.add(w.describe());
+        }
+        throw new UsageError("--strategy " + o.strategy() + " --op " + o.op() + " --pattern " + o.pattern() + ": no such way ("
+                + o.strategy() + " serves " + String.join("; ", served) + ")");
+    }
+
+    /**
      * Parses the flags, prepares, then runs: for a read, one untimed check run first; then warm-up and
      * measured runs, one JSON line per measured run.
      */
-    static void run(String snippet, List<String> strategies, String[] args, Strategy strategy) {
-        run(snippet, strategies, args, o -> { }, o -> { }, strategy);
+    static void run(String snippet, List<Way<Strategy>> ways, String[] args) {
+        run(snippet, ways, args, o -> { }, o -> { });
     }
 
-    static void run(String snippet, List<String> strategies, String[] args, Check check, Strategy strategy) {
-        run(snippet, strategies, args, check, o -> { }, strategy);
+    static void run(String snippet, List<Way<Strategy>> ways, String[] args, Check check) {
+        run(snippet, ways, args, check, o -> { });
     }
 
-    static void run(String snippet, List<String> strategies, String[] args, Check check, Prepare prepare, Strategy strategy) {
+    static void run(String snippet, List<Way<Strategy>> ways, String[] args, Check check, Prepare prepare) {
+        run(snippet, ways, args, check, prepare, (o, fn) -> fn.run(o));
+    }
+
+    static <F> void run(String snippet, List<Way<F>> ways, String[] args, Check check, Prepare prepare, Frame<F> frame) {
         Options o = null;
         String error = null;
+        Strategy strategy = null;
         try {
-            o = parse(snippet, strategies, args);
+            o = parse(snippet, wayStrategies(ways), args);
             check.check(o);
+            F fn = findWay(ways, o).fn();
+            strategy = x -> frame.run(x, fn);
             checkMemory(o);
             checkScratch(o);
         } catch (UsageError e) {

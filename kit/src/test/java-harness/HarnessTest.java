@@ -294,6 +294,35 @@ class HarnessTest {
     }
 
     @Nested
+    class Ways {
+        static final List<Harness.Way<String>> TABLE = List.of(
+                new Harness.Way<>("raw", "write", "seq", "a"),
+                new Harness.Way<>("raw", Harness.ANY, Harness.ANY, "b"),
+                new Harness.Way<>("other", "read", Harness.ANY, "c"),
+                new Harness.Way<>("other", Harness.ANY, "rand", "d"));
+
+        @Test
+        void theStrategiesAreTheTablesEachOnceInItsOrder() {
+            assertEquals(List.of("raw", "other"), Harness.wayStrategies(TABLE));
+        }
+
+        @Test
+        void theFirstRowThatServesIsRun() throws Exception {
+            assertEquals("a", Harness.findWay(TABLE, parse("--op", "write")).fn());
+            assertEquals("b", Harness.findWay(TABLE, parse("--op", "read", "--pattern", "rand")).fn(), "ANY serves either");
+            assertEquals("c", Harness.findWay(TABLE, parse("--strategy", "other", "--pattern", "rand")).fn());
+            assertEquals("d", Harness.findWay(TABLE, parse("--strategy", "other", "--op", "write", "--pattern", "rand")).fn());
+        }
+
+        @Test
+        void flagsNoRowServesAreOneLineNamingWhatTheStrategyServes() throws Exception {
+            Harness.Options o = parse("--strategy", "other", "--op", "write", "--pattern", "seq");
+            assertEquals("--strategy other --op write --pattern seq: no such way (other serves --op read; --pattern rand)",
+                    assertThrows(Harness.UsageError.class, () -> Harness.findWay(TABLE, o)).getMessage());
+        }
+    }
+
+    @Nested
     class Sizes {
         @ParameterizedTest
         @CsvSource({"1, 1", "4096, 4096", "4k, 4096", "4K, 4096", "16m, 16777216", "16M, 16777216",
@@ -612,7 +641,7 @@ class HarnessTest {
         System.setOut(new java.io.PrintStream(lines, true));
         Harness.clock = clock;
         try {
-            Harness.run("raw_io", List.of("raw"), args, strategy);
+            Harness.run("raw_io", List.of(new Harness.Way<>("raw", Harness.ANY, Harness.ANY, strategy)), args);
         } finally {
             Harness.clock = System::nanoTime;
             System.setOut(out);
@@ -712,7 +741,7 @@ class HarnessTest {
         static int calls;
 
         public static void main(String[] args) {
-            Harness.run("raw_io", List.of("raw"), args, o -> ++calls);
+            Harness.run("raw_io", List.of(new Harness.Way<Harness.Strategy>("raw", Harness.ANY, Harness.ANY, o -> ++calls)), args);
         }
     }
 
