@@ -65,11 +65,12 @@ static uint64_t direct_read(const struct options *o) {
     return used;
 }
 
-static uint64_t measure(const struct options *o) {
-    return strcmp(o->op, "write") == 0 ? direct_write(o) : direct_read(o);
-}
+static const struct way ways[] = {
+    {"direct", "write", "seq", {.whole = direct_write}},
+    {"direct", "read", "seq", {.whole = direct_read}},
+    {NULL},
+};
 
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"direct", NULL};
-    return harness_run("jni_ops", strategies, argc, argv, check, NULL, measure);
+    return harness_run("jni_ops", ways, argc, argv, check, NULL, NULL);
 }

@@ -169,14 +169,10 @@ static void posix_part(const struct options *o, int64_t from, int64_t to, int wr
     free(buffer);
 }
 
-static void part(const struct options *o, int64_t rank) {
-    int64_t from, to;
-    harness_share(o, rank, &from, &to);
-    int write = strcmp(o->op, "write") == 0, collective = strcmp(o->strategy, "collective") == 0;
-    if (strcmp(o->strategy, "posix") == 0) {
-        posix_part(o, from, to, write);
-        return;
-    }
+/* independent and collective: each block through MPI-IO, each process on its own (MPI_File_write_at / read_at) or
+ * every process together (their _all forms; one whose share has run out joins with nothing). */
+static void mpiio_part(const struct options *o, int64_t from, int64_t to, int write) {
+    int collective = strcmp(o->strategy, "collective") == 0;
     int64_t blocks = (to - from) / o->op_size, all = o->file_size / o->op_size;
     int64_t calls = collective ? (all + o->procs - 1) / o->procs : blocks; /* collective: the same number everywhere */
     MPI_File file;
@@ -210,7 +206,24 @@ static void part(const struct options *o, int64_t rank) {
     free(buffer);
 }
 
-static uint64_t measure(const struct options *o) {
+static const struct way ways[] = {
+    {"posix", ANY, "seq", {.share = posix_part}},
+    {"independent", ANY, "seq", {.share = mpiio_part}},
+    {"collective", ANY, "seq", {.share = mpiio_part}},
+    {NULL},
+};
+
+/* The way's share function: harness_in_processes hands a part only its rank, so the frame leaves it here first. */
+static share_fn chosen_share;
+
+static void part(const struct options *o, int64_t rank) {
+    int64_t from, to;
+    harness_share(o, rank, &from, &to);
+    chosen_share(o, from, to, strcmp(o->op, "write") == 0);
+}
+
+/* What every way shares, timed whole: process 0 makes the file for a write, then each process moves its share between barriers. */
+static uint64_t frame(const struct options *o, union way_fn fn) {
     int write = strcmp(o->op, "write") == 0;
     int64_t from, to;
     harness_share(o, harness_team->rank(), &from, &to);
@@ -218,13 +231,13 @@ static uint64_t measure(const struct options *o) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || close(fd) != 0) harness_io_fail(o);
     }
+    chosen_share = fn.share;
     harness_in_processes(o, part);
     return write ? 0 : harness_use_ints(ints, (size_t)((to - from) / 4));
 }
 
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"posix", "independent", "collective", NULL};
     MPI_Init(&argc, &argv);
     harness_team = &mpi_team;
-    return harness_run("mpi_file", strategies, argc, argv, check, prepare, measure);
+    return harness_run("mpi_file", ways, argc, argv, check, prepare, frame);
 }

@@ -137,13 +137,15 @@ static uint64_t direct(const struct options *o) {
     return used;
 }
 
-static uint64_t measure(const struct options *o) {
-    int write = strcmp(o->op, "write") == 0, seq = strcmp(o->pattern, "seq") == 0;
-    if (strcmp(o->strategy, "o-direct") == 0) return direct(o);
-    return write ? (seq ? seq_write(o) : rand_write(o)) : (seq ? seq_read(o) : rand_read(o));
-}
+static const struct way ways[] = {
+    {"raw", "write", "seq", {.whole = seq_write}},
+    {"raw", "read", "seq", {.whole = seq_read}},
+    {"raw", "write", "rand", {.whole = rand_write}},
+    {"raw", "read", "rand", {.whole = rand_read}},
+    {"o-direct", ANY, ANY, {.whole = direct}},
+    {NULL},
+};
 
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"raw", "o-direct", NULL};
-    return harness_run("raw_io", strategies, argc, argv, check, NULL, measure);
+    return harness_run("raw_io", ways, argc, argv, check, NULL, NULL);
 }

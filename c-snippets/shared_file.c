@@ -96,15 +96,24 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
     if (close(fd) != 0) harness_io_fail(o);
 }
 
+static const struct way ways[] = {
+    {"pwrite", ANY, "seq", {.share = positional}},
+    {"mmap", ANY, "seq", {.share = mapped}},
+    {NULL},
+};
+
+/* The way's share function: harness_in_threads hands a part only its thread's index, so the frame leaves it here
+ * before it starts the threads (one run at a time, and the threads only read it). */
+static share_fn chosen_share;
+
 static void part(const struct options *o, int64_t thread) {
     int64_t from, to;
     harness_share(o, thread, &from, &to);
-    int write = strcmp(o->op, "write") == 0;
-    if (strcmp(o->strategy, "mmap") == 0) mapped(o, from, to, write);
-    else positional(o, from, to, write);
+    chosen_share(o, from, to, strcmp(o->op, "write") == 0);
 }
 
-static uint64_t measure(const struct options *o) {
+/* What every way shares, timed whole: the file made for a write, then the threads, each moving its share. */
+static uint64_t frame(const struct options *o, union way_fn fn) {
     int write = strcmp(o->op, "write") == 0;
     if (write) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -112,11 +121,11 @@ static uint64_t measure(const struct options *o) {
         if (strcmp(o->strategy, "mmap") == 0 && ftruncate(fd, o->file_size) != 0) harness_io_fail(o);
         if (close(fd) != 0) harness_io_fail(o);
     }
+    chosen_share = fn.share;
     harness_in_threads(o, part);
     return write ? 0 : harness_use_ints(shared, (size_t)(o->file_size / 4));
 }
 
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"pwrite", "mmap", NULL};
-    return harness_run("shared_file", strategies, argc, argv, check, prepare, measure);
+    return harness_run("shared_file", ways, argc, argv, check, prepare, frame);
 }

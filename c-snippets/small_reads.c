@@ -153,16 +153,22 @@ static void ring_worker(const struct options *o, int64_t thread) {
 #endif
 }
 
-static uint64_t measure(const struct options *o) {
+/* Timed whole, around either kind of worker: opens the file, runs --threads workers together, closes it. */
+static uint64_t frame(const struct options *o, union way_fn fn) {
     next = 0;
     used = 0;
     if ((fd = open(o->file, O_RDONLY)) < 0) harness_io_fail(o);
-    harness_in_threads(o, strcmp(o->strategy, "io-uring") == 0 ? ring_worker : worker);
+    harness_in_threads(o, fn.part);
     if (close(fd) != 0) harness_io_fail(o);
     return used;
 }
 
+static const struct way ways[] = {
+    {"platform", "read", ANY, {.part = worker}},
+    {"io-uring", "read", ANY, {.part = ring_worker}},
+    {NULL},
+};
+
 int main(int argc, char **argv) {
-    static const char *const strategies[] = {"platform", "io-uring", NULL};
-    return harness_run("small_reads", strategies, argc, argv, check, plan, measure);
+    return harness_run("small_reads", ways, argc, argv, check, plan, frame);
 }

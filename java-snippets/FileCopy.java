@@ -23,13 +23,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 public class FileCopy {
+    static final List<Harness.Way<Harness.Strategy>> WAYS = List.of(
+            new Harness.Way<>("loop", "write", "seq", FileCopy::loop),
+            new Harness.Way<>("transfer", "write", "seq", FileCopy::transfer),
+            new Harness.Way<>("files-copy", "write", "seq", FileCopy::filesCopy));
+
     public static void main(String[] args) {
-        Harness.run("file_copy", List.of("loop", "transfer", "files-copy"), args, FileCopy::check, Harness::writeSource,
-                o -> switch (o.strategy()) {
-                    case "loop" -> loop(o);
-                    case "transfer" -> transfer(o);
-                    default -> filesCopy(o);
-                });
+        Harness.run("file_copy", WAYS, args, FileCopy::check, Harness::writeSource);
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {

@@ -17,12 +17,14 @@ import java.io.IOException;
 import java.util.List;
 
 public class JniOps {
+    static final List<Harness.Way<Harness.Strategy>> WAYS = List.of(
+            new Harness.Way<>("direct", "write", "seq", JniOps::directWrite),
+            new Harness.Way<>("direct", "read", "seq", JniOps::directRead),
+            new Harness.Way<>("jni", "write", "seq", JniOps::jniWrite),
+            new Harness.Way<>("jni", "read", "seq", JniOps::jniRead));
+
     public static void main(String[] args) {
-        Harness.run("jni_ops", List.of("direct", "jni"), args, JniOps::check, o -> {
-            boolean write = o.op().equals("write");
-            if (o.strategy().equals("jni")) return write ? jniWrite(o) : jniRead(o);
-            return write ? directWrite(o) : directRead(o);
-        });
+        Harness.run("jni_ops", WAYS, args, JniOps::check);
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {

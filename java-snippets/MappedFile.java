@@ -26,9 +26,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 public class MappedFile {
+    static final List<Harness.Way<Harness.Strategy>> WAYS = List.of(
+            new Harness.Way<>("buffer", "read", "seq", MappedFile::buffers),
+            new Harness.Way<>("segment", "read", "seq", MappedFile::segments),
+            new Harness.Way<>("segment-load", "read", "seq", MappedFile::segments));
+
     public static void main(String[] args) {
-        Harness.run("mapped_file", List.of("buffer", "segment", "segment-load"), args, MappedFile::check,
-                o -> o.strategy().equals("buffer") ? buffers(o) : segments(o, o.strategy().equals("segment-load")));
+        Harness.run("mapped_file", WAYS, args, MappedFile::check);
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
@@ -51,8 +55,9 @@ public class MappedFile {
         return used;
     }
 
-    /** Each block mapped as a MemorySegment in an arena of its own, unmapped as the arena closes. */
-    static long segments(Harness.Options o, boolean load) throws IOException {
+    /** Each block mapped as a MemorySegment in an arena of its own, unmapped as the arena closes; segment-load loads it first. */
+    static long segments(Harness.Options o) throws IOException {
+        boolean load = o.strategy().equals("segment-load");
         byte[] buf = new byte[o.opSize()];
         long used = 0;
         try (var channel = FileChannel.open(o.file(), StandardOpenOption.READ)) {

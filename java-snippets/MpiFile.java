@@ -32,28 +32,29 @@ import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
 
 public class MpiFile {
-    static final List<String> STRATEGIES = List.of("view-heap", "view-direct", "mapped", "bulk", "streams");
+    static final List<Harness.Way<SharedFile.Share>> WAYS = List.of(
+            new Harness.Way<>("view-heap", Harness.ANY, "seq", SharedFile::view),
+            new Harness.Way<>("view-direct", Harness.ANY, "seq", SharedFile::view),
+            new Harness.Way<>("mapped", Harness.ANY, "seq", SharedFile::mapped),
+            new Harness.Way<>("bulk", Harness.ANY, "seq", SharedFile::bulk),
+            new Harness.Way<>("streams", Harness.ANY, "seq", MpiFile::streams));
 
     /** This process's share of the array (ints[i] is the file's int at byte base + 4i): made before the first run and kept. */
     static int[] ints;
 
     public static void main(String[] args) {
         Mpi.join();
-        Harness.run("mpi_file", STRATEGIES, args, MpiFile::check, MpiFile::prepare, o -> {
-            boolean write = o.op().equals("write");
-            long[] share = Harness.share(o, Harness.team.rank());
-            long base = share[0];
-            if (write && Harness.team.rank() == 0) SharedFile.create(o);
-            Harness.inProcesses(o, rank -> {
-                switch (o.strategy()) {
-                    case "view-heap", "view-direct" -> SharedFile.view(o, ints, base, share[0], share[1], write);
-                    case "mapped" -> SharedFile.mapped(o, ints, base, share[0], share[1], write);
-                    case "bulk" -> SharedFile.bulk(o, ints, base, share[0], share[1], write);
-                    default -> streams(o, share[0], share[1], write);
-                }
-            });
-            return write ? 0 : Harness.use(ints, 0, ints.length);
-        });
+        Harness.run("mpi_file", WAYS, args, MpiFile::check, MpiFile::prepare, MpiFile::frame);
+    }
+
+    /** What every way shares, timed whole: process 0 makes the file for a write, then each process moves its share between barriers. */
+    static long frame(Harness.Options o, SharedFile.Share fn) throws IOException {
+        boolean write = o.op().equals("write");
+        long[] share = Harness.share(o, Harness.team.rank());
+        long base = share[0];
+        if (write && Harness.team.rank() == 0) SharedFile.create(o);
+        Harness.inProcesses(o, rank -> fn.run(o, ints, base, share[0], share[1], write));
+        return write ? 0 : Harness.use(ints, 0, ints.length);
     }
 
     static void prepare(Harness.Options o) {
@@ -69,8 +70,8 @@ public class MpiFile {
         }
     }
 
-    /** The studies' data streams: one writeInt or readInt per int, through a buffer of --op-size bytes. */
-    static void streams(Harness.Options o, long from, long to, boolean write) throws IOException {
+    /** The studies' data streams: one writeInt or readInt per int, through a buffer of --op-size bytes (ints holds just the share). */
+    static void streams(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Harness.lockShare(o, channel, from, to, write)) {
             channel.position(from);
             if (write) {

@@ -34,14 +34,15 @@ public class RawIo {
     /** Direct I/O's unit: a multiple of the block size of every file system Linux does direct I/O on. */
     static final int DIRECT_UNIT = 4096;
 
+    static final List<Harness.Way<Harness.Strategy>> WAYS = List.of(
+            new Harness.Way<>("raw", "write", "seq", RawIo::seqWrite),
+            new Harness.Way<>("raw", "read", "seq", RawIo::seqRead),
+            new Harness.Way<>("raw", "write", "rand", RawIo::randWrite),
+            new Harness.Way<>("raw", "read", "rand", RawIo::randRead),
+            new Harness.Way<>("o-direct", Harness.ANY, Harness.ANY, RawIo::direct));
+
     public static void main(String[] args) {
-        Harness.run("raw_io", List.of("raw", "o-direct"), args, RawIo::check, o -> o.strategy().equals("o-direct") ? direct(o)
-                : switch (o.op() + " " + o.pattern()) {
-                    case "write seq" -> seqWrite(o);
-                    case "read seq" -> seqRead(o);
-                    case "write rand" -> randWrite(o);
-                    default -> randRead(o);
-                });
+        Harness.run("raw_io", WAYS, args, RawIo::check);
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {

@@ -30,27 +30,43 @@ import static java.nio.file.StandardOpenOption.READ;
 import static java.nio.file.StandardOpenOption.WRITE;
 
 public class SharedFile {
-    static final List<String> STRATEGIES = List.of("view-heap", "view-direct", "mapped", "bulk", "raf");
+    static final List<Harness.Way<Share>> WAYS = List.of(
+            new Harness.Way<>("view-heap", Harness.ANY, "seq", SharedFile::view),
+            new Harness.Way<>("view-direct", Harness.ANY, "seq", SharedFile::view),
+            new Harness.Way<>("mapped", Harness.ANY, "seq", SharedFile::mapped),
+            new Harness.Way<>("bulk", Harness.ANY, "seq", SharedFile::bulk),
+            new Harness.Way<>("raf", Harness.ANY, "seq", SharedFile::raf));
+
+    /** What a way does: one thread's share of the file (in mpi_file, one process's), as the functions below describe. */
+    @FunctionalInterface
+    interface Share {
+        void run(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException;
+    }
 
     /** The shared array: made before the first run and kept, as the study's program kept its array. */
     static int[] shared;
 
     public static void main(String[] args) {
-        Harness.run("shared_file", STRATEGIES, args, o -> Harness.checkIntShares(o, o.strategy().equals("mapped")),
-                o -> shared = o.op().equals("write") ? Data.ints(0, o.fileSize()) : new int[(int) (o.fileSize() / 4)], o -> {  // typed_arrays' ints
-            boolean write = o.op().equals("write");
-            if (write) create(o);
-            Harness.inThreads(o, thread -> {
-                long[] share = Harness.share(o, thread);
-                switch (o.strategy()) {
-                    case "view-heap", "view-direct" -> view(o, shared, 0, share[0], share[1], write);
-                    case "mapped" -> mapped(o, shared, 0, share[0], share[1], write);
-                    case "bulk" -> bulk(o, shared, 0, share[0], share[1], write);
-                    default -> raf(o, share[0], share[1], write);
-                }
-            });
-            return write ? 0 : Harness.use(shared, 0, shared.length);
+        Harness.run("shared_file", WAYS, args, SharedFile::check, SharedFile::prepare, SharedFile::frame);
+    }
+
+    static void check(Harness.Options o) throws Harness.UsageError {
+        Harness.checkIntShares(o, o.strategy().equals("mapped"));
+    }
+
+    static void prepare(Harness.Options o) {
+        shared = o.op().equals("write") ? Data.ints(0, o.fileSize()) : new int[(int) (o.fileSize() / 4)];  // typed_arrays' ints
+    }
+
+    /** What every way shares, timed whole: the file made for a write, then the threads, each moving its share. */
+    static long frame(Harness.Options o, Share fn) throws IOException {
+        boolean write = o.op().equals("write");
+        if (write) create(o);
+        Harness.inThreads(o, thread -> {
+            long[] share = Harness.share(o, thread);
+            fn.run(o, shared, 0, share[0], share[1], write);
         });
+        return write ? 0 : Harness.use(shared, 0, shared.length);
     }
 
     /** Makes the file the workers write into: empty, or at its full size for the mapped strategy, since a mapping cannot grow a file safely from many threads or processes. */
@@ -125,13 +141,13 @@ public class SharedFile {
     }
 
     /** One system call per int. */
-    static void raf(Harness.Options o, long from, long to, boolean write) throws IOException {
+    static void raf(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var file = new RandomAccessFile(o.file().toFile(), write ? "rw" : "r");
              var lock = Harness.lockShare(o, file.getChannel(), from, to, write)) {
             file.seek(from);
-            for (int i = (int) (from / 4); i < to / 4; i++) {
-                if (write) file.writeInt(shared[i]);
-                else shared[i] = file.readInt();
+            for (int i = (int) ((from - base) / 4); i < (to - base) / 4; i++) {
+                if (write) file.writeInt(ints[i]);
+                else ints[i] = file.readInt();
             }
             if (write) file.getChannel().force(true);
         }

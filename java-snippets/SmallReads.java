@@ -34,29 +34,53 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
 public class SmallReads {
+    static final List<Harness.Way<Worker>> WAYS = List.of(
+            new Harness.Way<>("platform", "read", Harness.ANY, SmallReads::worker),
+            new Harness.Way<>("virtual", "read", Harness.ANY, SmallReads::worker),
+            new Harness.Way<>("io-uring", "read", Harness.ANY, SmallReads::ringWorker));
+
     /** Each read's offset, in the order the workers take them: made before the first run, never timed. */
     static long[] offsets;
 
+    /** The next block to read, shared by all workers; the file, as each run's frame opened it for the workers. */
+    static AtomicLong next;
+    static FileChannel channel;  // platform, virtual
+    static int fd;  // io-uring: the ring reads through a file descriptor
+
     public static void main(String[] args) {
-        Harness.run("small_reads", List.of("platform", "virtual", "io-uring"), args, SmallReads::check, SmallReads::plan, o -> {
-            AtomicLong next = new AtomicLong(), used = new AtomicLong();
-            if (o.strategy().equals("io-uring")) {
-                try (Arena arena = Arena.ofShared()) {
-                    int fd = TypedFfm.open(o, arena, TypedFfm.O_RDONLY, arena.allocate(Linker.Option.captureStateLayout()));
-                    try {
-                        Harness.inThreads(o, worker -> used.addAndGet(ringWorker(o, fd, next)));
-                    } finally {
-                        TypedFfm.close(fd);
-                    }
+        Harness.run("small_reads", WAYS, args, SmallReads::check, SmallReads::plan, SmallReads::frame);
+    }
+
+    /** One worker: takes blocks until none is left; returns what Harness.use returned for them. */
+    @FunctionalInterface
+    interface Worker {
+        long run(Harness.Options o) throws IOException;
+    }
+
+    /**
+     * Timed whole: opens the file, starts --threads workers of the strategy's kind of thread together, and closes
+     * the file when all are done. The ring's workers read through a file descriptor, the others through a FileChannel.
+     */
+    static long frame(Harness.Options o, Worker fn) throws IOException {
+        AtomicLong used = new AtomicLong();
+        next = new AtomicLong();
+        if (o.strategy().equals("io-uring")) {
+            try (Arena arena = Arena.ofShared()) {
+                fd = TypedFfm.open(o, arena, TypedFfm.O_RDONLY, arena.allocate(Linker.Option.captureStateLayout()));
+                try {
+                    Harness.inThreads(o, worker -> used.addAndGet(fn.run(o)));
+                } finally {
+                    TypedFfm.close(fd);
                 }
-                return used.get();
-            }
-            ThreadFactory kind = o.strategy().equals("virtual") ? Thread.ofVirtual().factory() : Thread.ofPlatform().factory();
-            try (var channel = FileChannel.open(o.file(), StandardOpenOption.READ)) {
-                Harness.inThreads(o, kind, worker -> used.addAndGet(worker(o, channel, next)));
             }
             return used.get();
-        });
+        }
+        ThreadFactory kind = o.strategy().equals("virtual") ? Thread.ofVirtual().factory() : Thread.ofPlatform().factory();
+        try (var file = FileChannel.open(o.file(), StandardOpenOption.READ)) {
+            channel = file;
+            Harness.inThreads(o, kind, worker -> used.addAndGet(fn.run(o)));
+        }
+        return used.get();
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
@@ -77,7 +101,7 @@ public class SmallReads {
     }
 
     /** One block at a time: take the next, read it with positional reads until it is whole, hand it over. */
-    static long worker(Harness.Options o, FileChannel channel, AtomicLong next) throws IOException {
+    static long worker(Harness.Options o) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(o.opSize());
         long mine = 0;
         for (long i; (i = next.getAndIncrement()) < offsets.length; ) {
@@ -92,7 +116,7 @@ public class SmallReads {
     }
 
     /** --depth reads in flight through one ring: entry k holds one block (its buffer, offset, length, bytes done). */
-    static long ringWorker(Harness.Options o, int fd, AtomicLong next) throws IOException {
+    static long ringWorker(Harness.Options o) throws IOException {
         int depth = o.depth(), inFlight = 0;
         long[] pos = new long[depth], len = new long[depth], done = new long[depth];
         long mine = 0;

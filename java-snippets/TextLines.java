@@ -32,37 +32,33 @@ import java.nio.file.Path;
 import java.util.List;
 
 public class TextLines {
-    static final List<String> STRATEGIES = List.of("datainput", "datainput-buffered", "reader", "own-reader", "chars",
-            "files-lines", "files-readalllines", "files-reader", "files-readstring");
+    static final List<Harness.Way<LineWay>> WAYS = List.of(
+            new Harness.Way<>("datainput", "read", "seq", TextLines::dataInput),
+            new Harness.Way<>("datainput-buffered", "read", "seq", TextLines::dataInput),
+            new Harness.Way<>("reader", "read", "seq", TextLines::reader),
+            new Harness.Way<>("own-reader", "read", "seq", TextLines::ownReader),
+            new Harness.Way<>("chars", "read", "seq", TextLines::chars),
+            new Harness.Way<>("files-lines", "read", "seq", TextLines::filesLines),
+            new Harness.Way<>("files-readalllines", "read", "seq", TextLines::filesReadAllLines),
+            new Harness.Way<>("files-reader", "read", "seq", TextLines::filesReader),
+            new Harness.Way<>("files-readstring", "read", "seq", TextLines::filesReadString));
 
     public static void main(String[] args) {
-        Harness.run("text_lines", STRATEGIES, args, TextLines::check, o -> {
-            Lines lines = new Lines();
-            Path file = o.file();
-            switch (o.strategy()) {
-                case "datainput" -> dataInput(new FileInputStream(file.toFile()), lines);
-                case "datainput-buffered" -> dataInput(o.bufferSize() > 0
-                        ? new BufferedInputStream(new FileInputStream(file.toFile()), o.bufferSize())
-                        : new BufferedInputStream(new FileInputStream(file.toFile())), lines);
-                case "reader" -> reader(o, lines);
-                case "own-reader" -> ownReader(o, lines);
-                case "chars" -> chars(o, lines);
-                case "files-lines" -> {
-                    try (var stream = Files.lines(file)) {
-                        stream.forEach(lines::add);
-                    }
-                }
-                case "files-readalllines" -> Files.readAllLines(file).forEach(lines::add);
-                case "files-reader" -> {
-                    try (BufferedReader in = Files.newBufferedReader(file)) {
-                        for (String line; (line = in.readLine()) != null; ) lines.add(line);
-                    }
-                }
-                default -> Files.readString(file).lines().forEach(lines::add);
-            }
-            Harness.operationsDone = lines.count;
-            return lines.used;
-        });
+        Harness.run("text_lines", WAYS, args, TextLines::check, o -> { }, TextLines::frame);
+    }
+
+    /** One strategy: reads the file's lines into lines. */
+    @FunctionalInterface
+    interface LineWay {
+        void run(Harness.Options o, Lines lines) throws IOException;
+    }
+
+    /** What every strategy shares, timed with it: a fresh count, and the count and sum it reports. */
+    static long frame(Harness.Options o, LineWay fn) throws IOException {
+        Lines lines = new Lines();
+        fn.run(o, lines);
+        Harness.operationsDone = lines.count;
+        return lines.used;
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
@@ -84,8 +80,13 @@ public class TextLines {
         }
     }
 
+    /** datainput: a bare FileInputStream, one read(2) per byte; datainput-buffered: a BufferedInputStream in between. */
     @SuppressWarnings("deprecation")  // readLine turns each byte into one char: wrong for anything but ASCII
-    static void dataInput(InputStream source, Lines lines) throws IOException {
+    static void dataInput(Harness.Options o, Lines lines) throws IOException {
+        InputStream source = new FileInputStream(o.file().toFile());
+        if (o.strategy().equals("datainput-buffered")) {
+            source = o.bufferSize() > 0 ? new BufferedInputStream(source, o.bufferSize()) : new BufferedInputStream(source);
+        }
         try (var in = new DataInputStream(source)) {
             for (String line; (line = in.readLine()) != null; ) lines.add(line);
         }
@@ -201,5 +202,27 @@ public class TextLines {
             }
         }
         if (inLine) lines.count++;  // a last line without an ending
+    }
+
+    // ---- java.nio.file.Files today -----------------------------------------------------------------
+
+    static void filesLines(Harness.Options o, Lines lines) throws IOException {
+        try (var stream = Files.lines(o.file())) {
+            stream.forEach(lines::add);
+        }
+    }
+
+    static void filesReadAllLines(Harness.Options o, Lines lines) throws IOException {
+        Files.readAllLines(o.file()).forEach(lines::add);
+    }
+
+    static void filesReader(Harness.Options o, Lines lines) throws IOException {
+        try (BufferedReader in = Files.newBufferedReader(o.file())) {
+            for (String line; (line = in.readLine()) != null; ) lines.add(line);
+        }
+    }
+
+    static void filesReadString(Harness.Options o, Lines lines) throws IOException {
+        Files.readString(o.file()).lines().forEach(lines::add);
     }
 }

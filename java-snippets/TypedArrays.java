@@ -46,29 +46,54 @@ import java.nio.ByteOrder;
 import java.util.List;
 
 public class TypedArrays {
-    static final List<String> STRATEGIES = List.of("data", "data-buffered", "data-bytearray", "encode", "bytes",
-            "bytebuffer", "bytebuffer-direct", "varhandle", "native", "jni-convert", "jni-convert-reuse", "jni-critical", "jni-elements");
+    static final List<Harness.Way<FileWay>> WAYS = List.of(
+            new Harness.Way<>("data", "write", "seq", TypedArrays::dataWrite),
+            new Harness.Way<>("data", "read", "seq", TypedArrays::dataRead),
+            new Harness.Way<>("data-buffered", "write", "seq", TypedArrays::dataBufferedWrite),
+            new Harness.Way<>("data-buffered", "read", "seq", TypedArrays::dataBufferedRead),
+            new Harness.Way<>("data-bytearray", "write", "seq", TypedArrays::dataByteArrayWrite),
+            new Harness.Way<>("data-bytearray", "read", "seq", TypedArrays::dataByteArrayRead),
+            new Harness.Way<>("encode", "write", "seq", TypedArrays::encodeWrite),
+            new Harness.Way<>("encode", "read", "seq", TypedArrays::encodeRead),
+            new Harness.Way<>("bytes", "write", "seq", TypedArrays::bytesWrite),
+            new Harness.Way<>("bytes", "read", "seq", TypedArrays::bytesRead),
+            new Harness.Way<>("bytebuffer", "write", "seq", TypedArrays::bufferWrite),
+            new Harness.Way<>("bytebuffer", "read", "seq", TypedArrays::bufferRead),
+            new Harness.Way<>("bytebuffer-direct", "write", "seq", TypedArrays::bufferWrite),
+            new Harness.Way<>("bytebuffer-direct", "read", "seq", TypedArrays::bufferRead),
+            new Harness.Way<>("varhandle", "write", "seq", TypedArrays::varHandleWrite),
+            new Harness.Way<>("varhandle", "read", "seq", TypedArrays::varHandleRead),
+            new Harness.Way<>("native", "write", "seq", TypedArrays::bufferWrite),
+            new Harness.Way<>("native", "read", "seq", TypedArrays::bufferRead),
+            new Harness.Way<>("jni-convert", "write", "seq", TypedArrays::jniWrite),
+            new Harness.Way<>("jni-convert", "read", "seq", TypedArrays::jniRead),
+            new Harness.Way<>("jni-convert-reuse", "write", "seq", TypedArrays::jniWrite),
+            new Harness.Way<>("jni-convert-reuse", "read", "seq", TypedArrays::jniRead),
+            new Harness.Way<>("jni-critical", "write", "seq", TypedArrays::jniWrite),
+            new Harness.Way<>("jni-critical", "read", "seq", TypedArrays::jniRead),
+            new Harness.Way<>("jni-elements", "write", "seq", TypedArrays::jniWrite),
+            new Harness.Way<>("jni-elements", "read", "seq", TypedArrays::jniRead));
     static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     static final VarHandle BIG_ENDIAN_DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
 
     public static void main(String[] args) {
-        Harness.run("typed_arrays", STRATEGIES, args, TypedArrays::check, TypedArrays::prepare, o -> {
-            boolean write = o.op().equals("write");
-            boolean jni = o.strategy().startsWith("jni");
-            try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")
-                    : new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
-                return switch (o.strategy()) {
-                    case "jni-convert", "jni-convert-reuse", "jni-critical", "jni-elements" -> write ? jniWrite(o, (BulkRandomAccessFile) file) : jniRead(o, (BulkRandomAccessFile) file);
-                    case "data" -> write ? dataWrite(o, file) : dataRead(o, file);
-                    case "data-buffered" -> write ? dataBufferedWrite(o, file) : dataBufferedRead(o, file);
-                    case "data-bytearray" -> write ? dataByteArrayWrite(o, file) : dataByteArrayRead(o, file);
-                    case "encode" -> write ? encodeWrite(o, file) : encodeRead(o, file);
-                    case "bytes" -> write ? bytesWrite(o, file) : bytesRead(o, file);
-                    case "varhandle" -> write ? varHandleWrite(o, file) : varHandleRead(o, file);
-                    default -> write ? bufferWrite(o, file, buffer(o)) : bufferRead(o, file, buffer(o));
-                };
-            }
-        });
+        Harness.run("typed_arrays", WAYS, args, TypedArrays::check, TypedArrays::prepare, TypedArrays::frame);
+    }
+
+    /** A way's work on the file its frame opened. */
+    @FunctionalInterface
+    interface FileWay {
+        long run(Harness.Options o, RandomAccessFile file) throws IOException;
+    }
+
+    /** Opens the one file every way works on, on the clock; the jni ways need a BulkRandomAccessFile for its bulk calls. */
+    static long frame(Harness.Options o, FileWay way) throws IOException {
+        boolean write = o.op().equals("write");
+        boolean jni = o.strategy().startsWith("jni");
+        try (var file = jni ? new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r")
+                : new RandomAccessFile(o.file().toFile(), write ? "rw" : "r")) {
+            return way.run(o, file);
+        }
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
@@ -307,15 +332,13 @@ public class TypedArrays {
 
     /** bytebuffer: heap, big-endian; bytebuffer-direct: off-heap, big-endian; native: off-heap, the machine's order. */
     static ByteBuffer buffer(Harness.Options o) {
-        return switch (o.strategy()) {
-            case "bytebuffer" -> ByteBuffer.allocate(o.opSize());
-            case "bytebuffer-direct" -> ByteBuffer.allocateDirect(o.opSize());
-            default -> ByteBuffer.allocateDirect(o.opSize()).order(ByteOrder.nativeOrder());
-        };
+        ByteBuffer buffer = o.strategy().equals("bytebuffer") ? ByteBuffer.allocate(o.opSize()) : ByteBuffer.allocateDirect(o.opSize());
+        return o.strategy().equals("native") ? buffer.order(ByteOrder.nativeOrder()) : buffer;
     }
 
     /** The typed view puts the whole array into the buffer in one call; the channel writes the buffer. */
-    static long bufferWrite(Harness.Options o, RandomAccessFile file, ByteBuffer buffer) throws IOException {
+    static long bufferWrite(Harness.Options o, RandomAccessFile file) throws IOException {
+        ByteBuffer buffer = buffer(o);
         Elements e = held;
         var channel = file.getChannel();
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
@@ -328,7 +351,8 @@ public class TypedArrays {
         return 0;
     }
 
-    static long bufferRead(Harness.Options o, RandomAccessFile file, ByteBuffer buffer) throws IOException {
+    static long bufferRead(Harness.Options o, RandomAccessFile file) throws IOException {
+        ByteBuffer buffer = buffer(o);
         Elements e = held;
         var channel = file.getChannel();
         long used = 0;
@@ -347,7 +371,8 @@ public class TypedArrays {
     }
 
     /** One bulk call per block: BulkRandomAccessFile in the strategy's design (c-snippets/jni/bulkraf.c). */
-    static long jniWrite(Harness.Options o, BulkRandomAccessFile file) throws IOException {
+    static long jniWrite(Harness.Options o, RandomAccessFile opened) throws IOException {
+        var file = (BulkRandomAccessFile) opened;  // the frame opens a BulkRandomAccessFile for every jni strategy
         Elements e = held;
         design(o, file);
         for (long pos = 0; pos < o.fileSize(); pos += o.opSize()) {
@@ -358,7 +383,8 @@ public class TypedArrays {
         return 0;
     }
 
-    static long jniRead(Harness.Options o, BulkRandomAccessFile file) throws IOException {
+    static long jniRead(Harness.Options o, RandomAccessFile opened) throws IOException {
+        var file = (BulkRandomAccessFile) opened;
         Elements e = held;
         design(o, file);
         long used = 0;

@@ -52,19 +52,29 @@ public class TypedFfm {
     static final MethodHandle STRERROR = downcall("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     static final int O_RDONLY = 0, O_WRONLY_CREAT_TRUNC = 01 | 0100 | 01000;  // Linux values of the open(2) flags
 
+    static final List<Harness.Way<ArenaWay>> WAYS = List.of(
+            new Harness.Way<>("ffm", "write", "seq", TypedFfm::ffmWrite),
+            new Harness.Way<>("ffm", "read", "seq", TypedFfm::ffmRead),
+            new Harness.Way<>("ffm-native", "write", "seq", TypedFfm::ffmWrite),
+            new Harness.Way<>("ffm-native", "read", "seq", TypedFfm::ffmRead),
+            new Harness.Way<>("ffm-heap", "write", "seq", TypedFfm::heapWrite),
+            new Harness.Way<>("ffm-heap", "read", "seq", TypedFfm::heapRead));
+
     public static void main(String[] args) {
-        Harness.run("typed_ffm", List.of("ffm", "ffm-native", "ffm-heap"), args, TypedFfm::check, TypedFfm::prepare, o -> {
-            try (Arena arena = Arena.ofConfined()) {
-                return switch (o.strategy() + " " + o.op()) {
-                    case "ffm write" -> ffmWrite(o, arena, bigEndian(o));
-                    case "ffm read" -> ffmRead(o, arena, bigEndian(o));
-                    case "ffm-native write" -> ffmWrite(o, arena, machineOrder(o));
-                    case "ffm-native read" -> ffmRead(o, arena, machineOrder(o));
-                    case "ffm-heap write" -> heapWrite(o, arena);
-                    default -> heapRead(o, arena);
-                };
-            }
-        });
+        Harness.run("typed_ffm", WAYS, args, TypedFfm::check, TypedFfm::prepare, TypedFfm::frame);
+    }
+
+    /** One strategy: its native memory (the block, the file's name, errno's slot) comes from arena. */
+    @FunctionalInterface
+    interface ArenaWay {
+        long run(Harness.Options o, Arena arena) throws IOException;
+    }
+
+    /** Every way's native memory lives for one run, freed when it ends, inside the clock. */
+    static long frame(Harness.Options o, ArenaWay fn) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            return fn.run(o, arena);
+        }
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
@@ -88,6 +98,11 @@ public class TypedFfm {
     /** The layout of one element in the machine's own order (little-endian on x86): typed_arrays' native file. */
     static ValueLayout machineOrder(Harness.Options o) {
         return o.type().equals("int") ? JAVA_INT_UNALIGNED : JAVA_DOUBLE_UNALIGNED;
+    }
+
+    /** The file's layout as the strategy keeps it: ffm big-endian, ffm-native the machine's own order. */
+    static ValueLayout fileLayout(Harness.Options o) {
+        return o.strategy().equals("ffm-native") ? machineOrder(o) : bigEndian(o);
     }
 
     /** The program's array, as typed_arrays makes it: element i a fixed function of i. */
@@ -119,8 +134,12 @@ public class TypedFfm {
         return (int) (Math.min(o.opSize(), o.fileSize() - pos) / width(o));
     }
 
-    /** Copy into native memory as elements of the file's layout (big-endian: the copy swaps), then one write(2) per block. */
-    static long ffmWrite(Harness.Options o, Arena arena, ValueLayout onDisk) throws IOException {
+    /**
+     * Copy into native memory as elements of the file's layout (ffm's big-endian: the copy swaps; ffm-native's: a plain
+     * copy), then one write(2) per block.
+     */
+    static long ffmWrite(Harness.Options o, Arena arena) throws IOException {
+        ValueLayout onDisk = fileLayout(o);
         Object values = held;
         MemorySegment block = arena.allocate(o.opSize()), errno = arena.allocate(Linker.Option.captureStateLayout());
         int fd = open(o, arena, O_WRONLY_CREAT_TRUNC, errno);
@@ -139,7 +158,8 @@ public class TypedFfm {
         return 0;
     }
 
-    static long ffmRead(Harness.Options o, Arena arena, ValueLayout onDisk) throws IOException {
+    static long ffmRead(Harness.Options o, Arena arena) throws IOException {
+        ValueLayout onDisk = fileLayout(o);
         Object values = held;
         MemorySegment block = arena.allocate(o.opSize()), errno = arena.allocate(Linker.Option.captureStateLayout());
         int fd = open(o, arena, O_RDONLY, errno);

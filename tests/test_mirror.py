@@ -67,6 +67,64 @@ def test_every_snippet_a_flag_names_is_one():
     assert used_by <= java and used_by - {"typed_ffm"} <= c  # typed_ffm alone has no C twin: the FFM API is Java's
 
 
+# ---- each snippet's table of ways ------------------------------------------------------------------------------
+
+JAVA_WAY = r'new Harness\.Way<>\("([^"]+)", (Harness\.ANY|"[a-z]+"), (Harness\.ANY|"[a-z]+"), (\w+)::(\w+)\)'
+C_WAY = r'\{"([^"]+)", (ANY|"[a-z]+"), (ANY|"[a-z]+"), \{\.(?:whole|share|part) = (\w+)\}\}'
+EVERY = {"op": ("read", "write"), "pattern": ("seq", "rand")}
+
+
+def ways(text, row):
+    """A snippet's table as {(strategy, op, pattern): rows serving it}, every ANY spelled out; and its strategies in order."""
+    served, names = {}, []
+    for m in re.finditer(row, text):
+        strategy, op, pattern = m.group(1), m.group(2).strip('"'), m.group(3).strip('"')
+        names += [strategy] if strategy not in names else []
+        for o in EVERY["op"] if "ANY" in op else [op]:
+            for p in EVERY["pattern"] if "ANY" in pattern else [pattern]:
+                served[(strategy, o, p)] = served.get((strategy, o, p), 0) + 1
+    return served, names
+
+
+def snippets(folder, run):
+    """Each snippet of a folder by the name it runs under, and its text."""
+    found = {}
+    for path in (HOME / folder).glob("*.[cj]*"):
+        m = re.search(run, path.read_text())
+        if m:
+            found[m.group(1)] = path.read_text()
+    return found
+
+
+JAVA_SNIPPETS = snippets("java-snippets", r'Harness\.run\("([a-z_]+)", WAYS, args')
+C_SNIPPETS = snippets("c-snippets", r'harness_run\("([a-z_]+)", ways, argc, argv')
+
+
+def test_every_snippet_runs_from_its_table_of_ways():
+    """Each snippet declares its strategies once, in one form (the harness dispatches from it, lab.code finds code by
+    it): no list of names beside it, no two rows serving the same flags."""
+    assert len(JAVA_SNIPPETS) == 11 and set(C_SNIPPETS) == set(JAVA_SNIPPETS) - {"typed_ffm"}
+    for name, text in [*JAVA_SNIPPETS.items(), *C_SNIPPETS.items()]:
+        java = "Harness.run(" in text
+        served, names = ways(text, JAVA_WAY if java else C_WAY)
+        table = re.search(r"static final List<Harness\.Way<[\w.]+>> WAYS = List\.of\((.*?)\);\n" if java
+                          else r"static const struct way ways\[\] = \{(.*?)\n\};\n", text, re.S).group(1)
+        rows = [line.strip() for line in table.strip().splitlines()]
+        assert len(rows) == len(re.findall(JAVA_WAY if java else C_WAY, table)) + (0 if java else 1), f"{name}: one row per line"
+        assert names and all(count == 1 for count in served.values()), f"{name}: two rows serve {served}"
+        assert not re.search(r"STRATEGIES|strategies\[\]|o\.strategy\(\) \+ \" \" \+ o\.op", text), f"{name}: a list of names or a dispatch beside the table"
+
+
+def test_twins_serve_the_same_flags():
+    """Twins serve the same operations and patterns, and a strategy both name serves the same ones in both."""
+    for name, c_text in C_SNIPPETS.items():
+        java, java_names = ways(JAVA_SNIPPETS[name], JAVA_WAY)
+        c, c_names = ways(c_text, C_WAY)
+        assert {k[1:] for k in java} == {k[1:] for k in c}, name
+        for strategy in set(java_names) & set(c_names):
+            assert {k for k in java if k[0] == strategy} == {k for k in c if k[0] == strategy}, f"{name} {strategy}"
+
+
 def limit(text):
     """The value of a limit as either language writes it: 256, 64L << 30, (INT64_C(64) << 30)."""
     m = re.fullmatch(r"\(?(?:INT64_C\()?(\d+)L?\)?(?:\s*<<\s*(\d+))?\)?", text.strip())

@@ -368,9 +368,18 @@ public final class Lab {
         Learner.answers(Course.home().resolve("labs").resolve(id + ".ipynb"), System.getenv(Learner.ANSWERS));
     }
 
-    /** Shows a Java method and its C twin side by side, read from the snippet files (never copied). */
-    public void code(String snippet, String javaMethod, String cFunction) {
-        Code.pair(runner.build().javaSource(snippet), javaMethod, runner.build().cSource(snippet), cFunction);
+    /**
+     * Shows the code a strategy runs for an operation and a pattern, Java's beside its C twin's, read from the snippets'
+     * tables of ways (never copied): what the harness runs for `--strategy s --op op --pattern pattern`.
+     */
+    public void code(String snippet, String strategy, String op, String pattern) {
+        code(snippet, strategy, strategy, op, pattern);
+    }
+
+    /** As code(snippet, strategy, op, pattern), where the twins name the strategy differently (Java's data, C's big). */
+    public void code(String snippet, String javaStrategy, String cStrategy, String op, String pattern) {
+        Build build = runner.build();
+        Code.pair(Code.way(build.javaSource(snippet), javaStrategy, op, pattern), Code.way(build.cSource(snippet), cStrategy, op, pattern));
     }
 
     /** One function or method of any course file (say "c-snippets/jni/bulkraf.c"), shown as lab.code shows snippets. */

@@ -102,4 +102,46 @@ class CodeTest {
         }
     }
 
+    @Test
+    void findsAWayInEitherTable() {
+        Code.Function java = Code.way(Course.home().resolve("java-snippets/Buffering.java"), "direct", "write", "rand");
+        assertEquals("directRandWrite", java.name());
+        assertTrue(java.file().endsWith("Buffering.java"), java.file().toString());
+        Code.Function c = Code.way(Course.home().resolve("c-snippets/buffering.c"), "stream", "read", "seq");
+        assertEquals("stream_read", c.name());
+    }
+
+    @Test
+    void aRowServingAnyFlagAndAMethodOfAnotherClass(@TempDir Path dir) throws IOException {
+        Path snippet = Files.writeString(dir.resolve("B.java"), String.join("\n",
+                "    static final List<Harness.Way<Share>> WAYS = List.of(",
+                "            new Harness.Way<>(\"x\", \"write\", \"seq\", B::first),",
+                "            new Harness.Way<>(\"x\", Harness.ANY, Harness.ANY, A::other));", ""));
+        assertEquals(new Code.Function(snippet, "first"), Code.way(snippet, "x", "write", "seq"), "the first row that serves, as the harness takes it");
+        assertEquals(new Code.Function(dir.resolve("A.java"), "other"), Code.way(snippet, "x", "read", "rand"));
+        Path c = Files.writeString(dir.resolve("b.c"), "    {\"x\", ANY, \"rand\", {.share = spread}},\n    {NULL},\n");
+        assertEquals(new Code.Function(c, "spread"), Code.way(c, "x", "write", "rand"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Code.way(c, "x", "read", "seq"));
+        assertEquals("b.c has no way x read seq (its ways: x any rand)", e.getMessage());
+    }
+
+    @Test
+    void everyWayOfEverySnippetHasItsCode() throws IOException {
+        int found = 0;
+        for (String folder : new String[] {"java-snippets", "c-snippets"}) {
+            try (var files = Files.list(Course.home().resolve(folder))) {
+                for (Path file : files.filter(f -> f.toString().matches(".*\\.(java|c)$")).toList()) {
+                    var rows = java.util.regex.Pattern.compile("(?:new Harness\\.Way<>\\(|\\{)\"([^\"]+)\", (Harness\\.ANY|ANY|\"[a-z]+\"), "
+                            + "(Harness\\.ANY|ANY|\"[a-z]+\"), ").matcher(Files.readString(file));
+                    while (rows.find()) {
+                        String op = rows.group(2).contains("ANY") ? "read" : rows.group(2).replace("\"", "");
+                        String pattern = rows.group(3).contains("ANY") ? "seq" : rows.group(3).replace("\"", "");
+                        assertFalse(Code.way(file, rows.group(1), op, pattern).code().isBlank());
+                        found++;
+                    }
+                }
+            }
+        }
+        assertTrue(found >= 60, found + " ways");
+    }
 }
