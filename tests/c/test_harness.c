@@ -546,8 +546,8 @@ static int run_with_clock(strategy_fn strategy, const char *out, char **args, in
     if (child == 0) {
         if (!freopen(out, "w", stdout)) _exit(99);
         harness_clock = ticking_clock;
-        static const char *const raw[] = {"raw", NULL};
-        harness_run("raw_io", raw, argc, args, NULL, NULL, strategy);
+        const struct way ways[] = {{"raw", ANY, ANY, {.whole = strategy}}, {NULL}};
+        harness_run("raw_io", ways, argc, args, NULL, NULL, NULL);
         printf("ticks %" PRId64 " calls %" PRId64 "\n", ticks, strategy_calls);
         fflush(stdout);
         _exit(0);
@@ -613,6 +613,40 @@ static void test_clock(void) {
     CHECK(access(file, F_OK) != 0); /* removed */
     munmap(pages, 2 * (size_t)page);
     free(readable);
+    unlink(out);
+}
+
+/* ---- the table of ways ----------------------------------------------------------------------- */
+
+/* Runs harness_run in a child on a table that serves raw writes in order and other's random access; returns the
+ * child's status, its stderr in out. */
+static int run_table(const char *out, char **args, int argc) {
+    pid_t child = fork();
+    if (child == 0) {
+        if (!freopen(out, "w", stderr)) _exit(99);
+        const struct way ways[] = {{"raw", "write", "seq", {.whole = write_strategy}}, {"other", ANY, "rand", {.whole = write_strategy}}, {NULL}};
+        _exit(harness_run("raw_io", ways, argc, args, NULL, NULL, NULL));
+    }
+    int status;
+    waitpid(child, &status, 0);
+    return status;
+}
+
+static void test_ways(void) {
+    char out[64], line[512] = "";
+    if (!CHECK(temp_file(out, sizeof out))) return;
+    char *raw_read[] = {"raw_io", "--op", "read", NULL}; /* raw, the table's first strategy, by default */
+    int status = run_table(out, raw_read, 3);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    FILE *f = fopen(out, "r");
+    if (f && fgets(line, sizeof line, f)) CHECK_STR(line, "raw_io: --strategy raw --op read --pattern seq: no such way (raw serves --op write --pattern seq)\n");
+    if (f) fclose(f);
+    char *other_seq[] = {"raw_io", "--strategy", "other", NULL};
+    status = run_table(out, other_seq, 3);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    f = fopen(out, "r");
+    if (f && fgets(line, sizeof line, f)) CHECK_STR(line, "raw_io: --strategy other --op read --pattern seq: no such way (other serves --pattern rand)\n");
+    if (f) fclose(f);
     unlink(out);
 }
 
@@ -706,6 +740,7 @@ int main(void) {
     test_resident();
     test_buffers();
     test_clock();
+    test_ways();
     test_threads();
     test_processes();
     printf("%d passed, %d failed\n", passed, failed);
