@@ -171,7 +171,9 @@ static const char *const *way_strategies(const struct way *ways) {
     for (const struct way *w = ways; w->strategy; w++) {
         size_t k = 0;
         while (k < n && strcmp(names[k], w->strategy) != 0) k++;
-        if (k == n && n + 1 < sizeof names / sizeof *names) names[n++] = w->strategy;
+        if (k < n) continue;
+        if (n + 1 == sizeof names / sizeof *names) abort(); /* a table of 64 strategies: a snippet's mistake, never a learner's */
+        names[n++] = w->strategy;
     }
     names[n] = NULL;
     return names;
@@ -179,22 +181,21 @@ static const char *const *way_strategies(const struct way *ways) {
 
 /* The row that serves o's flags; NULL, with *error naming what the strategy serves, where none does (Java: Harness.findWay). */
 static const struct way *find_way(const struct way *ways, const struct options *o, const char **error) {
-    static char message[512];
-    int at = snprintf(message, sizeof message, "--strategy %s --op %s --pattern %s: no such way (%s serves ", o->strategy, o->op,
+    static char refusal[512];
+    int at = snprintf(refusal, sizeof refusal, "--strategy %s --op %s --pattern %s: no such way (%s serves ", o->strategy, o->op,
                       o->pattern, o->strategy);
     const char *sep = "";
     for (const struct way *w = ways; w->strategy; w++) {
         if (serves(w, o)) return w;
-        if (strcmp(w->strategy, o->strategy) != 0 || at >= (int)sizeof message) continue;
-        /* the flags it serves, as a learner types them (Java: Way.describe) */
-        if (w->op == ANY && w->pattern == ANY) at += snprintf(message + at, sizeof message - (size_t)at, "%sany --op and --pattern", sep);
-        else if (w->op == ANY) at += snprintf(message + at, sizeof message - (size_t)at, "%s--pattern %s", sep, w->pattern);
-        else if (w->pattern == ANY) at += snprintf(message + at, sizeof message - (size_t)at, "%s--op %s", sep, w->op);
-        else at += snprintf(message + at, sizeof message - (size_t)at, "%s--op %s --pattern %s", sep, w->op, w->pattern);
+        if (strcmp(w->strategy, o->strategy) != 0 || at >= (int)sizeof refusal) continue;
+        /* the flags it serves, as a learner types them (Java: Way.describe; a row serving any flags never gets here) */
+        if (w->op == ANY) at += snprintf(refusal + at, sizeof refusal - (size_t)at, "%s--pattern %s", sep, w->pattern);
+        else if (w->pattern == ANY) at += snprintf(refusal + at, sizeof refusal - (size_t)at, "%s--op %s", sep, w->op);
+        else at += snprintf(refusal + at, sizeof refusal - (size_t)at, "%s--op %s --pattern %s", sep, w->op, w->pattern);
         sep = "; ";
     }
-    if (at < (int)sizeof message) snprintf(message + at, sizeof message - (size_t)at, ")");
-    *error = message;
+    if (at < (int)sizeof refusal) snprintf(refusal + at, sizeof refusal - (size_t)at, ")");
+    *error = refusal;
     return NULL;
 }
 

@@ -2,7 +2,8 @@
  * flags, checks, data, random offsets, timing and JSON output, in the same order of functions. Every
  * name here is its Java twin's in snake_case after its class's prefix (harness_ for Harness and its
  * Options, data_, text_, prng_), or is C's alone for a reason tests/test_mirror.py states.
- * A snippet supplies only its strategy (the I/O it measures); everything around it lives here. */
+ * A snippet supplies only its table of ways (the I/O it measures, strategy by strategy); everything around it
+ * lives here. */
 #ifndef HARNESS_H
 #define HARNESS_H
 

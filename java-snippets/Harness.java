@@ -1,8 +1,8 @@
 // The experiment protocol every Java snippet speaks. Its twin is c-snippets/harness.c: the same
 // flags, checks, data, random offsets, timing and JSON output, in the same order of functions; a C
 // name is the Java one in snake_case after its class's prefix (harness_, data_, text_, prng_).
-// tests/test_mirror.py holds the two to it. A snippet supplies only its strategy (the I/O it
-// measures); everything around it lives here.
+// tests/test_mirror.py holds the two to it. A snippet supplies only its table of ways (the I/O it
+// measures, strategy by strategy); everything around it lives here.
 // One file in sections (the run and its clock first; then what a read brings in, threads, flags, memory
 // and scratch space, output), kept whole on purpose: a snippet names one file (//SOURCES Harness.java), so
 // a reader who follows it lands on the run loop, and the sections line up with harness.c's one by one.
@@ -201,9 +201,8 @@ final class Harness {
             return this.strategy.equals(strategy) && (this.op == ANY || this.op.equals(op)) && (this.pattern == ANY || this.pattern.equals(pattern));
         }
 
-        /** The flags it serves, as a learner types them: "--op write --pattern seq", "--op read", "any --op and --pattern". */
+        /** The flags it serves, as a learner types them ("--op write --pattern seq", "--op read"); never asked of a row serving any. */
         String describe() {
-            if (op == ANY && pattern == ANY) return "any --op and --pattern";
             if (op == ANY) return "--pattern " + pattern;
             return pattern == ANY ? "--op " + op : "--op " + op + " --pattern " + pattern;
         }
@@ -241,10 +240,6 @@ final class Harness {
      * Parses the flags, prepares, then runs: for a read, one untimed check run first; then warm-up and
      * measured runs, one JSON line per measured run.
      */
-    static void run(String snippet, List<Way<Strategy>> ways, String[] args) {
-        run(snippet, ways, args, o -> { }, o -> { });
-    }
-
     static void run(String snippet, List<Way<Strategy>> ways, String[] args, Check check) {
         run(snippet, ways, args, check, o -> { });
     }

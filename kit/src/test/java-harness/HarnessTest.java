@@ -641,7 +641,7 @@ class HarnessTest {
         System.setOut(new java.io.PrintStream(lines, true));
         Harness.clock = clock;
         try {
-            Harness.run("raw_io", List.of(new Harness.Way<>("raw", Harness.ANY, Harness.ANY, strategy)), args);
+            Harness.run("raw_io", List.of(new Harness.Way<>("raw", Harness.ANY, Harness.ANY, strategy)), args, o -> { });
         } finally {
             Harness.clock = System::nanoTime;
             System.setOut(out);
@@ -741,7 +741,7 @@ class HarnessTest {
         static int calls;
 
         public static void main(String[] args) {
-            Harness.run("raw_io", List.of(new Harness.Way<Harness.Strategy>("raw", Harness.ANY, Harness.ANY, o -> ++calls)), args);
+            Harness.run("raw_io", List.of(new Harness.Way<Harness.Strategy>("raw", Harness.ANY, Harness.ANY, o -> ++calls)), args, o -> { });
         }
     }
 

@@ -369,8 +369,9 @@ public final class Lab {
     }
 
     /**
-     * Shows the code a strategy runs for an operation and a pattern, Java's beside its C twin's, read from the snippets'
-     * tables of ways (never copied): what the harness runs for `--strategy s --op op --pattern pattern`.
+     * Shows the function each twin's table of ways names for a strategy, an operation and a pattern, Java's beside C's,
+     * read from the snippets (never copied): what the harness runs for `--strategy s --op op --pattern pattern`, inside
+     * the frame the snippet may share among its ways (its threads, an open file), which is not shown.
      */
     public void code(String snippet, String strategy, String op, String pattern) {
         code(snippet, strategy, strategy, op, pattern);
