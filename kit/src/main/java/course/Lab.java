@@ -67,9 +67,8 @@ public final class Lab {
     private Path file;
     /** The last sweep that ran to its end (lab.again() repeats it). */
     private Sweep lastSweep;
-    /** A lab opened on saved runs (COURSE_LOAD): the file, and its sweeps not yet handed to a cell; null otherwise. */
-    private Path loadedFrom;
-    private java.util.Deque<Results> toLoad;
+    /** A lab opened on saved runs (COURSE_LOAD): their sweeps, handed to its cells; null otherwise. */
+    private SavedSweeps loaded;
 
     private Lab(String id, Preset preset) {
         this.id = id;
@@ -88,15 +87,8 @@ public final class Lab {
             Lab lab = loaded(id, Path.of(load).toAbsolutePath());
             if (lab != null) return lab;
         }
-        Preset unplanned = Preset.of(id, presetName);
-        Lab lab = new Lab(id, unplanned.plannedHere(Course.scratch()));
-        Plan plan = lab.preset.plan();
-        boolean cut = plan.divisor() > 1 || plan.fewestRounds();  // by hand (COURSE_PLAN): less than quick's whole time, not predicted
-        String minutes = !Double.isNaN(plan.seconds()) ? String.format(Locale.ROOT, "about %.0f s", plan.seconds())
-                : String.format(Locale.ROOT, "%s %.1f min", cut ? "under" : "about", lab.preset.minutes());
-        String fitted = plan.line(lab.preset.values());
-        String line = String.format(Locale.ROOT, "Lab %s · preset %s (%s here; %s) · %s%s", id, presetName, minutes,
-                lab.preset.sizesLine(), Machine.oneLine(lab.machine()), fitted.isEmpty() ? "" : "\n" + fitted);
+        Lab lab = new Lab(id, Preset.of(id, presetName).plannedHere(Course.scratch()));
+        String line = lab.preset.openingLine(Machine.oneLine(lab.machine()));
         Notebook.html("<small>" + Html.escape(line).replace("\n", "<br>") + "</small>", line);
         int swept = Scratch.sweepStale(lab.scratch);
         if (swept > 0) System.out.println("removed " + swept + " run folder(s) a stopped kernel left in " + lab.scratch);
@@ -120,8 +112,7 @@ public final class Lab {
             System.out.println("COURSE_LOAD=" + file + " holds the runs of " + lab.id + ", so " + id + " runs its own.");
             return null;
         }
-        lab.loadedFrom = file;
-        lab.toLoad = new java.util.ArrayDeque<>(lab.recorded);
+        lab.loaded = new SavedSweeps(file, lab.recorded);
         String line = String.format(Locale.ROOT, "Lab %s · loaded from %s: the runs of its preset %s on %s. Nothing runs here: each cell takes the next sweep saved.",
                 id, file, lab.preset.name(), Machine.oneLine(lab.machine, lab.machine.get("jdk")));
         Notebook.html("<small>" + Html.escape(line) + "</small>", line);
@@ -139,11 +130,11 @@ public final class Lab {
      * is written) with one line saying how to install it.
      */
     public void requireMpi() {
-        if (loadedFrom == null) MpiRun.require();  // a loaded lab runs nothing
+        if (loaded == null) MpiRun.require();  // a loaded lab runs nothing
     }
 
     /** The command line of the last run, to rerun it outside the notebook (with a --file of your own). */
-    public String lastCommand() { return loadedFrom != null ? "nothing ran here: these runs were loaded from " + loadedFrom : runner.lastCommand(); }
+    public String lastCommand() { return loaded != null ? "nothing ran here: these runs were loaded from " + loaded.file() : runner.lastCommand(); }
 
     public Path scratch() { return scratch; }
 
@@ -218,7 +209,7 @@ public final class Lab {
     }
 
     public Sweep sweep(String snippet) {
-        if (loadedFrom != null) return new Sweep(snippet, preset, plan -> nextLoaded(snippet));
+        if (loaded != null) return new Sweep(snippet, preset, plan -> loaded.next(snippet));
         return new Sweep(snippet, preset, plan -> SweepRun.results(runner, scratch, plan).map(results -> {
             record(plan, results);
             Notebook.html(RunsTable.html(results), results.toString());
@@ -226,29 +217,12 @@ public final class Lab {
         }).orElseGet(() -> new Results(List.of())));
     }
 
-    /** The next sweep of a loaded lab's file, shown as a run one is, if it is of this snippet. */
-    private Results nextLoaded(String snippet) {
-        int at = recorded.size() - toLoad.size() + 1;
-        Results next = toLoad.poll();
-        if (next == null) {
-            throw new IllegalStateException("COURSE_LOAD=" + loadedFrom + ": it saved " + recorded.size() + " sweeps and this cell asks for one more"
-                    + " (the lab changed since): load results of this lab as it is now, or unset COURSE_LOAD");
-        }
-        String saved = next.typed().isEmpty() ? snippet : next.typed().get(0).snippet();
-        if (!saved.equals(snippet)) {
-            throw new IllegalStateException("COURSE_LOAD=" + loadedFrom + ": sweep " + at + " saved runs of " + saved + " and this cell asks for "
-                    + snippet + " (the lab changed since): load results of this lab as it is now, or unset COURSE_LOAD");
-        }
-        Notebook.html(RunsTable.html(next), next.toString());
-        return next;
-    }
-
     /**
      * Measures this lab's noise floor on the sweep's first case (run as two identical cases, interleaved),
      * shows it in one line and keeps it with the saved results; graded checks and verdicts read it back.
      */
     public void noiseFloor(Sweep sweep) {
-        if (loadedFrom == null) noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
+        if (loaded == null) noiseFloor = SweepRun.noiseFloor(runner, scratch, sweep);
         else if (noiseFloor == null) return;  // a loaded file that saved none
         Notebook.html("<p><small>" + Html.escape(noiseFloor.line()) + "</small></p>", noiseFloor.line());
         save();
@@ -435,7 +409,7 @@ public final class Lab {
 
     /** Writes everything recorded so far, with the machine, to data/results/ (atomically: never half a file). */
     public Path save() {
-        if (loadedFrom != null) return loadedFrom;  // its runs are saved already, where they came from
+        if (loaded != null) return loaded.file();  // its runs are saved already, where they came from
         Map<String, String> card = new java.util.LinkedHashMap<>(Machine.toSave(machine()));
         card.putAll(Jobs.of(recorded).card());  // where MPI jobs ran: their nodes, links and MPI-IO
         if (card.containsKey("mpi nodes")) card.put("mpi launcher", MpiRun.launcherName());

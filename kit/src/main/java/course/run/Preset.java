@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One lab's sizes in one preset, read from labs/presets.json (never retyped in a notebook). Every size
@@ -88,6 +89,19 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
 
     public double minutes() {
         return get("minutes").getAsDouble();
+    }
+
+    /**
+     * What a lab says as it opens, before anything is written: its preset, how long it should take here (the plan's
+     * prediction, else the preset's minutes), its sizes, the machine (machineLine) and, on a second line, what the plan cut.
+     */
+    public String openingLine(String machineLine) {
+        boolean cut = plan.divisor() > 1 || plan.fewestRounds();  // by hand (COURSE_PLAN): less than quick's whole time, not predicted
+        String time = !Double.isNaN(plan.seconds()) ? String.format(Locale.ROOT, "about %.0f s", plan.seconds())
+                : String.format(Locale.ROOT, "%s %.1f min", cut ? "under" : "about", minutes());
+        String fitted = plan.line(values);
+        return String.format(Locale.ROOT, "Lab %s · preset %s (%s here; %s) · %s%s", lab, name, time, sizesLine(), machineLine,
+                fitted.isEmpty() ? "" : "\n" + fitted);
     }
 
     /** The preset's file and operation sizes as a learner reads them: "size 128m · map sizes 16k, 256k, 4m, 64m" (and any cap). */
