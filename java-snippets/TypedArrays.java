@@ -332,8 +332,11 @@ public class TypedArrays {
 
     /** bytebuffer: heap, big-endian; bytebuffer-direct: off-heap, big-endian; native: off-heap, the machine's order. */
     static ByteBuffer buffer(Harness.Options o) {
-        ByteBuffer buffer = o.strategy().equals("bytebuffer") ? ByteBuffer.allocate(o.opSize()) : ByteBuffer.allocateDirect(o.opSize());
-        return o.strategy().equals("native") ? buffer.order(ByteOrder.nativeOrder()) : buffer;
+        return switch (o.strategy()) {
+            case "bytebuffer" -> ByteBuffer.allocate(o.opSize());
+            case "bytebuffer-direct" -> ByteBuffer.allocateDirect(o.opSize());
+            default -> ByteBuffer.allocateDirect(o.opSize()).order(ByteOrder.nativeOrder());
+        };
     }
 
     /** The typed view puts the whole array into the buffer in one call; the channel writes the buffer. */
