@@ -32,7 +32,10 @@ ports = settings.ports()
 state = settings.folder("state")
 environment = {"HUB_HOME": settings.home, **course_hub.exchange_environment(settings)}
 
-c.JupyterHub.bind_url = f"http://{settings.ip}:{ports['public']}"
+c.JupyterHub.bind_url = settings.public_url()
+if settings.tls_cert:  # the hub's proxy speaks TLS itself (no TLS proxy in front)
+    c.JupyterHub.ssl_cert = settings.tls_cert
+    c.JupyterHub.ssl_key = settings.tls_key
 c.JupyterHub.hub_bind_url = f"http://127.0.0.1:{ports['hub']}"
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{ports['proxy api']}"
 c.ConfigurableHTTPProxy.command = [str(HOME / "build/tools/hub/node_modules/.bin/configurable-http-proxy")]

@@ -6,9 +6,13 @@ on a server whose learners are Unix users.
 - A person the LMS launches for the first time becomes a Unix user of the server (their server runs as them).
 - The hub's groups come from the launch's roles: the LMS's instructors (and teaching assistants) grade, the rest learn;
   in the course the launch's custom parameter `course` names (the LMS's link sets it), else the hub's first course.
-  A person launched from two courses' links is in both."""
+  A person launched from two courses' links is in both. The Unix groups of the same names follow (the class lists
+  root's collect checks each hand-in against: tools/hub_collect.py)."""
+import grp
 import hashlib
+import pwd
 import re
+import subprocess
 
 from jupyterhub.auth import LocalAuthenticator
 from ltiauthenticator.lti13.auth import LTI13Authenticator
@@ -45,4 +49,15 @@ class CourseLTI(LocalAuthenticator, LTI13Authenticator):
         group = course_hub.groups(course)["instructors" if grades else "learners"]
         known = handler.find_user(model["name"])  # the groups of earlier launches stay (manage_groups sets them all)
         model["groups"] = sorted({group, *(g.name for g in known.groups)} if known else {group})
+        self.join(model["name"], group)
         return model
+
+    def join(self, name, group):
+        """The person as a Unix user of this server (made on their first launch, as JupyterHub's LocalAuthenticator
+        makes them), in the Unix group of the launch."""
+        try:
+            pwd.getpwnam(name)
+        except KeyError:
+            subprocess.run([*self.add_user_cmd, name], check=True, capture_output=True)
+        if name not in grp.getgrnam(group).gr_mem:
+            subprocess.run(["usermod", "-a", "-G", group, name], check=True, capture_output=True)

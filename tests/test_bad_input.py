@@ -572,7 +572,16 @@ HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
     ("HUB_LOGIN", "ldap", "hub: HUB_LOGIN=ldap: pam (the server's users) or lti (launched from the LMS)"),
     ("HUB_LOGIN", "lti", "hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
                          "missing: LTI_ISSUER, LTI_CLIENT_ID, LTI_AUTHORIZE_URL, LTI_JWKS_URL"),
-    ("LTI_JWKS_URL", "keys.json", "hub: LTI_JWKS_URL=keys.json: a URL (https://…), as the LMS gives it"),
+    ("LTI_JWKS_URL", "keys.json", "hub: LTI_JWKS_URL=keys.json: an https:// URL, as the LMS gives it (its keys sign who logs "
+                                  "in: never fetched over plain HTTP)"),
+    ("LTI_JWKS_URL", "http://lms.example.edu/keys", "hub: LTI_JWKS_URL=http://lms.example.edu/keys: an https:// URL, as the LMS "
+                                                    "gives it (its keys sign who logs in: never fetched over plain HTTP)"),
+    ("HUB_IP", "0.0.0.0", "hub: HUB_IP=0.0.0.0: the login page carries Unix passwords, so beyond the loopback the hub speaks TLS: "
+                          "HUB_TLS_CERT and HUB_TLS_KEY (a certificate and its key), or HUB_TLS_PROXY=yes where a TLS proxy in "
+                          "front of it ends TLS; or HUB_IP=127.0.0.1 behind a TLS proxy on this server"),
+    ("HUB_TLS_CERT", "hub.pem", "hub: HUB_TLS_CERT=hub.pem: the absolute path of a PEM file that exists"),
+    ("HUB_TLS_PROXY", "maybe", "hub: HUB_TLS_PROXY=maybe: yes (a TLS proxy in front of the hub ends TLS) or no"),
+    ("HUB_HANDIN_SIZE", "huge", "hub: HUB_HANDIN_SIZE=huge: a size in megabytes or gigabytes (1536m, 4g)"),
     ("HUB_PRESET", "huge", "hub: HUB_PRESET=huge: a preset of the labs (smoke, quick, paper)"),
     ("HUB_COURSES", "Java IO", "hub: HUB_COURSES=Java IO: Java is not a course id: lower-case letters, digits and dashes, at most 22 "
                                "(formgrade-<id> is a Unix group)"),

@@ -31,6 +31,7 @@ from hub_demo import HubUser, free_ports, held_by
 IN_CI = os.environ.get("CI") == "true"
 COURSE = "java-file-io"
 OTHER_COURSE = "java-file-io-b"  # a second class on the same hub: it must stay apart
+LATER_COURSE = "java-file-io-c"  # a class the teacher adds later, whose exchange folder a learner made first
 LAB = "03-operation-size"
 PYTHON = str(HOME / ".venv/bin/python")
 
@@ -108,10 +109,11 @@ class Hub:
                         self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
         self.start(INSTRUCTORS=self.instructor, LEARNERS=" ".join(self.learners))  # named once: the groups keep them
 
-    def start(self, **settings):
-        """install (with these settings over the saved ones), then start; returns once the hub answers."""
+    def start(self, install=True, **settings):
+        """install (with these settings over the saved ones; unless told not to), then start; returns once the hub answers."""
         env = dict(self.env, **settings)
-        subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env, check=True)
+        if install:
+            subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env, check=True)
         self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         assert course_hub.answering(self.url, self.process, 90), f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
@@ -134,14 +136,14 @@ class Hub:
 
     def down(self):
         self.stop()
-        made = (*self.users, f"grader-{COURSE}", f"grader-{OTHER_COURSE}", course_hub.NGSHARE_ACCOUNT)
+        made = (*self.users, *(f"grader-{course}" for course in (COURSE, OTHER_COURSE, LATER_COURSE)), course_hub.NGSHARE_ACCOUNT)
         ours = lambda name: name in made or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         for user in made_users:
             subprocess.run(["pkill", "-KILL", "-u", user], check=False)
         for user in made_users:
             subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
-        for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade") for course in (COURSE, OTHER_COURSE)), *self.users):
+        for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade") for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users):
             if group not in self.groups_before:
                 subprocess.run(["groupdel", group], check=False, capture_output=True)
         for path, (gid, mode) in self.modes.items():
@@ -153,9 +155,9 @@ class Hub:
         """A make hub-release or hub-grade step, as root."""
         return subprocess.run([PYTHON, str(HOME / "tools/course_hub.py"), *args], env=self.env, capture_output=True, text=True, timeout=900)
 
-    def as_user(self, user, *argv):
+    def as_user(self, user, *argv, input=None):
         """A command run as a user of the server (what the user could do from their server's terminal)."""
-        return subprocess.run(["runuser", "-u", user, "--", *argv], capture_output=True, text=True, timeout=60)
+        return subprocess.run(["runuser", "-u", user, "--", *argv], capture_output=True, text=True, timeout=60, input=input)
 
 
 class Session(HubUser):
@@ -216,9 +218,53 @@ def in_browser(hub, role, user, *args):
     return report
 
 
+def nbgrader_time(seconds=0):
+    """A time as nbgrader names a hand-in by it (UTC), seconds from now."""
+    from datetime import datetime, timedelta, timezone
+    return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+
+
+def plant_a_hostile_class(hub, notebook):
+    """What learners try in the exchange folder with plain shell commands before the teacher grades: dan hands in in
+    ben's name (at a time in 2099, and at now), hands in the course's own source notebook through a link, a hard link,
+    a pipe, a hand-in dated before he made it, and a name whose time is none; cleo hands in a link to the hub's state
+    beside her notebook, and, a moment before, a notebook that is not one (it fails grading). Each is newer than their
+    genuine hand-in. Returns {entry: the refusal the teacher must read}, and cleo's broken entry (collected, not graded)."""
+    inbound = hub.home / "exchange" / COURSE / "inbound"
+    ben, cleo, dan = hub.learners[:3]
+    mine = Path(pwd.getpwnam(dan).pw_dir) / "mine.ipynb"
+    made = {}
+
+    def hand_in(user, name, *shell):
+        folder = inbound / name
+        done = hub.as_user(user, "sh", "-c", f'umask 077 && mkdir "$1" && cd "$1" && {" && ".join(shell)}', "sh", str(folder))
+        assert done.returncode == 0, done.stderr
+
+    assert hub.as_user(dan, "sh", "-c", f"cat > {mine}", input=json.dumps(notebook)).returncode == 0
+    now = nbgrader_time()
+    for name, shell, refusal in (
+            (f"{ben}+{LAB}+2099-12-31 23:59:59.000000 UTC+x", [f"cp {mine} {LAB}.ipynb"], "is later than now"),
+            (f"{ben}+{LAB}+{now}+forged", [f"cp {mine} {LAB}.ipynb"], f"it was made by {dan}, not by {ben}"),
+            (f"{dan}+{LAB}+{now}+link", [f"ln -s {HOME / 'labs' / (LAB + '.ipynb')} {LAB}.ipynb"], f"{LAB}.ipynb is a symbolic link"),
+            (f"{dan}+{LAB}+{now}+hard", [f"ln {mine} {LAB}.ipynb"], f"{LAB}.ipynb is a second name of another file"),
+            (f"{dan}+{LAB}+{now}+pipe", [f"mkfifo {LAB}.ipynb"], f"{LAB}.ipynb is a pipe"),
+            (f"{dan}+{LAB}+2020-01-01 00:00:00.000000 UTC+early", [f"cp {mine} {LAB}.ipynb"], "after the time its name gives"),
+            (f"{dan}+{LAB}+soon+x", [f"cp {mine} {LAB}.ipynb"], "is not a time nbgrader writes")):
+        hand_in(dan, name, *shell)
+        made[name] = refusal
+    broken = f"{cleo}+{LAB}+{nbgrader_time(-1)}+broken"
+    hand_in(cleo, broken, f"echo '{{not a notebook' > {LAB}.ipynb")
+    state = f"{cleo}+{LAB}+{nbgrader_time()}+state"
+    hand_in(cleo, state, f"cp {HOME / 'labs' / 'glossary.md'} notes.md", f"ln -s {hub.home / 'state'} state")
+    made[state] = "state is a symbolic link"
+    return made, broken
+
+
 def test_a_class_round_trip_on_the_hub(hub):
     """Release, fetch, submit, collect, grade, feedback and grades.csv, each through the hub as its users do it: three
-    learners through the APIs the Assignments tab calls, one in a real browser, and the instructor in Formgrader."""
+    learners through the APIs the Assignments tab calls, one in a real browser, and the instructor in Formgrader. The
+    class is hostile (plant_a_hostile_class): each of its tries is refused in one line to the teacher, a hand-in that
+    fails grading leaves the rest graded, fed back and tabled, and every genuine hand-in is graded as itself."""
     released = hub.teacher("release", LAB, COURSE)
     assert released.returncode == 0, released.stderr
     ben, cleo, dan = (Session(hub, user) for user in hub.learners[:3])
@@ -261,15 +307,26 @@ def test_a_class_round_trip_on_the_hub(hub):
     assert ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").ok
     assert cleo.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}", allow_redirects=False).status_code in (403, 302)
 
+    planted, broken = plant_a_hostile_class(hub, fetched)
     graded = hub.teacher("grade", LAB, COURSE)
-    assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
+    said = graded.stdout[-2000:] + "\n".join(line for line in graded.stderr.splitlines() if line.startswith(("hub:", "classroom:")))
+    assert graded.returncode != 0 and "the rest of the class is graded" in graded.stderr.splitlines()[-1], said
+    refusals = [line for line in graded.stderr.splitlines() if line.startswith("hub: not collected: ")]
+    for entry, why in planted.items():
+        assert any(line.startswith(f"hub: not collected: {entry}: ") and why in line for line in refusals), f"{entry}: {said}"
+    assert len(refusals) == len(planted), refusals
+    assert f"classroom: not graded (marks left as they were): {cleo.user} ({LAB}): nbgrader failed" in graded.stderr, said
     rows = {row["student_id"]: row for row in csv.DictReader(open(hub.home / "classrooms" / COURSE / "grades.csv"))
             if row["assignment"] == LAB}
-    assert float(rows[ben.user]["raw_score"]) == 2.0, rows
-    assert float(rows[cleo.user]["raw_score"]) == 0.0 and float(rows[dan.user]["raw_score"]) == 0.0, rows
+    assert float(rows[ben.user]["raw_score"]) == 2.0 and rows[ben.user]["timestamp"].startswith(nbgrader_time()[:4]), rows
+    assert float(rows[dan.user]["raw_score"]) == 0.0, rows
+    assert rows[cleo.user]["timestamp"] == "", f"cleo's broken hand-in is not graded: {rows[cleo.user]}"
     assert (hub.learners[3] in rows) == bool(eve), rows
+    collected = hub.home / "classrooms" / COURSE / "submitted" / cleo.user / LAB
+    assert (collected / "timestamp.txt").read_text() == broken.split("+")[2] and not (collected / "state").exists()
     listed = ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").json()
-    assert {s["student"]: s["autograded"] for s in listed} == {user: True for user in rows}, "Formgrader sees every hand-in graded"
+    assert {s["student"]: s["autograded"] for s in listed if s["submitted"]} == {**{user: True for user in rows}, cleo.user: False}, \
+        "Formgrader sees every hand-in graded but cleo's"
     # Formgrader's own Autograde would run ben's code as the grader account: it refuses, and his marks stay
     refused = ada.api("POST", f"/services/{COURSE}/formgrader/api/submission/{LAB}/{ben.user}/autograde").json()
     assert not refused["success"] and "make hub-grade" in refused.get("log", "") + refused["error"], refused
@@ -281,14 +338,33 @@ def test_a_class_round_trip_on_the_hub(hub):
         assert not pressed["success"] and command in pressed.get("log", "") + pressed.get("error", ""), pressed
     instructor = in_browser(hub, "instructor", hub.instructor, COURSE)
     if instructor:
-        assert len(instructor["rows"]) == len(rows) and all("graded" in row for row in instructor["rows"]), instructor
+        assert len(instructor["rows"]) == len(rows), instructor
+        assert all(("needs autograding" if cleo.user in row else "graded") in row for row in instructor["rows"]), instructor
         assert instructor["rows"][0].startswith("Learner, Ben"), "learners named as their accounts name them"
 
-    for learner in (ben, cleo, dan):
+    for learner in (ben, dan):
         learner.assignments("fetch_feedback")
         [page] = (Path(pwd.getpwnam(learner.user).pw_dir) / "java-io-course" / LAB / "feedback").glob(f"*/{LAB}.html")
         shown = page.read_text()
         assert "lab03-system-calls-check" in shown and "HIDDEN TESTS" not in shown
+    held_by_the_class(hub)
+
+
+def held_by_the_class(hub):
+    """No byte of the answers or the hub's secret reached anything the class may read or the grader account's
+    hand-ins: learners' homes, the exchange, the classroom's hand-ins, graded notebooks and feedback."""
+    secret = (hub.home / "state/jupyterhub_cookie_secret").read_bytes().strip()
+    classroom = hub.home / "classrooms" / COURSE
+    places = [hub.home / "exchange", classroom / "submitted", classroom / "autograded", classroom / "feedback",
+              *(Path(pwd.getpwnam(user).pw_dir) for user in hub.learners)]
+    for place in places:
+        for folder, _, files in os.walk(place):  # never into a link
+            for path in (Path(folder) / name for name in files):
+                if not stat.S_ISREG(path.lstat().st_mode):
+                    continue
+                held = path.read_bytes()
+                assert secret not in held, f"the hub's cookie secret is in {path}"
+                assert b"BEGIN SOLUTION" not in held, f"the answers are in {path}"
 
 
 def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
@@ -296,20 +372,56 @@ def test_no_learner_reaches_another_s_hand_in_or_the_answers(hub):
     hand-in or feedback, nor read the labs' sources."""
     inbound = hub.home / "exchange" / COURSE / "inbound"
     ben, dan = hub.learners[0], hub.learners[2]
-    [hand_in] = [p for p in inbound.iterdir() if p.name.startswith(f"{ben}+{LAB}+")]
+    [hand_in] = [p for p in inbound.iterdir() if p.name.startswith(f"{ben}+{LAB}+") and p.stat().st_uid == pwd.getpwnam(ben).pw_uid]
     for argv in (["ls", str(inbound)], ["ls", str(hand_in)], ["cat", str(hand_in / f"{LAB}.ipynb")],
                  ["cat", str(hand_in / "submission_secret.txt")], ["touch", str(hand_in / "mine")],
-                 ["rm", "-rf", str(hand_in)], ["mv", str(hub.home / "exchange" / COURSE), str(hub.home / "exchange/taken")],
+                 ["rm", "-rf", str(hand_in)], ["mv", str(hand_in), str(inbound / "taken")],
+                 ["mv", str(hub.home / "exchange" / COURSE), str(hub.home / "exchange/taken")],
                  ["cat", str(HOME / "labs" / f"{LAB}.ipynb")], ["ls", str(HOME / "tests")], ["ls", str(HOME / ".git")],
                  ["ls", str(hub.home / "classrooms" / COURSE)]):
         tried = hub.as_user(dan, *argv)
         assert tried.returncode != 0, f"{dan} could: {' '.join(argv)}"
     assert hand_in.exists() and (hub.home / "exchange" / COURSE).exists()
     feedback = list((hub.home / "exchange" / COURSE / "feedback").glob("*.html"))
-    assert len(feedback) >= 3
+    assert len(feedback) >= 2
     readable = [page for page in feedback if hub.as_user(dan, "cat", str(page)).returncode == 0]
     assert len(readable) == 1, "dan reads his own feedback and no other"
     assert hub.as_user(ben, "cat", str(readable[0])).returncode != 0
+
+
+def test_no_learner_bends_a_folder_root_makes(hub):
+    """dan makes the exchange folder of a class the teacher has not added yet, and in it `inbound` as a link to a folder
+    of root's; when the teacher adds that class, make hub refuses in one line, and the folder behind the link keeps
+    its owner and mode (the hub's settings too: the class is not added)."""
+    dan = hub.learners[2]
+    target = hub.folder / "roots"
+    target.mkdir(mode=0o755)
+    planted = hub.as_user(dan, "sh", "-c", 'mkdir "$1" && ln -s "$2" "$1/inbound"', "sh",
+                          str(hub.home / "exchange" / LATER_COURSE), str(target))
+    assert planted.returncode == 0, planted.stderr
+    added = subprocess.run([*hub.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], capture_output=True, text=True,
+                           env=dict(hub.env, HUB_COURSES=f"{COURSE} {OTHER_COURSE} {LATER_COURSE}"))
+    assert added.returncode != 0 and added.stderr.strip() == (
+        f"hub: {hub.home / 'exchange' / LATER_COURSE} was made by {dan}, not by the hub: remove it "
+        f"(rm -r '{hub.home / 'exchange' / LATER_COURSE}') and run make hub again"), added.stderr
+    held = target.stat()
+    assert (held.st_uid, held.st_gid, stat.S_IMODE(held.st_mode)) == (0, 0, 0o755), "root's folder is as it was"
+    assert json.loads(course_hub.Settings.state_file(hub.home).read_text())["courses"] == [COURSE, OTHER_COURSE]
+    assert stat.S_IMODE((hub.home / "exchange" / COURSE / "inbound").stat().st_mode) == 0o3773, "inbound is sticky"
+
+
+def test_the_answers_stay_closed_after_a_pull_and_a_restart(hub):
+    """A git pull writes a lab's source anew, open to all (0644); the hub's next start (alone, without install) closes
+    it before it serves, and a learner cannot read it."""
+    source = HOME / "labs" / f"{LAB}.ipynb"
+    pulled = source.with_name(f".{source.name}.pulled")
+    shutil.copyfile(source, pulled)  # as git writes a file: a new one, then renamed over the old
+    pulled.chmod(0o644)
+    os.replace(pulled, source)
+    hub.stop()
+    hub.start(install=False)
+    assert stat.S_IMODE(source.stat().st_mode) & 0o007 == 0, oct(source.stat().st_mode)
+    assert hub.as_user(hub.learners[2], "cat", str(source)).returncode != 0
 
 
 def test_two_classes_on_one_hub_stay_apart(hub):
@@ -430,6 +542,7 @@ def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
             assert made.ok, made.text
             me = requests.get(f"{hub.url}/hub/api/user", headers={"Authorization": f"token {made.json()['token']}"}).json()
             assert (me["name"], me["groups"]) == (name, [group]), me
+            assert name in grp.getgrnam(group).gr_mem, "the Unix group, the class list collect checks, follows the launch"
         other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         _, forged = platform.launch(hub.url, f"{tag}3", "Instructor", key=other_key)
         assert forged.status_code in (400, 401), forged.status_code

@@ -21,6 +21,7 @@ UNSANDBOXED = "COURSE_UNSANDBOXED"  # =1: grade with the teacher's own rights, k
 GRADE_SECONDS = "COURSE_GRADE_SECONDS"  # the most one hand-in's grading may take (default an hour)
 GRADE_JOBS = "COURSE_GRADE_JOBS"  # hand-ins graded at once (default: as many as the cores and memory allow)
 GRADE_PRESET = "COURSE_GRADE_PRESET"  # the preset graded labs run in (default smoke: no mark depends on a measurement's size)
+NOT_ALL_GRADED = 3  # autograde's exit status when it graded the others but not every hand-in (each said in one line)
 ONE_AT_A_TIME = threading.Lock()  # the course's gradebook (merging a hand-in's marks), between grading threads
 
 
@@ -81,8 +82,10 @@ def autograde(labs):
         for template in templates.values():
             remove_tree(template.parent)
     problems = [f"{student} ({lab}): {outcomes[lab, student]}" for lab, student in hand_ins if outcomes[lab, student]]
+    for problem in problems:
+        print(f"classroom: not graded (marks left as they were): {problem}", file=sys.stderr)
     if problems:
-        sys.exit("classroom: not graded (their marks are left as they were): " + "; ".join(problems))
+        sys.exit(NOT_ALL_GRADED)
 
 
 def whole_number(variable, default):

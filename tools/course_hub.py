@@ -14,6 +14,7 @@ Settings come from the environment at install (Settings.VARIABLES names them; Se
 in HUB_HOME/state/settings.json; an install that names none keeps those saved."""
 import dataclasses
 import grp
+import ipaddress
 import json
 import os
 import pwd
@@ -26,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+import root_folders
 from labs import HOME, lab_paths, preset_names
 from learner import MADE_FROM
 
@@ -59,7 +61,10 @@ class Settings:
     home: str = "/srv/java-io-course-hub"  # HUB_HOME: the hub's own folder (state, classrooms, exchange, the learners' labs)
     courses: tuple = ()  # HUB_COURSES: the nbgrader courses the hub serves, each its own groups, grader, classroom and
     # Formgrader (several classes of the course, java-io-mon java-io-thu); none named: the course's own id
-    ip: str = ""  # HUB_IP: the address the hub listens on ("" is every address; 127.0.0.1 behind a TLS proxy on this server)
+    ip: str = "127.0.0.1"  # HUB_IP: the address the hub listens on ("" is every address); beyond the loopback only with TLS:
+    tls_cert: str = ""  # HUB_TLS_CERT: the hub's certificate (PEM), with HUB_TLS_KEY: the hub speaks HTTPS itself
+    tls_key: str = ""  # HUB_TLS_KEY: its private key (PEM)
+    tls_proxy: str = "no"  # HUB_TLS_PROXY: yes states that a TLS proxy in front of the hub ends TLS for it
     port: int = 8000  # HUB_PORT: the public port; the hub takes the next ones on 127.0.0.1 for itself (see ports)
     # Who is in a course is its Unix groups' to say: install adds the people named now, and saves no one (a restart must
     # not put back whom gpasswd took out of a class)
@@ -67,6 +72,7 @@ class Settings:
     learners: tuple = ()  # LEARNERS: Unix users who take the course (added to every course's learners group; usermod
     # and gpasswd put a person in one course, or take them out)
     memory: int = 2 << 30  # HUB_MEMORY: a learner's server and all it runs (4g, 1536m); 2g holds a lab's quick run
+    handin_size: int = 64 << 20  # HUB_HANDIN_SIZE: the most one hand-in may hold (a lab's notebooks and results are a few MB)
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
@@ -80,11 +86,28 @@ class Settings:
     lti_authorize_url: str = ""  # LTI_AUTHORIZE_URL: the platform's OIDC authorization end-point
     lti_jwks_url: str = ""  # LTI_JWKS_URL: the platform's public keys (JWKS), which sign its launches
 
-    VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
-                 "memory": "HUB_MEMORY", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
+    VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "tls_cert": "HUB_TLS_CERT", "tls_key": "HUB_TLS_KEY",
+                 "tls_proxy": "HUB_TLS_PROXY", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
+                 "memory": "HUB_MEMORY", "handin_size": "HUB_HANDIN_SIZE", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
                  "exchange": "HUB_EXCHANGE", "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
                  "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL"}
     LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url")
+
+    def open_door(self):
+        """Why the hub may not listen where these settings say, or None: its login page carries Unix passwords, so
+        beyond the loopback it speaks TLS itself or the teacher states a TLS proxy in front of it."""
+        if bool(self.tls_cert) != bool(self.tls_key):
+            return "HUB_TLS_CERT and HUB_TLS_KEY go together: name both, the certificate and its key"
+        if (self.ip and ipaddress.ip_address(self.ip).is_loopback) or self.tls_cert or self.tls_proxy == "yes":
+            return None
+        return (f"HUB_IP={self.ip or '(empty: every address)'}: the login page carries Unix passwords, so beyond the "
+                "loopback the hub speaks TLS: HUB_TLS_CERT and HUB_TLS_KEY (a certificate and its key), or HUB_TLS_PROXY=yes "
+                "where a TLS proxy in front of it ends TLS; or HUB_IP=127.0.0.1 behind a TLS proxy on this server")
+
+    def public_url(self):
+        """Where the hub listens for its users."""
+        host = f"[{self.ip}]" if ":" in self.ip else self.ip
+        return f"{'https' if self.tls_cert else 'http'}://{host}:{self.port}"
 
     def ports(self):
         """{part: port}: the public one, and the next ones, which the hub keeps for itself (ngshare, a Formgrader per course)."""
@@ -135,6 +158,9 @@ class Settings:
         taken = len(Settings.parts(values["port"], values["courses"] or (1,))) - 1
         if values["port"] + taken > 65535:
             sys.exit(f"hub: HUB_PORT={values['port']}: the hub takes the next {taken} ports too; name a lower one")
+        problem = Settings(**values).open_door()
+        if problem:
+            sys.exit(f"hub: {problem}")
         missing = [Settings.VARIABLES[f] for f in Settings.LTI if not values[f]]
         if values["login"] == "lti" and missing:
             sys.exit(f"hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
@@ -156,6 +182,10 @@ def parse(field, variable, text):
         return str(Path(text).absolute()) if text.startswith("/") else bad("name the hub's folder by its absolute path")
     if field == "ip":
         return text if re.fullmatch(r"[0-9.]*|[0-9a-fA-F:]+", text) else bad("an IP address (127.0.0.1), or empty for every address")
+    if field in ("tls_cert", "tls_key"):
+        return text if text.startswith("/") and Path(text).is_file() else bad("the absolute path of a PEM file that exists")
+    if field == "tls_proxy":
+        return text if text in ("yes", "no") else bad("yes (a TLS proxy in front of the hub ends TLS) or no")
     if field == "port":
         return int(text) if text.isdigit() and 1024 <= int(text) <= 65530 else bad("a port from 1024 to 65530 (the hub takes the next few too)")
     if field == "courses":
@@ -172,11 +202,13 @@ def parse(field, variable, text):
             except KeyError:
                 bad(f"{name} is not a user of this machine (make the Unix users first: adduser {name})")
         return names
-    if field == "memory":
+    if field in ("memory", "handin_size"):
         found = SIZE.fullmatch(text.lower())
         if not found or int(found.group(1)) == 0:
             bad("a size in megabytes or gigabytes (1536m, 4g)")
         size = int(found.group(1)) << (20 if found.group(2) == "m" else 30)
+        if field == "handin_size":
+            return size
         return size if size >= 512 << 20 else bad("at least 512m (a JupyterLab and the course kernel need about 400 MB)")
     if field == "tasks":
         return int(text) if text.isdigit() and int(text) >= 128 else bad("a whole number, 128 or more (a JupyterLab and a kernel start about 100)")
@@ -192,7 +224,9 @@ def parse(field, variable, text):
     if field == "login":
         return text if text in ("pam", "lti") else bad("pam (the server's users) or lti (launched from the LMS)")
     if field in ("lti_issuer", "lti_authorize_url", "lti_jwks_url"):
-        return text if re.fullmatch(r"https?://[^\s]+", text) else bad("a URL (https://…), as the LMS gives it")
+        # http only where nothing crosses a network: an LMS on this server's loopback
+        return text if re.fullmatch(r"https://[^\s]+|http://(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(/[^\s]*)?", text) else \
+            bad("an https:// URL, as the LMS gives it (its keys sign who logs in: never fetched over plain HTTP)")
     if field == "lti_client_id":
         return text if re.fullmatch(r"[^\s]+", text) else bad("the client id, as the LMS gives it")
     raise AssertionError(field)
@@ -239,16 +273,30 @@ def unreachable():
 HIDDEN = [".git", "tests", "build/classroom", "build/handin"]
 
 
-def hide_answers(group):
-    """The course's sources with answers: the instructors' group's, closed to everyone else."""
-    paths = [HOME / part for part in HIDDEN if (HOME / part).exists()] + sorted((HOME / "labs").glob("*.ipynb"))
-    gid = grp.getgrnam(group).gr_gid
-    for top in paths:
-        for path in [top, *(top.rglob("*") if top.is_dir() else [])]:
-            if path.is_symlink():
-                continue
-            os.chown(path, -1, gid)
-            os.chmod(path, stat.S_IMODE(path.stat().st_mode) & ~0o007)
+def answer_paths():
+    """Every file and folder of the course that holds answers (HIDDEN, and the labs' sources), links left out."""
+    for top in [HOME / part for part in HIDDEN if (HOME / part).exists()] + sorted((HOME / "labs").glob("*.ipynb")):
+        if not top.is_symlink():
+            yield top
+        if top.is_dir() and not top.is_symlink():
+            for folder, folders, files in os.walk(top):  # never into a link
+                yield from (path for path in (Path(folder) / name for name in folders + files) if not path.is_symlink())
+
+
+def close_answers(settings):
+    """The course's sources with answers the first course's instructors' group's and closed to everyone else, as
+    every start and every teacher's step leaves them (a git pull writes the labs anew, open to all); stops, in one
+    line, where any stays open to learners (a file system that keeps no modes), or a classroom does."""
+    gid = grp.getgrnam(groups(settings.course_ids()[0])["instructors"]).gr_gid
+    for path in answer_paths():
+        os.chown(path, -1, gid, follow_symlinks=False)
+        os.chmod(path, stat.S_IMODE(path.lstat().st_mode) & ~0o007)
+    still = [path for path in [*answer_paths(), *map(settings.classroom, settings.course_ids())]
+             if path.exists() and path.lstat().st_mode & 0o007]
+    if still:
+        sys.exit(f"hub: {len(still)} places with answers or hand-ins stay open to learners ({still[0]}, mode "
+                 f"{stat.S_IMODE(still[0].lstat().st_mode):o}) after the hub closed them: keep the course and HUB_HOME on "
+                 "a file system that keeps Unix modes; the hub does not serve until they are closed")
 
 
 def install(settings):
@@ -272,14 +320,23 @@ def install(settings):
             run("usermod", "-a", "-G", named["instructors"], user)
         for user in settings.learners:
             run("usermod", "-a", "-G", named["learners"], user)
-    hide_answers(groups(courses[0])["instructors"])
+    close_answers(settings)
 
     Path(settings.home).mkdir(parents=True, exist_ok=True)
-    Path(settings.home).chmod(0o755)  # learners reach the exchange and their labs through it, whatever root's umask
+    try:
+        home = root_folders.opened(settings.home)  # a folder of root's, not a link a learner left where it would be
+        try:
+            os.fchmod(home, 0o755)  # learners reach the exchange and their labs through it, whatever root's umask
+            if settings.exchange == "files":
+                for course in courses:
+                    make_exchange(home, settings.folder("exchange"), course, groups(course)["instructors"])
+        finally:
+            os.close(home)
+    except root_folders.Refused as refused:
+        sys.exit(f"hub: {refused}")
     state = settings.folder("state")
     state.mkdir(exist_ok=True)
     state.chmod(0o700)  # the hub's database and cookie secret: root's alone
-    settings.save()
     import learner  # here: it loads nbgrader, which start and learner do without
     labs = settings.folder("labs")
     learner.prepare(labs)
@@ -289,10 +346,9 @@ def install(settings):
     settings.folder("classrooms").chmod(0o755)
     for course in courses:
         make_classroom(settings.classroom(course), grader(course), groups(course)["instructors"])
-        if settings.exchange == "files":
-            make_exchange(settings.folder("exchange"), course, groups(course)["instructors"])
     if settings.exchange == "ngshare":
         make_ngshare(settings)
+    settings.save()
     print(f"hub: set up in {settings.home} for {', '.join(courses)}: instructors are the members of "
           f"{', '.join(groups(c)['instructors'] for c in courses)}, learners of {', '.join(groups(c)['learners'] for c in courses)}")
 
@@ -348,29 +404,56 @@ def own(folder, account, group):
             path.chmod(0o2770)
 
 
-def make_exchange(exchange, course, instructors):
-    """nbgrader's exchange folder, closed where nbgrader's default leaves it open:
+def make_exchange(home, exchange, course, instructors):
+    """nbgrader's exchange folder of a course, in the hub's folder (open as home), closed where nbgrader's default
+    leaves it open, and made without following anything a learner put in its way (its root is open to all, so a learner
+    may have made the course's folder, or a link inside it, before the teacher added the course: root_folders refuses):
     - its root 1777 (sticky, like /tmp): nbgrader wants anyone to write there, and without the sticky bit a learner could
       rename the course's folder and put one of their own in its place (nbgrader keeps a 1777 root as it is);
-    - inbound 2773 in the instructors' group: learners put hand-ins in and cannot list them, every hand-in takes the
-      group, and hub/exchange.py closes each to its learner and the group (nbgrader issue 978)."""
-    exchange.mkdir(parents=True, exist_ok=True)
-    exchange.chmod(0o1777)
+    - inbound 3773 in the instructors' group: learners put hand-ins in and cannot list them, every hand-in takes the
+      group, hub/exchange.py closes each to its learner and the group (nbgrader issue 978), and no learner may
+      rename or remove another's (sticky)."""
     gid = grp.getgrnam(instructors).gr_gid
-    for part, mode in (("", 0o755), ("outbound", 0o755), ("inbound", 0o2773), ("feedback", 0o711)):
-        folder = exchange / course / part
-        folder.mkdir(exist_ok=True)
-        os.chown(folder, 0, gid)
-        folder.chmod(mode)
+    opened = [root_folders.made(home, exchange.name, 0o1777, 0, str(exchange))]
+    try:
+        opened.append(root_folders.made(opened[0], course, 0o755, gid, str(exchange / course)))
+        for part, mode in (("outbound", 0o755), ("inbound", 0o3773), ("feedback", 0o711)):
+            opened.append(root_folders.made(opened[1], part, mode, gid, str(exchange / course / part)))
+    finally:
+        for fd in opened:
+            os.close(fd)
 
 
 def start(settings):
     if os.geteuid() != 0:
         sys.exit("hub: the hub starts each learner's server as that learner: start it as root")
+    if settings.open_door():  # settings saved by an older course, which let the hub listen anywhere in plain HTTP
+        sys.exit(f"hub: {settings.open_door()} (make hub with the setting saves it)")
+    close_answers(settings)
+    taken = taken_port(settings)
+    if taken:
+        sys.exit(f"hub: {taken}")
     state = settings.folder("state")
     os.chdir(state)
     os.environ["HUB_HOME"] = settings.home
     os.execv(str(ENVIRONMENT / "bin/jupyterhub"), ["jupyterhub", "-f", str(HOME / "hub/jupyterhub_config.py")])
+
+
+def taken_port(settings):
+    """Which of the hub's ports another program holds, in words, or None: on a shared server a learner's program could
+    take one first (the hub's own API, say) and answer in the hub's place."""
+    import socket
+    for part, port in settings.ports().items():
+        address = settings.ip if part == "public" else "127.0.0.1"
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a port the hub itself left a moment ago is free
+            try:
+                probe.bind((address, port))
+            except OSError:
+                return (f"port {port} ({part}) is taken by another program (ss -ltnp 'sport = :{port}' names it): stop it, "
+                        "or give the hub other ports (HUB_PORT)")
+    return None
 
 
 def answering(url, process, seconds):
@@ -419,12 +502,16 @@ def learner_server():
     folder = Path.home() / LEARNER_FOLDER
     folder.mkdir(exist_ok=True)
     folder.chmod(0o700)
+    private = Path.home() / ".java-io-course-tmp"  # TMPDIR: the learner's own, not the /tmp others may plant in (Open MPI's sessions)
+    private.mkdir(exist_ok=True)
+    private.chmod(0o700)
     import learner
     learner.copies(folder, made=made)
     os.environ.update({
         "COURSE_HOME": str(HOME),
         "COURSE_RESULTS": str(folder / "results"),
         "COURSE_SCRATCH": str(Path.home() / ".java-io-course-scratch"),  # the files runs write: the learner's disk, out of sight
+        "TMPDIR": str(private),
         "JUPYTER_CONFIG_PATH": str(HOME / "setup/jupyterlab/hub-learner"),
     })
     os.chdir(folder)  # nbgrader fetches into the server's working folder
@@ -459,20 +546,26 @@ def image_tree(destination):
           f"(repo2docker --target-repo-dir /srv/java-io-course {destination})")
 
 
-def teacher_environment(settings, course):
+def teacher_environment(settings, course, exchange=None):
     environment = dict(os.environ, COURSE_ID=course, COURSE_CLASSROOM=str(settings.classroom(course)), **exchange_environment(settings))
+    if exchange:
+        environment["COURSE_EXCHANGE"] = str(exchange)
     if settings.exchange == "ngshare":  # the teacher's commands reach ngshare as its admin (the sandbox starts with no environment)
         environment.update(JUPYTERHUB_API_TOKEN=teacher_token(settings), JUPYTERHUB_USER=TEACHER)
     return environment
 
 
-def teacher_step(settings, course, *argv):
-    """A step of the teacher's in a course's classroom folder, as root; what it made is then the grader account's."""
+def teacher_step(settings, course, *argv, exchange=None, also_fine=()):
+    """A step of the teacher's in a course's classroom folder, as root (in another exchange folder where named); what it
+    made is then the grader account's. Its exit status, which must be 0 or one of also_fine."""
     classroom = settings.classroom(course)
     try:
-        run(*argv, cwd=classroom, env=teacher_environment(settings, course))
+        status = subprocess.run(argv, cwd=classroom, env=teacher_environment(settings, course, exchange)).returncode
     finally:
         own(classroom, grader(course), groups(course)["instructors"])
+    if status and status not in also_fine:
+        raise subprocess.CalledProcessError(status, argv)
+    return status
 
 
 def release(settings, lab, course):
@@ -483,21 +576,63 @@ def release(settings, lab, course):
         asyncio.run(ngshare_roster.open_course(settings, course))
     teacher_step(settings, course, PYTHON, str(HOME / "tools/classroom.py"), "release", lab)
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_assignment", lab, "--force")
+    close_answers(settings)
     print(f"hub: {lab} released in {course}: its learners fetch it in the Assignments tab")
 
 
 def grade(settings, lab, course):
+    """Collects, grades, feeds back and tables a lab's hand-ins, the whole class whatever one hand-in does: what was
+    refused or could not be graded is said, one line each, and the command then ends non-zero."""
+    from classroom_grade import NOT_ALL_GRADED, UNSANDBOXED
+    if os.environ.get(UNSANDBOXED):
+        sys.exit(f"hub: {UNSANDBOXED}={os.environ[UNSANDBOXED]}: a hub grades learners' code in the sandbox alone "
+                 "(outside it, their code would run as root); unset it")
     classroom = settings.classroom(course)
-    teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "collect", lab, "--update")
+    refused = collect(settings, lab, course)
     name_learners(classroom)
     tool = [PYTHON, str(HOME / "tools/classroom.py")]
-    teacher_step(settings, course, *tool, "autograde", lab)
+    failed = teacher_step(settings, course, *tool, "autograde", lab, also_fine=(NOT_ALL_GRADED,)) == NOT_ALL_GRADED
     teacher_step(settings, course, *tool, "feedback", lab)
     teacher_step(settings, course, str(ENVIRONMENT / "bin/nbgrader"), "release_feedback", lab)
     if settings.exchange == "files":  # ngshare gives each learner their own feedback alone
         feedback_to_its_learner(classroom, settings.folder("exchange") / course / "feedback", lab, groups(course)["instructors"])
     teacher_step(settings, course, *tool, "grades")
+    close_answers(settings)
     print(f"hub: {lab} graded in {course}; learners fetch their feedback in the Assignments tab; the marks: {classroom / 'grades.csv'}")
+    if refused or failed:
+        sys.exit(f"hub: {lab} in {course}: the rest of the class is graded, but not "
+                 + " and not ".join(filter(None, [refused and f"the {len(refused)} hand-ins refused at collect ('hub: not collected' above)",
+                                                 failed and "those autograde could not grade ('classroom: not graded' above)"])))
+
+
+def collect(settings, lab, course):
+    """Each learner's newest hand-in of lab that tools/hub_collect.py accepts, into the course's classroom through
+    nbgrader's collect (from root's checked copies, with the exchange folder); the refused ones, one line each."""
+    nbgrader = str(ENVIRONMENT / "bin/nbgrader")
+    if settings.exchange == "ngshare":  # ngshare hands each file over as content, checked by its own service
+        teacher_step(settings, course, nbgrader, "collect", lab, "--update")
+        return []
+    import tempfile
+    import hub_collect
+    with tempfile.TemporaryDirectory(prefix="hub-collect-") as staging:  # root's alone (0700)
+        copies = Path(staging) / course / "inbound"
+        copies.mkdir(parents=True)
+        try:
+            home = root_folders.opened(settings.home)
+            try:
+                inbound = root_folders.walked(home, ["exchange", course, "inbound"], settings.home)
+            finally:
+                os.close(home)
+        except root_folders.Refused as refused:
+            sys.exit(f"hub: {refused}")
+        try:
+            refused = hub_collect.stage(inbound, lab, groups(course)["learners"], settings.handin_size, copies, time.time())
+        finally:
+            os.close(inbound)
+        for line in refused:
+            print(f"hub: not collected: {line}", file=sys.stderr)
+        teacher_step(settings, course, nbgrader, "collect", lab, "--update", exchange=staging)
+    return refused
 
 
 def name_learners(classroom):
@@ -520,11 +655,18 @@ def feedback_to_its_learner(classroom, released, lab, instructors):
     from nbgrader.utils import notebook_hash
     gid = grp.getgrnam(instructors).gr_gid
     for folder in sorted(classroom.glob(f"feedback/*/{lab}")):
+        try:
+            learner = pwd.getpwnam(folder.parent.name).pw_uid
+        except KeyError:
+            learner = None
+            print(f"hub: {folder.parent.name}'s feedback is withdrawn: no user of this server has that name", file=sys.stderr)
         secret = (folder / "submission_secret.txt").read_text()
         for page in folder.glob("*.html"):
             target = released / f"{notebook_hash(secret=secret, notebook_id=page.stem)}.html"
-            if target.exists():
-                os.chown(target, pwd.getpwnam(folder.parent.name).pw_uid, gid)
+            if learner is None:
+                target.unlink(missing_ok=True)
+            elif target.exists():
+                os.chown(target, learner, gid, follow_symlinks=False)
                 target.chmod(0o640)
 
 
