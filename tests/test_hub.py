@@ -33,6 +33,8 @@ COURSE = "java-file-io"
 OTHER_COURSE = "java-file-io-b"  # a second class on the same hub: it must stay apart
 LATER_COURSE = "java-file-io-c"  # a class the teacher adds later, whose exchange folder a learner made first
 LAB = "03-operation-size"
+# what a hostile hand-in carries for the teacher's browser: each would set the page's title
+SCRIPTS = "<script>document.title='ran'</script><img src=x onerror=\"document.title='ran'\">"
 PYTHON = str(HOME / ".venv/bin/python")
 
 
@@ -203,14 +205,14 @@ def answered(notebook, grade_id, answer):
     return notebook
 
 
-def in_browser(hub, role, user, *args):
+def in_browser(hub, role, user, *args, submission=""):
     """tests/browser/hub_round.mjs as this user (see there); its report, or None where no browser test can run here."""
     if browser_missing():
         assert not IN_CI, f"CI must look at the hub in a browser: {browser_missing()}"
         print(f"not looked at in a browser: {browser_missing()}")
         return None
     run = subprocess.run(["node", str(HOME / "tests/browser/hub_round.mjs"), role, hub.url, user, LAB, *args, str(BUILD)],
-                         env=dict(ENV, HUB_PASSWORD=hub.password(user), COURSE_BROWSER_TOOLS=str(BROWSER_DRIVER)),
+                         env=dict(ENV, HUB_PASSWORD=hub.password(user), HUB_SUBMISSION=submission, COURSE_BROWSER_TOOLS=str(BROWSER_DRIVER)),
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, f"{run.stderr[-3000:]}\n{hub.log.read_text()[-3000:]}"
     report = json.loads(run.stdout.strip().splitlines()[-1])
@@ -287,9 +289,12 @@ def test_a_class_round_trip_on_the_hub(hub):
                     json={"type": "notebook", "format": "json", "content": answered(fetched, "lab03-system-calls", right_answer())})
     assert saved.ok, saved.text
     fetched = dan.api("GET", f"/user/{dan.user}/api/contents/{path}").json()["content"]
-    wrong = "long systemCalls(long fileSize, long opSize, String pattern) {\n    return fileSize / opSize;\n}"
-    assert dan.api("PUT", f"/user/{dan.user}/api/contents/{path}",
-                   json={"type": "notebook", "format": "json", "content": answered(fetched, "lab03-system-calls", wrong)}).ok
+    # dan's answer is wrong, and carries script for the teacher's browser: in an output it makes and in a markdown cell
+    wrong = ("long systemCalls(long fileSize, long opSize, String pattern) {\n    return fileSize / opSize;\n}\n"
+             f"course.show.Notebook.html({json.dumps(SCRIPTS)}, \"a picture\");")
+    fetched = answered(fetched, "lab03-system-calls", wrong)
+    fetched["cells"].append({"cell_type": "markdown", "metadata": {}, "source": f"My notes {SCRIPTS} [more](javascript:document.title='ran')"})
+    assert dan.api("PUT", f"/user/{dan.user}/api/contents/{path}", json={"type": "notebook", "format": "json", "content": fetched}).ok
     for learner in (ben, cleo, dan):
         submitted = learner.assignments("submit")[LAB]
         assert submitted["status"] == "submitted", submitted
@@ -336,8 +341,15 @@ def test_a_class_round_trip_on_the_hub(hub):
     for button, command in (("release", "make hub-release"), ("collect", "make hub-grade"), ("release_feedback", "make hub-grade")):
         pressed = ada.api("POST", f"/services/{COURSE}/formgrader/api/assignment/{LAB}/{button}").json()
         assert not pressed["success"] and command in pressed.get("log", "") + pressed.get("error", ""), pressed
-    instructor = in_browser(hub, "instructor", hub.instructor, COURSE)
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{hub.home / 'classrooms' / COURSE / 'gradebook.db'}") as book:
+        hostile = book.find_submission_notebook(LAB, LAB, dan.user).id
+    page = ada.api("GET", f"/services/{COURSE}/formgrader/submissions/{hostile}/")
+    assert page.ok and "script-src 'self'" in page.headers["Content-Security-Policy"], page.headers
+    assert "<script>document.title" not in page.text, "dan's script reaches Formgrader's page only as text"
+    instructor = in_browser(hub, "instructor", hub.instructor, COURSE, submission=hostile)
     if instructor:
+        assert instructor["handInTitle"] != "ran" and instructor["ownScripts"], f"a hand-in's script ran in Formgrader: {instructor}"
         assert len(instructor["rows"]) == len(rows), instructor
         assert all(("needs autograding" if cleo.user in row else "graded") in row for row in instructor["rows"]), instructor
         assert instructor["rows"][0].startswith("Learner, Ben"), "learners named as their accounts name them"

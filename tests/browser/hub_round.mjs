@@ -1,7 +1,8 @@
 // Drives the course hub in Debian Chromium through playwright-core, as its people use it. A learner logs in at the hub's
 // login page, lands in their JupyterLab, opens the Assignments tab from the Nbgrader menu, fetches the lab, opens it,
 // runs its first code cells and submits it. Then (after the test has graded) an instructor logs in and opens
-// Formgrader's page of the lab's submissions. Prints one JSON line of what the pages showed; screenshots each step.
+// Formgrader's page of the lab's submissions, then one hand-in's page (HUB_SUBMISSION, its id), which carries script a
+// learner planted: the report says whether it ran. Prints one JSON line of what the pages showed; screenshots each step.
 //
 //   HUB_PASSWORD=… node hub_round.mjs learner BASE_URL USER LAB CELLS SHOTS_FOLDER
 //   HUB_PASSWORD=… node hub_round.mjs instructor BASE_URL USER LAB COURSE SHOTS_FOLDER
@@ -112,4 +113,13 @@ async function instructor() {
   report.title = await page.title();
   report.rows = (await page.locator('table tbody tr').allTextContents()).map(t => t.replace(/\s+/g, ' ').trim());
   await page.screenshot({ path: `${shots}/hub-instructor-formgrader.png` });
+  if (process.env.HUB_SUBMISSION) {
+    // the hand-in's page: its planted script would set the title; the page's own scripts fill in the marks from the API
+    await page.goto(`${base}/services/${extra}/formgrader/submissions/${process.env.HUB_SUBMISSION}/`);
+    await page.locator('#notebook-container').first().waitFor({ timeout: 60000 });
+    await page.waitForTimeout(3000);
+    report.handInTitle = await page.title();
+    report.ownScripts = await page.evaluate(() => typeof submission_id === 'string' && typeof $ === 'function');
+    await page.screenshot({ path: `${shots}/hub-instructor-hand-in.png`, fullPage: true });
+  }
 }
