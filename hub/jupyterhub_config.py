@@ -55,6 +55,8 @@ if settings.login == "lti":
     c.CourseLTI.jwks_endpoint = settings.lti_jwks_url
     c.CourseLTI.username_key = "sub"  # the LMS's own id of the person
     c.CourseLTI.courses = list(courses)
+    c.CourseLTI.deployment_id = settings.lti_deployment_id
+    c.CourseLTI.contexts_file = str(state / "lti-courses.json")
     c.CourseLTI.allow_all = True  # whoever the LMS launches into the course (its signature says so)
     c.CourseLTI.create_system_users = True
     c.CourseLTI.add_user_cmd = ["useradd", "--create-home", "--shell", "/bin/bash"]

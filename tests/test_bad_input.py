@@ -343,6 +343,15 @@ def test_file_size_limit(commands, tmp_path, language):
     assert list(tmp_path.iterdir()) == []
 
 
+def being_written(path):
+    """Whether a run has begun writing path: the harness makes the file, then removes it for the strategy to make anew,
+    so it may vanish between two looks."""
+    try:
+        return path.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupt_removes_file(commands, tmp_path, language, sig):
@@ -354,7 +363,7 @@ def test_interrupt_removes_file(commands, tmp_path, language, sig):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.time() + 60
-        while not (target.exists() and target.stat().st_size > 0) and time.time() < deadline:
+        while not being_written(target) and time.time() < deadline:
             time.sleep(0.05)
         assert target.exists(), "the run never started writing"
         proc.send_signal(sig)
@@ -374,7 +383,7 @@ def test_a_stopped_copy_removes_its_source_and_its_copy(commands, tmp_path, lang
                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.time() + 60
-        while not ((tmp_path / "x.dat").exists() and (tmp_path / "x.dat").stat().st_size > 0) and time.time() < deadline:
+        while not being_written(tmp_path / "x.dat") and time.time() < deadline:
             time.sleep(0.05)
         assert (tmp_path / "x.dat.source").exists(), "the copy never started"
         proc.send_signal(signal.SIGTERM)
@@ -571,7 +580,7 @@ HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
     ("HUB_HOME", "relative/hub", "hub: HUB_HOME=relative/hub: name the hub's folder by its absolute path"),
     ("HUB_LOGIN", "ldap", "hub: HUB_LOGIN=ldap: pam (the server's users) or lti (launched from the LMS)"),
     ("HUB_LOGIN", "lti", "hub: HUB_LOGIN=lti needs what the LMS gave when you registered the course as an LTI 1.3 tool; "
-                         "missing: LTI_ISSUER, LTI_CLIENT_ID, LTI_AUTHORIZE_URL, LTI_JWKS_URL"),
+                         "missing: LTI_ISSUER, LTI_CLIENT_ID, LTI_AUTHORIZE_URL, LTI_JWKS_URL, LTI_DEPLOYMENT_ID"),
     ("LTI_JWKS_URL", "keys.json", "hub: LTI_JWKS_URL=keys.json: an https:// URL, as the LMS gives it (its keys sign who logs "
                                   "in: never fetched over plain HTTP)"),
     ("LTI_JWKS_URL", "http://lms.example.edu/keys", "hub: LTI_JWKS_URL=http://lms.example.edu/keys: an https:// URL, as the LMS "

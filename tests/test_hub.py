@@ -118,7 +118,10 @@ class Hub:
             subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env, check=True)
         self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
-        assert course_hub.answering(self.url, self.process, 90), f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
+        certificate = settings.get("HUB_TLS_CERT")
+        self.url = f"{'https' if certificate else 'http'}://127.0.0.1:{self.port}"
+        assert course_hub.answering(self.url, self.process, 90, verify=certificate or True), \
+            f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
 
     @staticmethod
     def memory_of(user):
@@ -467,6 +470,8 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     assert servers, "ben's server runs as ben"
     environ = dict(v.split("=", 1) for v in (servers[0] / "environ").read_text().split("\0") if "=" in v)
     assert environ["COURSE_ANSWERS"] == "off", "lab.answers() says the teacher has turned them off"
+    private = Path(environ["TMPDIR"])
+    assert private.parent == Path(pwd.getpwnam(ben).pw_dir) and stat.S_IMODE(private.stat().st_mode) == 0o700, "a TMPDIR of his own"
     cgroups = dict(line.split(":", 2)[1:] for line in (servers[0] / "cgroup").read_text().splitlines())
     if not os.access("/sys/fs/cgroup/memory/cgroup.procs", os.W_OK):
         pytest.skip("no cgroup v1 memory controller to hold a server here")
@@ -505,10 +510,12 @@ class Platform:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.issuer = f"http://127.0.0.1:{self.server.server_port}"
         self.settings = {"HUB_LOGIN": "lti", "LTI_ISSUER": self.issuer, "LTI_CLIENT_ID": self.CLIENT,
-                         "LTI_AUTHORIZE_URL": f"{self.issuer}/authorize", "LTI_JWKS_URL": f"{self.issuer}/jwks"}
+                         "LTI_AUTHORIZE_URL": f"{self.issuer}/authorize", "LTI_JWKS_URL": f"{self.issuer}/jwks",
+                         "LTI_DEPLOYMENT_ID": "1"}
 
-    def launch(self, hub_url, sub, role, key=None):
-        """A person launches the course from the LMS: (their browser's session, the hub's answer to the id_token)."""
+    def launch(self, hub_url, sub, role, key=None, deployment="1", context="lms-course-1"):
+        """A person launches the course from the LMS (from its deployment of the tool and its course, unless told
+        otherwise): (their browser's session, the hub's answer to the id_token)."""
         import jwt
         import requests
         from urllib.parse import parse_qs, urlparse
@@ -524,7 +531,8 @@ class Platform:
         claims = {"iss": self.issuer, "aud": self.CLIENT, "sub": sub, "iat": now, "exp": now + 300, "nonce": query["nonce"],
                   "name": f"Person {sub}",
                   "https://purl.imsglobal.org/spec/lti/claim/version": "1.3.0",
-                  "https://purl.imsglobal.org/spec/lti/claim/deployment_id": "1",
+                  "https://purl.imsglobal.org/spec/lti/claim/deployment_id": deployment,
+                  "https://purl.imsglobal.org/spec/lti/claim/context": {"id": context, "label": "IO", "title": "Java file I/O"},
                   "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiResourceLinkRequest",
                   "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": f"{hub_url}/hub/home",
                   "https://purl.imsglobal.org/spec/lti/claim/resource_link": {"id": "lab-03"},
@@ -534,9 +542,11 @@ class Platform:
 
 
 def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
-    """The same hub started with HUB_LOGIN=lti: a learner and an instructor launched from the LMS (a platform the test
-    plays) are logged in as Unix users named by the LMS's ids, in the course's groups by their LMS roles; a launch
-    signed with another key logs no one in and makes no user."""
+    """The same hub started with HUB_LOGIN=lti: an instructor and a learner launched from the LMS (a platform the test
+    plays) are logged in as Unix users named by the LMS's ids, in the course's groups by their LMS roles (the hub's and
+    the Unix ones); the instructor's first launch ties the hub course to its LMS course. Refused, making no user: a
+    launch signed with another key, one from another deployment of the tool, and one from another LMS course. A
+    person's role follows each launch: an instructor the LMS now calls a learner is one here."""
     import requests
     from cryptography.hazmat.primitives.asymmetric import rsa
     platform = Platform()
@@ -544,7 +554,11 @@ def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
     try:
         hub.start(**platform.settings)
         tag = os.getpid() % 100000
-        for sub, role, group in ((f"{tag}1", "Learner", f"nbgrader-{COURSE}"), (f"{tag}2", "Instructor", f"formgrade-{COURSE}")):
+        _, early = platform.launch(hub.url, f"{tag}1", "Learner")
+        assert early.status_code == 403, "a learner's launch before any instructor's: the course is tied to no LMS course yet"
+        for sub, role, group, other in ((f"{tag}2", "Instructor", f"formgrade-{COURSE}", f"nbgrader-{COURSE}"),
+                                        (f"{tag}1", "Learner", f"nbgrader-{COURSE}", f"formgrade-{COURSE}"),
+                                        (f"{tag}2", "Learner", f"nbgrader-{COURSE}", f"formgrade-{COURSE}")):  # demoted in the LMS
             browser, answer = platform.launch(hub.url, sub, role)
             assert answer.status_code == 302, answer.text[:800]
             name = f"lti-{sub}"
@@ -555,11 +569,14 @@ def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
             me = requests.get(f"{hub.url}/hub/api/user", headers={"Authorization": f"token {made.json()['token']}"}).json()
             assert (me["name"], me["groups"]) == (name, [group]), me
             assert name in grp.getgrnam(group).gr_mem, "the Unix group, the class list collect checks, follows the launch"
+            assert name not in grp.getgrnam(other).gr_mem, f"{name} keeps no role the LMS no longer gives"
         other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        _, forged = platform.launch(hub.url, f"{tag}3", "Instructor", key=other_key)
-        assert forged.status_code in (400, 401), forged.status_code
-        with pytest.raises(KeyError):
-            pwd.getpwnam(f"lti-{tag}3")
+        for sub, kwargs, refused in ((f"{tag}3", {"key": other_key}, (400, 401)), (f"{tag}4", {"deployment": "2"}, (403,)),
+                                     (f"{tag}5", {"context": "lms-course-2"}, (403,))):
+            _, answer = platform.launch(hub.url, sub, "Instructor", **kwargs)
+            assert answer.status_code in refused, f"{kwargs}: {answer.status_code}"
+            with pytest.raises(KeyError):
+                pwd.getpwnam(f"lti-{sub}")
     finally:
         platform.server.shutdown()
 
@@ -598,6 +615,13 @@ def test_the_round_trip_over_ngshare(hub):
     assert asked(dan, "courses").json()["courses"] == sorted([COURSE, OTHER_COURSE])
     assert asked(ben, f"assignments/{OTHER_COURSE}").status_code == 403
     assert hub.as_user(dan.user, "ls", str(hub.home / "ngshare")).returncode != 0
+    # a hand-in whose file names climb out of where the teacher's collect writes them: ngshare refuses it whole
+    import base64
+    for name in ("../../escaped.txt", "/tmp/escaped.txt", f"{LAB}/../../escaped.txt"):
+        files = json.dumps([{"path": f"{LAB}.ipynb", "content": base64.b64encode(b"{}").decode()},
+                            {"path": name, "content": base64.b64encode(b"mine").decode()}])
+        climbed = requests.post(ngshare + f"submission/{OTHER_COURSE}/{LAB}", data={"files": files}, headers=dan.headers, timeout=60)
+        assert climbed.status_code == 400 and "Illegal path" in climbed.text, f"{name}: {climbed.status_code} {climbed.text[:200]}"
 
     graded = hub.teacher("grade", LAB, OTHER_COURSE)
     assert graded.returncode == 0, graded.stdout[-2000:] + graded.stderr[-3000:]
@@ -635,3 +659,20 @@ def test_an_idle_server_is_stopped_and_its_files_kept(hub):
     print(f"ben's idle server was stopped {time.time() - started:.0f} s after his last call")
     assert (Path(pwd.getpwnam(ben.user).pw_dir) / "java-io-course/notes.txt").read_text() == "mine"
     assert f"Culling server {ben.user}" in hub.log.read_text(), "stopped by the culler, which says so in the hub's log"
+
+
+def test_beyond_the_loopback_the_hub_speaks_tls(hub):
+    """With its own certificate (HUB_TLS_CERT, HUB_TLS_KEY) the hub serves its login page over HTTPS alone, and
+    nothing answers in plain HTTP on its port."""
+    import requests
+    certificate, key = hub.folder / "hub.crt", hub.folder / "hub.key"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                           "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    hub.stop()
+    hub.start(HUB_TLS_CERT=str(certificate), HUB_TLS_KEY=str(key))
+    page = requests.get(f"{hub.url}/hub/login", verify=str(certificate), timeout=30)
+    assert hub.url.startswith("https://") and page.ok and 'name="password"' in page.text, page.status_code
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"http://127.0.0.1:{hub.port}/hub/login", timeout=30)

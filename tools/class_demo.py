@@ -207,7 +207,7 @@ def check(learners, lms, classroom, graded):
         student = student_id(name, number, lms)
         spec = KINDS[kind]
         if "stopped" in spec:
-            if not stopped or f"{student} ({LAB}): {spec['stopped']}" not in stopped[-1]:
+            if not any(line.endswith(f"{student} ({LAB}): {spec['stopped']}") for line in stopped):
                 problems.append(f"{student} ({kind}): expected '{spec['stopped']}' among the hand-ins not graded")
             if student in got:
                 problems.append(f"{student} ({kind}): has marks, but its grading was stopped")

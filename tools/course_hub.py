@@ -80,18 +80,19 @@ class Settings:
     # exchange as a hub service: hubs whose users share no disk, such as Kubernetes)
     preset: str = "quick"  # HUB_PRESET: the preset learners' labs run in (labs/presets.json): a shared server shares its cores
     login: str = "pam"  # HUB_LOGIN: pam (the server's users and passwords) or lti (launched from the LMS: hub/lti.py)
-    # what the LMS says when the teacher registers the course as an LTI 1.3 tool (HUB_LOGIN=lti needs all four)
+    # what the LMS says when the teacher registers the course as an LTI 1.3 tool (HUB_LOGIN=lti needs all five)
     lti_issuer: str = ""  # LTI_ISSUER: the platform's issuer id, a URL
     lti_client_id: str = ""  # LTI_CLIENT_ID: the client id the platform gave the tool
     lti_authorize_url: str = ""  # LTI_AUTHORIZE_URL: the platform's OIDC authorization end-point
     lti_jwks_url: str = ""  # LTI_JWKS_URL: the platform's public keys (JWKS), which sign its launches
+    lti_deployment_id: str = ""  # LTI_DEPLOYMENT_ID: the platform's deployment of the tool (launches from no other count)
 
     VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "tls_cert": "HUB_TLS_CERT", "tls_key": "HUB_TLS_KEY",
                  "tls_proxy": "HUB_TLS_PROXY", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
                  "memory": "HUB_MEMORY", "handin_size": "HUB_HANDIN_SIZE", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
                  "exchange": "HUB_EXCHANGE", "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
-                 "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL"}
-    LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url")
+                 "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL", "lti_deployment_id": "LTI_DEPLOYMENT_ID"}
+    LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url", "lti_deployment_id")
 
     def open_door(self):
         """Why the hub may not listen where these settings say, or None: its login page carries Unix passwords, so
@@ -227,8 +228,8 @@ def parse(field, variable, text):
         # http only where nothing crosses a network: an LMS on this server's loopback
         return text if re.fullmatch(r"https://[^\s]+|http://(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(/[^\s]*)?", text) else \
             bad("an https:// URL, as the LMS gives it (its keys sign who logs in: never fetched over plain HTTP)")
-    if field == "lti_client_id":
-        return text if re.fullmatch(r"[^\s]+", text) else bad("the client id, as the LMS gives it")
+    if field in ("lti_client_id", "lti_deployment_id"):
+        return text if re.fullmatch(r"[^\s]+", text) else bad("the id, as the LMS gives it")
     raise AssertionError(field)
 
 
@@ -456,13 +457,14 @@ def taken_port(settings):
     return None
 
 
-def answering(url, process, seconds):
-    """Whether the hub started as `process` answers at url within `seconds` (False as soon as it has exited)."""
+def answering(url, process, seconds, verify=True):
+    """Whether the hub started as `process` answers at url within `seconds` (False as soon as it has exited); verify
+    names the certificate to trust, where the hub speaks TLS with its own."""
     import requests
     deadline = time.time() + seconds
     while process.poll() is None and time.time() < deadline:
         try:
-            if requests.get(f"{url}/hub/api", timeout=5).ok:
+            if requests.get(f"{url}/hub/api", timeout=5, verify=verify).ok:
                 return True
         except requests.ConnectionError:
             pass
