@@ -53,12 +53,14 @@ pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a course
 
 
 def opened_path(closed, needed, stage):
-    """A shell script that, in a mount namespace of its own, opens each of `needed` (folders under `closed`, a folder
-    other users may not enter, such as /root) to other users: a memory folder over `closed`, open to all, and the needed
-    folders mounted back at their places. A server keeps its course and its Python where every user may reach them;
-    this machine keeps Python under /root, so the test opens that way to its hub alone, leaving the machine as it is."""
+    """A shell script that, in a mount namespace of its own, opens each of `needed` (folders under the folders `closed`,
+    which other users may not enter, such as /root or a 0700 folder from mktemp -d) to other users: a memory folder over
+    each closed one, open to all, and the needed folders mounted back at their places (closed folders between a closed
+    one and a needed one are folders of the memory folder then, open too). A server keeps its course and its Python
+    where every user may reach them; a test machine may keep either in a private place, so the test opens the way to
+    its hub alone, leaving the machine as it is."""
     lines = [f'mkdir -p "{stage}/{i}" && mount --bind "{path}" "{stage}/{i}"' for i, path in enumerate(needed)]
-    lines.append(f'mount -t tmpfs -o mode=0755 course-hub "{closed}"')
+    lines += [f'mount -t tmpfs -o mode=0755 course-hub "{folder}"' for folder in sorted(closed)]
     lines += [f'mkdir -p "{path}" && mount --move "{stage}/{i}" "{path}"' for i, path in enumerate(needed)]
     return " && ".join(lines) + ' && exec "$@"'
 
@@ -89,11 +91,11 @@ class Hub:
         needed = [p for p in (HOME, python) if course_hub.closed_ancestor(p)]
         if not needed:
             return []
-        closed = {course_hub.closed_ancestor(p) for p in needed}
-        assert len(closed) == 1, f"more than one closed folder on the way: {closed}"
+        # the first closed folder from / on each way: two ways' first ones never lie one inside the other
+        closed = {str(course_hub.closed_ancestor(p)) for p in needed}
         stage = self.folder / "stage"
         return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
-                opened_path(closed.pop(), [str(p) for p in needed], stage), "sh"]
+                opened_path(closed, [str(p) for p in needed], stage), "sh"]
 
     def up(self):
         (self.folder / "home").mkdir(mode=0o755)
