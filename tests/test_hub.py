@@ -163,8 +163,10 @@ class Hub:
         return subprocess.run([PYTHON, str(HOME / "tools/course_hub.py"), *args], env=self.env, capture_output=True, text=True, timeout=900)
 
     def as_user(self, user, *argv, input=None):
-        """A command run as a user of the server (what the user could do from their server's terminal)."""
-        return subprocess.run(["runuser", "-u", user, "--", *argv], capture_output=True, text=True, timeout=60, input=input)
+        """A command run as a user of the server (what the user could do from their server's terminal), where the hub
+        runs (seeing the course and its Python as the hub's users do: see prefix)."""
+        return subprocess.run([*self.prefix(), "runuser", "-u", user, "--", *argv], capture_output=True, text=True, timeout=60,
+                              input=input)
 
 
 class Session(HubUser):
@@ -262,7 +264,7 @@ def plant_a_hostile_class(hub, notebook):
     broken = f"{cleo}+{LAB}+{nbgrader_time(-1)}+broken"
     hand_in(cleo, broken, f"echo '{{not a notebook' > {LAB}.ipynb")
     state = f"{cleo}+{LAB}+{nbgrader_time()}+state"
-    hand_in(cleo, state, f"cp {HOME / 'labs' / 'glossary.md'} notes.md", f"ln -s {hub.home / 'state'} state")
+    hand_in(cleo, state, "echo 'my notes' > notes.md", f"ln -s {hub.home / 'state'} state")
     made[state] = "state is a symbolic link"
     return made, broken
 
