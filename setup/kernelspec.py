@@ -17,8 +17,10 @@ def spec(kernel_dir, jdk, home, feature, prefix):
     return {
         # -XX:TieredStopAtLevel=1: the kernel JVM compiles cells and draws charts, short work that the optimising JIT's
         # threads only slow down (a lab's smoke run here: a third less CPU, 9.0 s to 7.5 s), and on two cores they would
-        # compete with the measured programs, which run in JVMs of their own with the JDK's default flags
-        "argv": [*prefix, f"{jdk}/bin/java", "-XX:TieredStopAtLevel=1", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
+        # compete with the measured programs, which run in JVMs of their own with the JDK's default flags.
+        # -XX:-UsePerfData: no perf-data file in /tmp/hsperfdata_<user>, which a killed kernel leaves behind (on a hub,
+        # one per learner's kernel) and which a JVM of the same pid in a grading sandbox's PID namespace can find locked
+        "argv": [*prefix, f"{jdk}/bin/java", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "--add-opens", "jdk.jshell/jdk.jshell=ALL-UNNAMED",
                  "-jar", f"{kernel_dir}/jjava.jar", "{connection_file}"],
         "display_name": f"Java {feature} (course)",
         "language": "java",

@@ -157,6 +157,8 @@ class Hub:
             os.chown(path, -1, gid)
             os.chmod(path, mode)
         shutil.rmtree(self.folder, ignore_errors=True)
+        for user in made_users:  # what the JVMs of its people left in the shared /tmp (the kit's and kernel's make none)
+            shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
 
     def teacher(self, *args):
         """A make hub-release or hub-grade step, as root."""
