@@ -10,6 +10,7 @@ that starts servers as them); elsewhere it skips, saying why; CI runs it. Everyt
 processes, ports, folders, the answers' permissions) is gone afterwards."""
 import csv
 import grp
+import re
 import json
 import os
 import pwd
@@ -29,9 +30,16 @@ import course_hub
 from hub_demo import HubUser, free_ports, held_by
 
 IN_CI = os.environ.get("CI") == "true"
-COURSE = "java-file-io"
-OTHER_COURSE = "java-file-io-b"  # a second class on the same hub: it must stay apart
-LATER_COURSE = "java-file-io-c"  # a class the teacher adds later, whose exchange folder a learner made first
+# Every name the test gives a user, group or class begins with SUITE, so what a stopped run left is the suite's to find
+# and remove (Hub.remove_leftovers), never a real user's or class's.
+SUITE = "cth"
+COURSE = f"{SUITE}-io-a"
+OTHER_COURSE = f"{SUITE}-io-b"  # a second class on the same hub: it must stay apart
+LATER_COURSE = f"{SUITE}-io-c"  # a class the teacher adds later, whose exchange folder a learner made first
+ROLES = ("ada", "ben", "cleo", "dan", "eve")  # an instructor and four learners; eve works in a real browser
+SUITE_USER = re.compile(rf"{SUITE}({'|'.join(ROLES)})\d+|lti-{SUITE}\d+|grader-{SUITE}-io-[abc]")  # the LMS's people: lti-<sub>
+SUITE_GROUP = re.compile(rf"{SUITE_USER.pattern}|(nbgrader|formgrade)-{SUITE}-io-[abc]")
+MODES = BUILD / "hub-test-modes.json"  # the answers' modes and groups before install changed them, until put back
 LAB = "03-operation-size"
 # what a hostile hand-in carries for the teacher's browser: each would set the page's title
 SCRIPTS = "<script>document.title='ran'</script><img src=x onerror=\"document.title='ran'\">"
@@ -69,9 +77,9 @@ class Hub:
     def __init__(self):
         self.folder = Path(tempfile.mkdtemp(prefix="course-hub-", dir="/tmp"))
         self.folder.chmod(0o755)
+        (self.folder / "owner.pid").write_text(str(os.getpid()))  # whose hub this is, while that process lives
         tag = os.getpid() % 100000
-        self.instructor = f"ada{tag}"
-        self.learners = [f"ben{tag}", f"cleo{tag}", f"dan{tag}", f"eve{tag}"]  # eve works in a real browser
+        self.instructor, *self.learners = (f"{SUITE}{role}{tag}" for role in ROLES)
         self.users = [self.instructor, *self.learners]
         self.port = free_ports(4)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -100,17 +108,15 @@ class Hub:
     def up(self):
         (self.folder / "home").mkdir(mode=0o755)
         for user in self.users:
+            role = user.removeprefix(SUITE).rstrip("0123456789")
             subprocess.run(["useradd", "--create-home", "--base-dir", str(self.folder / "home"), "--shell", "/bin/bash",
-                            "--comment", f"{user.rstrip('0123456789').title()} Learner", user], check=True)
+                            "--comment", f"{role.title()} Learner", user], check=True)
             subprocess.run(["chpasswd"], input=f"{user}:{self.password(user)}\n", text=True, check=True)
-        # install changes the answers' group and mode: noted here, put back in down()
-        for part in course_hub.HIDDEN + [str(p.relative_to(HOME)) for p in (HOME / "labs").glob("*.ipynb")]:
-            top = HOME / part
-            if top.exists():
-                for path in [top, *(top.rglob("*") if top.is_dir() else [])]:
-                    if not path.is_symlink():
-                        st = path.stat()
-                        self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
+        # install changes the answers' group and mode: noted here (and on disk, for a run stopped before down()), put back in down()
+        for path in course_hub.answer_paths():
+            st = path.lstat()
+            self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
+        MODES.write_text(json.dumps({str(path): held for path, held in self.modes.items()}))
         self.start(INSTRUCTORS=self.instructor, LEARNERS=" ".join(self.learners))  # named once: the groups keep them
 
     def start(self, install=True, **settings):
@@ -153,9 +159,7 @@ class Hub:
         for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade") for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users):
             if group not in self.groups_before:
                 subprocess.run(["groupdel", group], check=False, capture_output=True)
-        for path, (gid, mode) in self.modes.items():
-            os.chown(path, -1, gid)
-            os.chmod(path, mode)
+        put_back(self.modes)
         shutil.rmtree(self.folder, ignore_errors=True)
         for user in made_users:  # what the JVMs of its people left in the shared /tmp (the kit's and kernel's make none)
             shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
@@ -183,10 +187,74 @@ class Session(HubUser):
         return super().assignments(action, course or self.course, lab)
 
 
+def put_back(modes):
+    """The answers' groups and modes as they were before the hub's install closed them."""
+    for path, (gid, mode) in modes.items():
+        if Path(path).exists() and not Path(path).is_symlink():
+            os.chown(path, -1, gid)
+            os.chmod(path, mode)
+    MODES.unlink(missing_ok=True)
+
+
+def running_tests(proc):
+    """Whether the process is a test run still (a killed one may linger a moment as a zombie, or its pid be reused)."""
+    try:
+        return "pytest" in cmdline(proc) and "\nState:\tZ" not in (proc / "status").read_text()
+    except OSError:
+        return False
+
+
+def remove_leftovers():
+    """What an earlier run of these tests left when it was stopped before its end (killed, a CI timeout): its hubs'
+    processes and folders, its users and groups (by SUITE's names), the answers' modes; said in one line. The classes'
+    names are fixed, so one run at a time plays a hub on a machine: a hub whose test still runs stops this one."""
+    for folder in Path("/tmp").glob("course-hub-*"):
+        owner = (folder / "owner.pid").read_text() if (folder / "owner.pid").exists() else ""
+        if owner.isdigit() and owner != str(os.getpid()) and running_tests(Path(f"/proc/{owner}")):
+            pytest.fail(f"another run of the hub tests plays a hub on this machine (pid {owner}, {folder}): one at a time")
+    ours, cullers = set(), {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            environ, status = (proc / "environ").read_bytes(), (proc / "status").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        if "/tmp/course-hub-" in cmdline(proc) or b"HUB_HOME=/tmp/course-hub-" in environ:  # the hub names it in its environment
+            ours.add(proc.name)
+        elif "jupyterhub_idle_culler" in cmdline(proc):  # the culler names neither: known by its hub, ours or gone
+            cullers[proc.name] = re.search(r"\nPPid:\t(\d+)", status).group(1)
+    ours |= {pid for pid, parent in cullers.items() if parent in ours or parent == "1"}
+    found = []
+    for pid in sorted(ours, key=int):
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+            found.append(f"process {pid}")
+        except ProcessLookupError:
+            pass
+    users = [u.pw_name for u in pwd.getpwall() if SUITE_USER.fullmatch(u.pw_name)]
+    for user in users:
+        subprocess.run(["pkill", "-KILL", "-u", user], check=False)
+    for user in users:
+        subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
+        shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
+    groups = [g.gr_name for g in grp.getgrall() if SUITE_GROUP.fullmatch(g.gr_name)]
+    for group in groups:
+        subprocess.run(["groupdel", group], check=False, capture_output=True)
+    folders = list(Path("/tmp").glob("course-hub-*"))
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+    if MODES.exists():
+        put_back({path: tuple(held) for path, held in json.loads(MODES.read_text()).items()})
+        found.append("the answers' modes")
+    found += [*(f"user {u}" for u in users), *(f"group {g}" for g in groups), *(f"folder {f}" for f in folders)]
+    if found:
+        print(f"removed what a stopped run of the hub tests left: {', '.join(found)}")
+
+
 @pytest.fixture(scope="module")
 def hub():
     if missing():
         pytest.fail(f"CI must play the course hub: {missing()}")
+    remove_leftovers()
     playing = Hub()
     try:
         playing.up()
@@ -560,6 +628,7 @@ def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
     try:
         hub.start(**platform.settings)
         tag = os.getpid() % 100000
+        tag = f"{SUITE}{tag}"  # the LMS's ids of the test's people: lti-cth… users, the suite's to remove
         _, early = platform.launch(hub.url, f"{tag}1", "Learner")
         assert early.status_code == 403, "a learner's launch before any instructor's: the course is tied to no LMS course yet"
         for sub, role, group, other in ((f"{tag}2", "Instructor", f"formgrade-{COURSE}", f"nbgrader-{COURSE}"),
