@@ -19,8 +19,12 @@ sys.path.insert(0, str(HOME / "tools"))  # tools/labs.py runs notebooks for the 
 BUILD = HOME / "build"
 
 # The labs run here save their results apart from the learner's data/results (and its disk ceiling);
-# the notebooks' kernels inherit this.
-RESULTS = Path(tempfile.mkdtemp(prefix="course-test-results-"))
+# the notebooks' kernels inherit this. Named by the test process's pid: what a killed run left, the next removes.
+for left in Path(tempfile.gettempdir()).glob("course-test-results-*-*"):
+    pid = left.name.split("-")[3]
+    if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+        shutil.rmtree(left, ignore_errors=True)
+RESULTS = Path(tempfile.mkdtemp(prefix=f"course-test-results-{os.getpid()}-"))
 os.environ["COURSE_RESULTS"] = str(RESULTS)
 
 
