@@ -68,7 +68,7 @@ def stage(inbound, lab, learners_group, most_bytes, staging, now):
                 raise Refused(f"{learner} is not in the class ({learners_group})")
             when = named_time(parts[2])
             if when > now + NOW_SLACK:
-                raise Refused(f"its time ({parts[2]}) is later than now")
+                raise Refused(f"its time ({shown(parts[2])}) is later than now")
             claims.setdefault(learner, []).append((when, name))
         except Refused as why:
             refused.append(f"{shown(name)}: {why}")
