@@ -152,17 +152,12 @@ class Hub:
         made = (*self.users, *(f"grader-{course}" for course in (COURSE, OTHER_COURSE, LATER_COURSE)), course_hub.NGSHARE_ACCOUNT)
         ours = lambda name: name in made or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
-        for user in made_users:
-            subprocess.run(["pkill", "-KILL", "-u", user], check=False)
-        for user in made_users:
-            subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
-        for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade") for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users):
-            if group not in self.groups_before:
-                subprocess.run(["groupdel", group], check=False, capture_output=True)
+        made_groups = [group for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade")
+                                             for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users)
+                       if group not in self.groups_before]
+        remove_people(made_users, made_groups)
         put_back(self.modes)
         shutil.rmtree(self.folder, ignore_errors=True)
-        for user in made_users:  # what the JVMs of its people left in the shared /tmp (the kit's and kernel's make none)
-            shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
 
     def teacher(self, *args):
         """A make hub-release or hub-grade step, as root."""
@@ -185,6 +180,17 @@ class Session(HubUser):
 
     def assignments(self, action=None, course=None, lab=LAB):  # the test's lab and course, not the demo's
         return super().assignments(action, course or self.course, lab)
+
+
+def remove_people(users, groups):
+    """Users (their processes first, and what their JVMs left in the shared /tmp) and groups the tests made."""
+    for user in users:
+        subprocess.run(["pkill", "-KILL", "-u", user], check=False)
+    for user in users:
+        subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
+        shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
+    for group in groups:
+        subprocess.run(["groupdel", group], check=False, capture_output=True)
 
 
 def put_back(modes):
@@ -231,14 +237,8 @@ def remove_leftovers():
         except ProcessLookupError:
             pass
     users = [u.pw_name for u in pwd.getpwall() if SUITE_USER.fullmatch(u.pw_name)]
-    for user in users:
-        subprocess.run(["pkill", "-KILL", "-u", user], check=False)
-    for user in users:
-        subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
-        shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
     groups = [g.gr_name for g in grp.getgrall() if SUITE_GROUP.fullmatch(g.gr_name)]
-    for group in groups:
-        subprocess.run(["groupdel", group], check=False, capture_output=True)
+    remove_people(users, groups)
     folders = list(Path("/tmp").glob("course-hub-*"))
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)

@@ -428,8 +428,9 @@ def make_exchange(home, exchange, course, instructors):
 def start(settings):
     if os.geteuid() != 0:
         sys.exit("hub: the hub starts each learner's server as that learner: start it as root")
-    if settings.open_door():  # settings saved by an older course, which let the hub listen anywhere in plain HTTP
-        sys.exit(f"hub: {settings.open_door()} (make hub with the setting saves it)")
+    door = settings.open_door()  # settings saved by an older course let the hub listen anywhere in plain HTTP
+    if door:
+        sys.exit(f"hub: {door} (make hub with the setting saves it)")
     close_answers(settings)
     taken = taken_port(settings)
     if taken:

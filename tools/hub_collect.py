@@ -16,10 +16,11 @@ import datetime
 import grp
 import os
 import pwd
+import shutil
 import stat
 
 from classroom_folder import STUDENT_ID
-from root_folders import FOLDER, Refused, owner_name
+from root_folders import FOLDER, KINDS, Refused, owner_name
 
 ENTRIES = 1000  # files and folders in one hand-in (a lab's notebooks and results are a few dozen)
 DEEPEST = 8  # folders inside folders
@@ -88,24 +89,19 @@ def copy_hand_in(inbound, name, staging, account, when, most_bytes):
     """One hand-in, checked and copied into staging/name (removed again if refused), owned there by its learner;
     checked alone where staging is None."""
     budget = {"entries": ENTRIES, "bytes": most_bytes, "most": most_bytes}
-    if staging is None:
-        return copy_folder(inbound, name, None, account, when + SETTLED_SECONDS, budget, DEEPEST, label="it")
-    target = os.path.join(staging, name)
+    target = staging and os.path.join(staging, name)
     try:
         copy_folder(inbound, name, target, account, when + SETTLED_SECONDS, budget, DEEPEST, label="it")
-        with open(os.path.join(target, "timestamp.txt"), "w") as written:
-            written.write(name.split("+")[2])
-        for folder, folders, files in os.walk(target):
-            for path in [folder, *(os.path.join(folder, f) for f in folders + files)]:
-                os.lchown(path, account.pw_uid, -1)
+        if target:
+            with open(os.path.join(target, "timestamp.txt"), "w") as written:
+                written.write(name.split("+")[2])
+            for folder, folders, files in os.walk(target):
+                for path in [folder, *(os.path.join(folder, f) for f in folders + files)]:
+                    os.lchown(path, account.pw_uid, -1)
     except BaseException:
-        import shutil
-        shutil.rmtree(target, ignore_errors=True)
+        if target:
+            shutil.rmtree(target, ignore_errors=True)
         raise
-
-
-KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device",
-         stat.S_IFBLK: "a device", stat.S_IFDIR: "a folder", stat.S_IFREG: "a file"}
 
 
 def checked(parent, name, label, account, settled, kind):

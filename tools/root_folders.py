@@ -8,6 +8,9 @@ import stat
 
 # a folder, opened without following a link at its last step, and without blocking on a pipe put in its place
 FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+# what may stand at a name, in words (stat's file types)
+KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device",
+         stat.S_IFBLK: "a device", stat.S_IFDIR: "a folder", stat.S_IFREG: "a file"}
 
 
 class Refused(Exception):
@@ -24,8 +27,7 @@ def owner_name(uid):
 def what_stands(parent, name):
     """What is at name in the open folder parent, in words (for a refusal)."""
     kind = stat.S_IFMT(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
-    return {stat.S_IFLNK: "a symbolic link", stat.S_IFREG: "a file", stat.S_IFIFO: "a pipe", stat.S_IFSOCK: "a socket",
-            stat.S_IFCHR: "a device", stat.S_IFBLK: "a device"}.get(kind, "something other than a folder")
+    return "something other than a folder" if kind == stat.S_IFDIR else KINDS.get(kind, "something other than a folder")
 
 
 def entered(parent, name, shown):
