@@ -115,25 +115,33 @@ def released(spawner):
 c.Spawner.pre_spawn_hook = held
 c.Spawner.post_stop_hook = released
 
+
+
+def tied(argv):
+    """A service's command, tied to the hub: JupyterHub stops its services when it stops, but not when it dies or is
+    stopped while it starts; then SIGTERM reaches them (setpriv --pdeathsig), instead of their holding their ports."""
+    return ["setpriv", "--pdeathsig", "TERM", *argv]
+
+
 c.JupyterHub.services = [
     {"name": "idle-culler",
-     "command": [course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
-                 f"--timeout={settings.idle_minutes * 60}",
+     "command": tied([course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
+                 f"--timeout={round(settings.idle_minutes * 60)}",
                  # looked at every 5 minutes at most (its default, half the time, lets a server idle half as long again)
-                 f"--cull-every={min(300, settings.idle_minutes * 10)}"]},
+                 f"--cull-every={max(1, min(300, round(settings.idle_minutes * 10)))}"])},
 ] + ([
     {"name": course_hub.NGSHARE,
      "url": f"http://127.0.0.1:{ports[course_hub.NGSHARE]}",
-     "command": [str(HOME / "build/tools/ngshare/bin/python"), "-m", "ngshare", f"--admins={course_hub.TEACHER}",
-                 f"--database=sqlite:///{settings.folder(course_hub.NGSHARE) / 'ngshare.db'}",
-                 f"--storage={settings.folder(course_hub.NGSHARE) / 'files'}/"],
+     "command": tied([str(HOME / "build/tools/ngshare/bin/python"), "-m", "ngshare", f"--admins={course_hub.TEACHER}",
+                      f"--database=sqlite:///{settings.folder(course_hub.NGSHARE) / 'ngshare.db'}",
+                      f"--storage={settings.folder(course_hub.NGSHARE) / 'files'}/"]),
      "user": course_hub.NGSHARE_ACCOUNT,
      "cwd": str(settings.folder(course_hub.NGSHARE))},
     {"name": course_hub.TEACHER, "api_token": course_hub.teacher_token(settings)},  # no process: a token for the teacher
 ] if settings.exchange == "ngshare" else []) + [
     {"name": course,
      "url": f"http://127.0.0.1:{ports[f'formgrader {course}']}",
-     "command": [str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"],
+     "command": tied([str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"]),
      "user": course_hub.grader(course),
      "cwd": str(settings.classroom(course)),
      "oauth_no_confirm": True,

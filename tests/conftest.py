@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -16,33 +17,57 @@ import pytest
 
 HOME = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HOME / "tools"))  # tools/labs.py runs notebooks for the tests and the report
+import leftovers  # noqa: E402 (tests/, on the path as the conftest's folder)
 BUILD = HOME / "build"
 
-# The labs run here save their results apart from the learner's data/results (and its disk ceiling);
-# the notebooks' kernels inherit this. Named by the test process's pid: what a killed run left, the next removes.
-for left in Path(tempfile.gettempdir()).glob("course-test-results-*-*"):
-    pid = left.name.split("-")[3]
-    if pid.isdigit() and not Path(f"/proc/{pid}").exists():
-        shutil.rmtree(left, ignore_errors=True)
-RESULTS = Path(tempfile.mkdtemp(prefix=f"course-test-results-{os.getpid()}-"))
+# A run's first process marks the run (leftovers.RUN, which every test process and all it starts inherit) and starts its
+# reaper, in a session of its own: once this process has ended, however it ended (Ctrl-C, SIGTERM, a CI timeout's
+# SIGKILL), the reaper stops the run's processes and removes what they left (tests/leftovers.py).
+if "PYTEST_XDIST_WORKER" not in os.environ:
+    os.environ[leftovers.RUN] = str(os.getpid())
+    subprocess.Popen([sys.executable, str(HOME / "tests/leftovers.py"), str(os.getpid())], start_new_session=True,
+                     stdin=subprocess.DEVNULL, env={k: v for k, v in os.environ.items() if k != leftovers.RUN})
+
+# The labs run here save their results apart from the learner's data/results (and its disk ceiling); the notebooks'
+# kernels inherit this. Named by the test process's pid: what a stopped run left, the next removes.
+leftovers.results()
+RESULTS = Path(tempfile.mkdtemp(prefix=f"{leftovers.RESULTS}{os.getpid()}-"))
 os.environ["COURSE_RESULTS"] = str(RESULTS)
 
 
-# make test spreads the test files over the cores (pytest-xdist, --dist loadfile), handing them out in the order they
-# were collected (--no-loadscope-reorder: xdist's own order puts the files with most tests first). The longest go first
-# (seconds as a full run on two cores measured them), so that none is left running alone at the end while the other
-# core idles; the rest follow in their own order.
-LONGEST_FIRST = ["test_notebooks.py", "test_hub.py", "test_binder.py", "test_classroom.py", "test_cross_language.py", "test_round_trip.py",
+def pytest_configure(config):
+    """SIGTERM (make's, when it is stopped; a CI's) stops the run as Ctrl-C does: each test process's fixtures tear down
+    what they made. The first process of a run spread over workers (xdist's) passes it on to them as SIGINT, which
+    Ctrl-C sends them through the terminal's process group but a SIGTERM to the first alone does not."""
+    def stop_as_if_interrupted(signum, frame):
+        if config.pluginmanager.hasplugin("dsession"):  # the first process, which runs no test itself
+            for proc in Path("/proc").glob("[0-9]*"):
+                if leftovers.parent(proc.name) == os.getpid() and "leftovers.py" not in leftovers.cmdline(proc):
+                    try:
+                        os.kill(int(proc.name), signal.SIGINT)
+                    except ProcessLookupError:
+                        pass
+        raise KeyboardInterrupt(f"signal {signum}")
+    signal.signal(signal.SIGTERM, stop_as_if_interrupted)
+
+
+# make test spreads the test files over the cores (pytest-xdist, --dist loadgroup, each file a group), handing them out
+# in the order they were collected (--no-loadscope-reorder: xdist's own order puts the files with most tests first).
+# The files that start machine-wide services as root (users, a hub, Slurm, namespaces) form one group, so they run one
+# after another on one worker: first the test that stops a run of them midway, then their own runs, the next ones.
+# The longest go first (seconds as a full run on two cores measured them), so that none is left running alone at the
+# end while the other core idles; the rest follow in their own order.
+SERVICES = ["test_stopped_run.py", "test_hub.py", "test_slurm.py", "test_cluster.py"]
+LONGEST_FIRST = [*SERVICES, "test_notebooks.py", "test_binder.py", "test_classroom.py", "test_cross_language.py", "test_round_trip.py",
                  "test_kernel.py", "test_bad_input.py", "test_java_unit.py", "test_c.py", "test_browser.py", "test_make_lab.py"]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which names each test by its group
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests keep their order
-
-
-def pytest_sessionfinish(session, exitstatus):
-    shutil.rmtree(RESULTS, ignore_errors=True)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group("services" if item.path.name in SERVICES else item.path.stem))
 
 
 def course_env():

@@ -573,7 +573,8 @@ HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
     ("HUB_MEMORY", "lots", "hub: HUB_MEMORY=lots: a size in megabytes or gigabytes (1536m, 4g)"),
     ("HUB_MEMORY", "100m", "hub: HUB_MEMORY=100m: at least 512m (a JupyterLab and the course kernel need about 400 MB)"),
     ("HUB_TASKS", "10", "hub: HUB_TASKS=10: a whole number, 128 or more (a JupyterLab and a kernel start about 100)"),
-    ("HUB_IDLE_MINUTES", "soon", "hub: HUB_IDLE_MINUTES=soon: a whole number of minutes, 1 or more"),
+    ("HUB_IDLE_MINUTES", "soon", "hub: HUB_IDLE_MINUTES=soon: a number of minutes, 0.25 or more (60, 90, 0.5)"),
+    ("HUB_IDLE_MINUTES", "0.1", "hub: HUB_IDLE_MINUTES=0.1: a number of minutes, 0.25 or more (60, 90, 0.5)"),
     ("HUB_ANSWERS", "maybe", "hub: HUB_ANSWERS=maybe: on or off"),
     ("INSTRUCTORS", "no-such-user-here", "hub: INSTRUCTORS=no-such-user-here: no-such-user-here is not a user of this machine "
                                          "(make the Unix users first: adduser no-such-user-here)"),

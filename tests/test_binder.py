@@ -1,6 +1,6 @@
 """Binder rehearsal. Binder's own build (repo2docker, conda-forge) cannot run here, so this rehearses what
 it does to the course, as a learner's Binder session would meet it: the course copied into a fresh home
-(repo2docker puts the repository in $HOME) owned by a user who is not root and cannot become root, the
+(repo2docker puts the repository in $HOME), with the Maven downloads the set-up made, owned by a user who is not root and cannot become root, the
 JDK only at a JAVA_HOME outside /usr/lib/jvm (hidden, as a conda prefix would have it), 2 GiB of memory
 (a cgroup, as Binder's pods), a private /tmp, and the older JDK binder/apt.txt installs at its Debian place (this
 machine's JDK 17, read-only); then binder/postBuild, then labs 00, 08 and 09 in smoke through the course kernel, lab 09
@@ -11,48 +11,22 @@ Stand-in: repo2docker's conda environment is played by a venv at the same place 
 NB_PYTHON_PREFIX) holding setup/requirements.lock, made as that user before postBuild runs. The image must hold that
 one environment (no second .venv), offer the course's kernel alone and start on the learner's copies. It needs root (another user, a cgroup, a mount namespace);
 outside CI a machine without them skips it, saying why."""
-import errno
 import json
 import os
 import pwd
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from conftest import ENV, HOME, missing_as_root
+import leftovers
+from leftovers import memory_cgroup, remove_cgroup
 
 MEMORY = 2 << 30
 APT_JDK = Path("/usr/lib/jvm/java-17-openjdk-amd64")  # where binder/apt.txt's openjdk-17-jdk-headless lies on Ubuntu
 IN_CI = os.environ.get("CI") == "true"
-
-
-def memory_cgroup():
-    """The folder of this process's cgroup v1 memory controller (where a child may be made), or None."""
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        number, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(","):
-            folder = Path("/sys/fs/cgroup/memory") / path.lstrip("/")
-            return folder if os.access(folder, os.W_OK) else None
-    return None
-
-
-def remove_cgroup(cgroup, patience_s=60):
-    """Kills what is left in the rehearsal's cgroup and removes it. Processes the sandbox's end killed may still be
-    exiting (a JVM giving back a large heap): cgroup v1 refuses rmdir (EBUSY) until the last task has gone."""
-    deadline = time.monotonic() + patience_s
-    while True:
-        for pid in filter(None, (cgroup / "cgroup.procs").read_text().split()):  # none should be left; never leak one
-            subprocess.run(["kill", "-9", pid])
-        try:
-            cgroup.rmdir()
-            return
-        except OSError as busy:
-            if busy.errno != errno.EBUSY or time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
 
 
 def missing():
@@ -94,6 +68,10 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
             # the modes a checkout gives (git keeps only the executable bit): not this tree's, which a hub test running
             # beside this one may have closed to other users (tools/course_hub.py hides the answers)
             (home / name).chmod(0o755 if os.access(HOME / name, os.X_OK) else 0o644)
+    # Maven's downloads (jbang, async-profiler, the kit's plugins) as the set-up fetched them: the rehearsal checks the
+    # image's own steps, not the registry the set-up has already reached
+    if (Path.home() / ".m2/repository").is_dir():
+        shutil.copytree(Path.home() / ".m2/repository", home / ".m2/repository", symlinks=True)
     conda.mkdir()
     private_tmp.mkdir(mode=0o1777)
     private_tmp.chmod(0o1777)
@@ -103,10 +81,8 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
     group.write_text(Path("/etc/group").read_text() + f"jovyan:x:{uid}:\n")
     java_home = Path(ENV["JAVA_HOME"]).resolve()
     before = owned_by(uid, home, private_tmp, conda)  # an earlier rehearsal's leftovers, if any
-    for stale in memory_cgroup().glob("course-binder-rehearsal-*"):  # of a rehearsal killed before its clean-up
-        if not Path("/proc", stale.name.rsplit("-", 1)[1]).exists() and not (stale / "cgroup.procs").read_text().strip():
-            stale.rmdir()
-    cgroup = memory_cgroup() / f"course-binder-rehearsal-{os.getpid()}"
+    print(leftovers.said(leftovers.rehearsals(), "a stopped rehearsal"))
+    cgroup = memory_cgroup() / f"{leftovers.REHEARSAL}{os.getpid()}"
     cgroup.mkdir()
     try:
         (cgroup / "memory.limit_in_bytes").write_text(str(MEMORY))

@@ -8,12 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from conftest import ENV, HOME, missing_as_root, rows, sha256, survivors
+import leftovers
 
 IN_CI = os.environ.get("CI") == "true"
 NODES = {"a": "10.213.0.1", "b": "10.213.0.2"}  # inside the namespaces only: no route of the machine's is touched
@@ -35,7 +37,7 @@ class Cluster:
     def __init__(self, folder):
         self.folder = folder
         tag = os.getpid()
-        self.namespaces = {n: f"course-{tag}-{n}" for n in NODES}
+        self.namespaces = {n: f"{leftovers.SUITE}-{tag}-{n}" for n in NODES}  # named by this process: see tests/leftovers.py
         self.hostnames = {n: f"course-node-{n}" for n in NODES}
         self.hostfile = folder / "hosts"
         self.unshared = folder / "unshared"  # node b sees a memory file system of its own here: a folder the nodes do not share
@@ -65,6 +67,7 @@ class Cluster:
             subprocess.run(["ip", "-n", ns, "link", "set", link, "up"], check=True)
         if not Path("/run/sshd").exists():  # sshd's privilege-separation folder (a service manager would make it)
             Path("/run/sshd").mkdir(mode=0o755)
+            (f / leftovers.MADE_PRIVSEP).touch()
             self.made_privsep = True
         self.unshared.mkdir()
         for n in NODES:
@@ -109,8 +112,9 @@ class Cluster:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("cluster")
+def cluster():
+    print(leftovers.said(leftovers.cluster(), "a stopped run of the cluster tests"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{leftovers.CLUSTER}{os.getpid()}-"))
     folder.chmod(0o755)
     nodes = Cluster(folder)
     try:

@@ -5,7 +5,7 @@ the hub's and nbgrader's own HTTP APIs as the Assignments tab and Formgrader cal
 learner and the instructor: release, fetch, submit, collect and grade (each hand-in in the course's sandbox), feedback
 fetched by each learner, grades.csv. Learners try to reach another's hand-in and feedback, another class and the
 answers, and fail. Then the same hub logs people in from an LMS the test plays (LTI 1.3), runs a class's round trip
-over ngshare (HUB_EXCHANGE=ngshare), and stops an idle server (HUB_IDLE_MINUTES=1). Needs root (users, a hub
+over ngshare (HUB_EXCHANGE=ngshare), and stops an idle server (HUB_IDLE_MINUTES=0.25). Needs root (users, a hub
 that starts servers as them); elsewhere it skips, saying why; CI runs it. Everything it made (users, groups,
 processes, ports, folders, the answers' permissions) is gone afterwards."""
 import csv
@@ -15,7 +15,6 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import stat
 import subprocess
 import sys
@@ -28,18 +27,13 @@ import pytest
 from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, cmdline, missing_as_root, survivors
 import course_hub
 from hub_demo import HubUser, free_ports, held_by
+import leftovers
+from leftovers import MADE_NGSHARE, MODES, ROLES, SUITE, put_back, remove_people
 
 IN_CI = os.environ.get("CI") == "true"
-# Every name the test gives a user, group or class begins with SUITE, so what a stopped run left is the suite's to find
-# and remove (Hub.remove_leftovers), never a real user's or class's.
-SUITE = "cth"
 COURSE = f"{SUITE}-io-a"
 OTHER_COURSE = f"{SUITE}-io-b"  # a second class on the same hub: it must stay apart
 LATER_COURSE = f"{SUITE}-io-c"  # a class the teacher adds later, whose exchange folder a learner made first
-ROLES = ("ada", "ben", "cleo", "dan", "eve")  # an instructor and four learners; eve works in a real browser
-SUITE_USER = re.compile(rf"{SUITE}({'|'.join(ROLES)})\d+|lti-{SUITE}\d+|grader-{SUITE}-io-[abc]")  # the LMS's people: lti-<sub>
-SUITE_GROUP = re.compile(rf"{SUITE_USER.pattern}|(nbgrader|formgrade)-{SUITE}-io-[abc]")
-MODES = BUILD / "hub-test-modes.json"  # the answers' modes and groups before install changed them, until put back
 LAB = "03-operation-size"
 # what a hostile hand-in carries for the teacher's browser: each would set the page's title
 SCRIPTS = "<script>document.title='ran'</script><img src=x onerror=\"document.title='ran'\">"
@@ -75,7 +69,7 @@ def opened_path(closed, needed, stage):
 
 class Hub:
     def __init__(self):
-        self.folder = Path(tempfile.mkdtemp(prefix="course-hub-", dir="/tmp"))
+        self.folder = Path(tempfile.mkdtemp(prefix="course-hub-", dir=leftovers.HUBS))
         self.folder.chmod(0o755)
         (self.folder / "owner.pid").write_text(str(os.getpid()))  # whose hub this is, while that process lives
         tag = os.getpid() % 100000
@@ -117,6 +111,8 @@ class Hub:
             st = path.lstat()
             self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
         MODES.write_text(json.dumps({str(path): held for path, held in self.modes.items()}))
+        if course_hub.NGSHARE_ACCOUNT not in self.users_before:  # install makes it: the test's to remove, also after a stop
+            MADE_NGSHARE.touch()
         self.start(INSTRUCTORS=self.instructor, LEARNERS=" ".join(self.learners))  # named once: the groups keep them
 
     def start(self, install=True, **settings):
@@ -153,9 +149,11 @@ class Hub:
         ours = lambda name: name in made or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         made_groups = [group for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade")
-                                             for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users)
+                                             for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users,
+                                  course_hub.NGSHARE_ACCOUNT)
                        if group not in self.groups_before]
         remove_people(made_users, made_groups)
+        MADE_NGSHARE.unlink(missing_ok=True)
         put_back(self.modes)
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -182,79 +180,14 @@ class Session(HubUser):
         return super().assignments(action, course or self.course, lab)
 
 
-def remove_people(users, groups):
-    """Users (their processes first, and what their JVMs left in the shared /tmp) and groups the tests made."""
-    for user in users:
-        subprocess.run(["pkill", "-KILL", "-u", user], check=False)
-    for user in users:
-        subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
-        shutil.rmtree(f"/tmp/hsperfdata_{user}", ignore_errors=True)
-    for group in groups:
-        subprocess.run(["groupdel", group], check=False, capture_output=True)
-
-
-def put_back(modes):
-    """The answers' groups and modes as they were before the hub's install closed them."""
-    for path, (gid, mode) in modes.items():
-        if Path(path).exists() and not Path(path).is_symlink():
-            os.chown(path, -1, gid)
-            os.chmod(path, mode)
-    MODES.unlink(missing_ok=True)
-
-
-def running_tests(proc):
-    """Whether the process is a test run still (a killed one may linger a moment as a zombie, or its pid be reused)."""
-    try:
-        return "pytest" in cmdline(proc) and "\nState:\tZ" not in (proc / "status").read_text()
-    except OSError:
-        return False
-
-
-def remove_leftovers():
-    """What an earlier run of these tests left when it was stopped before its end (killed, a CI timeout): its hubs'
-    processes and folders, its users and groups (by SUITE's names), the answers' modes; said in one line. The classes'
-    names are fixed, so one run at a time plays a hub on a machine: a hub whose test still runs stops this one."""
-    for folder in Path("/tmp").glob("course-hub-*"):
-        owner = (folder / "owner.pid").read_text() if (folder / "owner.pid").exists() else ""
-        if owner.isdigit() and owner != str(os.getpid()) and running_tests(Path(f"/proc/{owner}")):
-            pytest.fail(f"another run of the hub tests plays a hub on this machine (pid {owner}, {folder}): one at a time")
-    ours, cullers = set(), {}
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            environ, status = (proc / "environ").read_bytes(), (proc / "status").read_text()
-        except OSError:
-            continue  # gone meanwhile
-        if "/tmp/course-hub-" in cmdline(proc) or b"HUB_HOME=/tmp/course-hub-" in environ:  # the hub names it in its environment
-            ours.add(proc.name)
-        elif "jupyterhub_idle_culler" in cmdline(proc):  # the culler names neither: known by its hub, ours or gone
-            cullers[proc.name] = re.search(r"\nPPid:\t(\d+)", status).group(1)
-    ours |= {pid for pid, parent in cullers.items() if parent in ours or parent == "1"}
-    found = []
-    for pid in sorted(ours, key=int):
-        try:
-            os.kill(int(pid), signal.SIGKILL)
-            found.append(f"process {pid}")
-        except ProcessLookupError:
-            pass
-    users = [u.pw_name for u in pwd.getpwall() if SUITE_USER.fullmatch(u.pw_name)]
-    groups = [g.gr_name for g in grp.getgrall() if SUITE_GROUP.fullmatch(g.gr_name)]
-    remove_people(users, groups)
-    folders = list(Path("/tmp").glob("course-hub-*"))
-    for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
-    if MODES.exists():
-        put_back({path: tuple(held) for path, held in json.loads(MODES.read_text()).items()})
-        found.append("the answers' modes")
-    found += [*(f"user {u}" for u in users), *(f"group {g}" for g in groups), *(f"folder {f}" for f in folders)]
-    if found:
-        print(f"removed what a stopped run of the hub tests left: {', '.join(found)}")
-
-
 @pytest.fixture(scope="module")
 def hub():
     if missing():
         pytest.fail(f"CI must play the course hub: {missing()}")
-    remove_leftovers()
+    try:
+        print(leftovers.said(leftovers.hub(os.getpid()), "a stopped run of the hub tests"))
+    except leftovers.Busy as busy:
+        pytest.fail(str(busy))
     playing = Hub()
     try:
         playing.up()
@@ -720,17 +653,17 @@ def test_the_round_trip_over_ngshare(hub):
 
 
 def test_an_idle_server_is_stopped_and_its_files_kept(hub):
-    """With HUB_IDLE_MINUTES=1 the idle culler stops a server left alone; what the learner made in it stays."""
+    """With HUB_IDLE_MINUTES=0.25 (15 s) the idle culler stops a server left alone; what the learner made in it stays."""
     hub.stop()
-    hub.start(HUB_IDLE_MINUTES="1")
+    hub.start(HUB_IDLE_MINUTES="0.25")
     ben = Session(hub, hub.learners[0])
     ben.start_server()
     made = ben.api("PUT", f"/user/{ben.user}/api/contents/notes.txt", json={"type": "file", "format": "text", "content": "mine"})
     assert made.ok, made.text
     started = time.time()
     while ben.api("GET", f"/hub/api/users/{ben.user}").json()["servers"]:
-        assert time.time() - started < 300, "the idle server was not stopped"
-        time.sleep(5)
+        assert time.time() - started < 120, "the idle server was not stopped"
+        time.sleep(1)
     print(f"ben's idle server was stopped {time.time() - started:.0f} s after his last call")
     assert (Path(pwd.getpwnam(ben.user).pw_dir) / "java-io-course/notes.txt").read_text() == "mine"
     assert f"Culling server {ben.user}" in hub.log.read_text(), "stopped by the culler, which says so in the hub's log"

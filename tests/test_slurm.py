@@ -9,12 +9,16 @@ import secrets
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
+
+from pathlib import Path
 
 import pytest
 
 from conftest import ENV, HOME, missing_as_root, survivors
+import leftovers
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -110,14 +114,16 @@ PartitionName=course Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
 
 
 @pytest.fixture(scope="module")
-def slurm(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("slurm")
+def slurm():
+    print(leftovers.said(leftovers.slurm(), "a stopped run of the Slurm tests"))
+    folder = Path(tempfile.mkdtemp(prefix=f"{leftovers.SLURM}{os.getpid()}-"))  # named by this process: see tests/leftovers.py
     cluster = Slurm(folder)
     try:
         cluster.up()
         yield cluster
     finally:
         cluster.down()
+        shutil.rmtree(folder)
         assert survivors(lambda line: str(folder) in line or "slurmstepd" in line) == [], "a process of the Slurm was left"
         shutil.rmtree(folder)
 

@@ -74,7 +74,7 @@ class Settings:
     memory: int = 2 << 30  # HUB_MEMORY: a learner's server and all it runs (4g, 1536m); 2g holds a lab's quick run
     handin_size: int = 64 << 20  # HUB_HANDIN_SIZE: the most one hand-in may hold (a lab's notebooks and results are a few MB)
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
-    idle_minutes: int = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay)
+    idle_minutes: float = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay); fractions too (0.5)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
     exchange: str = "files"  # HUB_EXCHANGE: files (nbgrader's exchange folder, on this server's disk) or ngshare (the
     # exchange as a hub service: hubs whose users share no disk, such as Kubernetes)
@@ -214,7 +214,9 @@ def parse(field, variable, text):
     if field == "tasks":
         return int(text) if text.isdigit() and int(text) >= 128 else bad("a whole number, 128 or more (a JupyterLab and a kernel start about 100)")
     if field == "idle_minutes":
-        return int(text) if text.isdigit() and int(text) >= 1 else bad("a whole number of minutes, 1 or more")
+        found = re.fullmatch(r"\d+(\.\d+)?", text)
+        minutes = float(text) if found else 0
+        return (int(minutes) if minutes.is_integer() else minutes) if minutes >= 0.25 else bad("a number of minutes, 0.25 or more (60, 90, 0.5)")
     if field == "answers":
         return text if text in ("on", "off") else bad("on or off")
     if field == "exchange":
