@@ -75,7 +75,7 @@ hub-demo: setup
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without; exec:
 # make's SIGTERM, when it is stopped, reaches pytest itself (tests/conftest.py: it stops the run as Ctrl-C does)
 test:
-	@$(SETUP) --for-tests && $(ENV) && exec python -m pytest -n auto --dist loadgroup --no-loadscope-reorder --durations=15 tests
+	@$(SETUP) --for-tests && $(ENV) && exec python -m pytest -n auto --dist loadfile --no-loadscope-reorder --durations=15 tests
 
 # The course's stopwatch beside JMH on the same 1-byte read loop (about a minute); lab 00 sets it beside fio.
 bench: setup

@@ -25,7 +25,7 @@ BUILD = HOME / "build"
 # SIGKILL), the reaper stops the run's processes and removes what they left (tests/leftovers.py).
 if "PYTEST_XDIST_WORKER" not in os.environ:
     os.environ[leftovers.RUN] = str(os.getpid())
-    subprocess.Popen([sys.executable, str(HOME / "tests/leftovers.py"), str(os.getpid())], start_new_session=True,
+    subprocess.Popen([sys.executable, str(leftovers.REAPER), str(os.getpid())], start_new_session=True,
                      stdin=subprocess.DEVNULL, env={k: v for k, v in os.environ.items() if k != leftovers.RUN})
 
 # The labs run here save their results apart from the learner's data/results (and its disk ceiling); the notebooks'
@@ -42,7 +42,7 @@ def pytest_configure(config):
     def stop_as_if_interrupted(signum, frame):
         if config.pluginmanager.hasplugin("dsession"):  # the first process, which runs no test itself
             for proc in Path("/proc").glob("[0-9]*"):
-                if leftovers.parent(proc.name) == os.getpid() and "leftovers.py" not in leftovers.cmdline(proc):
+                if leftovers.parent(proc.name) == os.getpid() and str(leftovers.REAPER) not in leftovers.cmdline(proc):
                     try:
                         os.kill(int(proc.name), signal.SIGINT)
                     except ProcessLookupError:
@@ -51,23 +51,33 @@ def pytest_configure(config):
     signal.signal(signal.SIGTERM, stop_as_if_interrupted)
 
 
-# make test spreads the test files over the cores (pytest-xdist, --dist loadgroup, each file a group), handing them out
-# in the order they were collected (--no-loadscope-reorder: xdist's own order puts the files with most tests first).
-# The files that start machine-wide services as root (users, a hub, Slurm, namespaces) form one group, so they run one
-# after another on one worker: first the test that stops a run of them midway, then their own runs, the next ones.
-# The longest go first (seconds as a full run on two cores measured them), so that none is left running alone at the
-# end while the other core idles; the rest follow in their own order.
+# make test spreads the test files over the cores (pytest-xdist), each file a whole, handing them out in the order they
+# were collected (--no-loadscope-reorder: xdist's own order puts the files with most tests first). The files that start
+# machine-wide services as root (users, a hub, Slurm, namespaces) go as one, so they run one after another on one
+# worker: first the test that stops a run of them midway, then their own runs, the next ones. The longest go first
+# (seconds as a full run on two cores measured them), so that none is left running alone at the end while the other
+# core idles; the rest follow in their own order.
 SERVICES = ["test_stopped_run.py", "test_hub.py", "test_slurm.py", "test_cluster.py"]
 LONGEST_FIRST = [*SERVICES, "test_notebooks.py", "test_binder.py", "test_classroom.py", "test_cross_language.py", "test_round_trip.py",
                  "test_kernel.py", "test_bad_input.py", "test_java_unit.py", "test_c.py", "test_browser.py", "test_make_lab.py"]
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which names each test by its group
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests keep their order
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group("services" if item.path.name in SERVICES else item.path.stem))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's scheduling by file (--dist loadfile), the services' files one unit (xdist's own groups, --dist
+    loadgroup, rename tests in a way pytest 9 no longer reads)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            file = nodeid.split("::", 1)[0]
+            return "services" if Path(file).name in SERVICES else file
+    return ByFile(config, log)
 
 
 def course_env():

@@ -25,6 +25,7 @@ from pathlib import Path
 HOME = Path(__file__).resolve().parent.parent
 TMP = Path(tempfile.gettempdir())
 RUN = "COURSE_TEST_RUN"  # the environment variable that marks a run's processes: the pid of its first process
+REAPER = HOME / "tests/leftovers.py"  # this file, as each run's reaper runs it: REAPER PID
 
 # Every name the hub test gives a user, group or class begins with SUITE, so what a stopped run left is the suite's
 # to find and remove, never a real user's or class's.
@@ -137,11 +138,15 @@ def running(pid):
 
 
 def in_a_run(pid):
-    """Whether a process belongs to a test run (carries a run's mark: a pid reused since by another process does not)."""
+    """Whether a process belongs to a test run: it carries a run's mark, or is a run's first process (which set the mark
+    for what it starts, not in its own starting environment) and so has a reaper waiting for it. A pid reused since by
+    another process is neither."""
     try:
-        return any(entry.startswith(f"{RUN}=".encode()) for entry in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"))
+        if any(entry.startswith(f"{RUN}=".encode()) for entry in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")):
+            return True
     except OSError:
         return False
+    return bool(processes(lambda line, environ: line.split()[-2:] == [str(REAPER), str(pid)]))
 
 
 def hub(own=0):

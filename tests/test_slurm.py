@@ -123,7 +123,6 @@ def slurm():
         yield cluster
     finally:
         cluster.down()
-        shutil.rmtree(folder)
         assert survivors(lambda line: str(folder) in line or "slurmstepd" in line) == [], "a process of the Slurm was left"
         shutil.rmtree(folder)
 

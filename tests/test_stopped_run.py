@@ -77,7 +77,7 @@ def stopped(tmp_path, test, busy, stop):
     stop(run)
     run.wait(timeout=120)
     deadline = time.monotonic() + 120
-    reaper = lambda line, environ: f"tests/leftovers.py {run.pid}" in line  # noqa: E731
+    reaper = lambda line, environ: line.split()[-2:] == [str(leftovers.REAPER), str(run.pid)]  # noqa: E731
     while leftovers.processes(reaper):
         assert time.monotonic() < deadline, "the stopped run's reaper never ended"
         time.sleep(0.2)
