@@ -273,18 +273,28 @@ def said(found, what):
     return f"removed what {what} left: {', '.join(found)}" if found else ""
 
 
+def group_of(pid):
+    """A process's process group (0 once it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[2])
+    except (OSError, IndexError):
+        return 0
+
+
 def reap(run):
     """Waits until the run's first process has ended, then stops the rest of the run and removes what it left."""
     try:
+        group = os.getpgid(run)
         ended = os.pidfd_open(run)
         select.select([ended], [], [])  # readable once the process has ended
     except ProcessLookupError:
-        pass
-    # a stopped run's test processes tear down for a few seconds (xdist gives them 10) before it kills them
+        group = 0  # ended already
+    # a stopped run's test processes (its process group: xdist's workers, what they start in the foreground) tear down
+    # what they made for a few seconds (xdist gives them 10) before it kills them
     deadline = time.monotonic() + 20
     mark = f"{RUN}={run}".encode()
     ours = lambda line, environ: mark in environ.split(b"\0")  # noqa: E731
-    while processes(ours) and time.monotonic() < deadline:
+    while any(group_of(pid) == group for pid in processes(ours)) and time.monotonic() < deadline:
         time.sleep(0.2)
     line = said(kill(processes(ours)) + everything(), f"the test run {run}")
     if line:

@@ -181,21 +181,24 @@ def test_missing_scratch_folder(commands, tmp_path, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_read_only_scratch_folder(commands, language):
-    # pytest's own temporary folders are private to their owner, so these live in build/
-    folder = Path(tempfile.mkdtemp(dir=HOME / "build", prefix="read-only-"))
-    programs = Path(tempfile.mkdtemp(dir=HOME / "build", prefix="read-only-bin-"))
-    cmd = commands("raw_io", language)
+    # in /tmp, where every user may reach them: pytest's own temporary folders are private to their owner, and the course
+    # may lie under a folder other users may not enter (a 0700 mktemp -d, /root)
+    folder = Path(tempfile.mkdtemp(dir="/tmp", prefix="course-read-only-"))
+    programs = Path(tempfile.mkdtemp(dir="/tmp", prefix="course-read-only-bin-"))
+    cmd = list(commands("raw_io", language))
     try:
-        if language == "c":  # where nobody (below) can run it
-            programs.chmod(0o755)
-            cmd = [str(shutil.copy(cmd[0], programs / "raw_io"))]
+        programs.chmod(0o755)
+        if language == "c":  # the program, where nobody (below) can run it
+            cmd[0] = str(shutil.copy(cmd[0], programs / "raw_io"))
+        else:  # the snippet's classes, where nobody can read them (the JDK lies where every user may run it)
+            at = cmd.index("-cp") + 1
+            cmd[at] = ":".join(str(shutil.copy(jar, programs / f"{i}-{Path(jar).name}")) for i, jar in enumerate(cmd[at].split(":")))
         folder.chmod(0o555)
         if os.getuid() == 0:  # root writes anywhere: run as nobody so the permission applies
             nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             program = cmd[0] if language == "c" else cmd[cmd.index("-cp") + 1].split(":")[0]
             if subprocess.run(nobody + ["test", "-r", program]).returncode != 0 and os.environ.get("CI") != "true":
-                pytest.skip(f"as root this runs the snippet as nobody, who cannot enter the folders above {HOME} "
-                            "(a private home, say): clone the course where every user can read it to run this test")
+                pytest.skip(f"as root this runs the snippet as nobody, who cannot read {program} here")
             cmd = nobody + cmd
         result = run_snippet(cmd, ["--op", "write", "--file", str(folder / "x.dat")])
         check_failed(result, f"scratch folder {folder} is not writable", folder)

@@ -1,6 +1,6 @@
 """A test run stopped midway leaves the machine as it found it. Three runs of the services' own tests, each stopped once
 its service is busy, as make test is stopped: the hub's round trip by SIGTERM to pytest (what make passes on when it
-is stopped) while learners' servers run as their users; Slurm's batch job by SIGKILL to the run's whole process group
+is stopped) while learners' servers run as their users; Slurm's JupyterLab job by SIGKILL to the run's whole process group
 (a CI timeout's hard stop: no teardown runs) while the job runs; the cluster's lab 08 by SIGINT to the group (Ctrl-C)
 while ranks run on both nodes. After each (and its reaper, tests/leftovers.py), no user, group, namespace, mount,
 process, folder or changed mode of the run is left. The services' own tests run after this file on the same worker
@@ -118,7 +118,7 @@ def ranks_on_node_b(run):
 @pytest.mark.parametrize("test, busy, stop, missing", [
     ("tests/test_hub.py::test_a_class_round_trip_on_the_hub", learners_servers, lambda run: run.send_signal(signal.SIGTERM),
      test_hub.missing),
-    ("tests/test_slurm.py::test_lab_08_as_a_batch_job_and_then_charted_and_judged_where_nothing_runs", a_job_running,
+    ("tests/test_slurm.py::test_the_jupyterlab_job_starts_the_learners_jupyterlab_and_says_how_to_reach_it", a_job_running,
      lambda run: os.killpg(run.pid, signal.SIGKILL), test_slurm.missing),
     ("tests/test_cluster.py::test_lab_08_runs_its_sweeps_with_ranks_on_both_nodes", ranks_on_node_b,
      lambda run: os.killpg(run.pid, signal.SIGINT), test_cluster.missing),

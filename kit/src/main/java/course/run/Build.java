@@ -39,14 +39,15 @@ public final class Build {
 
     /**
      * No arguments: compiles every snippet in both languages, and the eviction helper (Binder's postBuild
-     * runs this). "command SNIPPET LANGUAGE" prints the command line that runs a snippet, one argument a
-     * line, and "library NAME" the JNI library's path, building them as a lab would: the tests build this way.
+     * runs this). "command SNIPPET LANGUAGE" prints the command line that runs a snippet as a lab's run starts it (a Java
+     * snippet with its class cache, where a run made one; this makes none), one argument a line, and "library NAME" the
+     * JNI library's path, building them as a lab would: the tests build this way.
      */
     public static void main(String[] args) throws IOException {
         Build build = new Build();
         if (args.length > 0) {
             try {
-                if (args.length == 3 && args[0].equals("command")) build.command(args[1], args[2]).forEach(System.out::println);
+                if (args.length == 3 && args[0].equals("command")) build.startedAsALabsRun(args[1], args[2]).forEach(System.out::println);
                 else if (args.length == 2 && args[0].equals("library")) System.out.println(build.nativeLibrary(args[1]));
                 else throw new IllegalArgumentException("usage: course.Build [command SNIPPET LANGUAGE | library NAME]");
             } catch (RuntimeException e) {
@@ -123,6 +124,12 @@ public final class Build {
             case "java" -> javaCommand(snippet);
             default -> throw new IllegalArgumentException("language " + language + ": must be java or c");
         };
+    }
+
+    /** command(snippet, language) with the class cache a run of it made, if any (never making one: SharedClasses.forRun). */
+    List<String> startedAsALabsRun(String snippet, String language) {
+        List<String> command = command(snippet, language);
+        return language.equals("java") ? SharedClasses.around(command, SharedClasses.forRun(classArchive(snippet), true, command)) : command;
     }
 
     /** TypedFfm → typed_ffm: the snippet name of a Java file. */
