@@ -69,9 +69,11 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
             # beside this one may have closed to other users (tools/course_hub.py hides the answers)
             (home / name).chmod(0o755 if os.access(HOME / name, os.X_OK) else 0o644)
     # Maven's downloads (jbang, async-profiler, the kit's plugins) as the set-up fetched them: the rehearsal checks the
-    # image's own steps, not the registry the set-up has already reached
-    if (Path.home() / ".m2/repository").is_dir():
-        shutil.copytree(Path.home() / ".m2/repository", home / ".m2/repository", symlinks=True)
+    # image's own steps, not the registry the set-up has already reached. Maven keeps them in the home Java sees, the
+    # password file's (not $HOME)
+    repository = Path(pwd.getpwuid(os.getuid()).pw_dir) / ".m2/repository"
+    if repository.is_dir():
+        shutil.copytree(repository, home / ".m2/repository", symlinks=True)
     conda.mkdir()
     private_tmp.mkdir(mode=0o1777)
     private_tmp.chmod(0o1777)
