@@ -20,25 +20,36 @@ sys.path.insert(0, str(HOME / "tools"))  # tools/labs.py runs notebooks for the 
 import leftovers  # noqa: E402 (tests/, on the path as the conftest's folder)
 BUILD = HOME / "build"
 
-# A run's first process marks the run (leftovers.RUN, which every test process and all it starts inherit) and starts its
-# reaper, in a session of its own: once this process has ended, however it ended (Ctrl-C, SIGTERM, a CI timeout's
-# SIGKILL), the reaper stops the run's processes and removes what they left (tests/leftovers.py).
-if "PYTEST_XDIST_WORKER" not in os.environ:
+# A run's first process marks the run (leftovers.RUN, which every test process and all it starts inherit; pytest_configure
+# starts its reaper).
+FIRST = "PYTEST_XDIST_WORKER" not in os.environ
+if FIRST:
     os.environ[leftovers.RUN] = str(os.getpid())
-    subprocess.Popen([sys.executable, str(leftovers.REAPER), str(os.getpid())], start_new_session=True,
-                     stdin=subprocess.DEVNULL, env={k: v for k, v in os.environ.items() if k != leftovers.RUN})
 
 # The labs run here save their results apart from the learner's data/results (and its disk ceiling); the notebooks'
-# kernels inherit this. Named by the test process's pid: what a stopped run left, the next removes.
+# kernels inherit this. Named by the test process's pid: what a stopped run left, its reaper or the next run removes.
 leftovers.results()
 RESULTS = Path(tempfile.mkdtemp(prefix=f"{leftovers.RESULTS}{os.getpid()}-"))
 os.environ["COURSE_RESULTS"] = str(RESULTS)
 
 
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(RESULTS, ignore_errors=True)
+
+
 def pytest_configure(config):
-    """SIGTERM (make's, when it is stopped; a CI's) stops the run as Ctrl-C does: each test process's fixtures tear down
+    """The run's reaper, in a session of its own: once the first process has ended, however it ended (Ctrl-C, SIGTERM,
+    a CI timeout's SIGKILL), it stops the run's processes and removes what they left (tests/leftovers.py), saying so on
+    the run's own stderr (not pytest's capture of it).
+
+    SIGTERM (make's, when it is stopped; a CI's) stops the run as Ctrl-C does: each test process's fixtures tear down
     what they made. The first process of a run spread over workers (xdist's) passes it on to them as SIGINT, which
     Ctrl-C sends them through the terminal's process group but a SIGTERM to the first alone does not."""
+    if FIRST:
+        with config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
+            subprocess.Popen([sys.executable, str(leftovers.REAPER), str(os.getpid())], start_new_session=True,
+                             stdin=subprocess.DEVNULL, env={k: v for k, v in os.environ.items() if k != leftovers.RUN})
+
     def stop_as_if_interrupted(signum, frame):
         if config.pluginmanager.hasplugin("dsession"):  # the first process, which runs no test itself
             for proc in Path("/proc").glob("[0-9]*"):
