@@ -116,7 +116,6 @@ c.Spawner.pre_spawn_hook = held
 c.Spawner.post_stop_hook = released
 
 
-
 def tied(argv):
     """A service's command, tied to the hub: JupyterHub stops its services when it stops, but not when it dies or is
     stopped while it starts; then SIGTERM reaches them (setpriv --pdeathsig), instead of their holding their ports."""
@@ -126,9 +125,9 @@ def tied(argv):
 c.JupyterHub.services = [
     {"name": "idle-culler",
      "command": tied([course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
-                 f"--timeout={round(settings.idle_minutes * 60)}",
-                 # looked at every 5 minutes at most (its default, half the time, lets a server idle half as long again)
-                 f"--cull-every={max(1, min(300, round(settings.idle_minutes * 10)))}"])},
+                      f"--timeout={round(settings.idle_minutes * 60)}",
+                      # looked at every 5 minutes at most (its default, half the time, lets a server idle half as long again)
+                      f"--cull-every={max(1, min(300, round(settings.idle_minutes * 10)))}"])},
 ] + ([
     {"name": course_hub.NGSHARE,
      "url": f"http://127.0.0.1:{ports[course_hub.NGSHARE]}",

@@ -178,12 +178,7 @@ def mpirun(procs):
     return ["mpirun"] + (["--allow-run-as-root"] if os.geteuid() == 0 else []) + ["-q", "--oversubscribe", "-np", str(procs)]
 
 
-def cmdline(proc):
-    """The command line of a /proc/PID folder, as one string ("" once the process is gone)."""
-    try:
-        return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
+cmdline = leftovers.cmdline  # the command line of a /proc/PID folder, as one string ("" once the process is gone)
 
 
 def survivors(matches, grace=15.0):

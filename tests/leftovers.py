@@ -77,6 +77,12 @@ def parent(pid):
         return 0
 
 
+def carrying(run, also=b""):
+    """A matcher for processes(): those that carry the run's mark (and the bytes also in their environment)."""
+    mark = f"{RUN}={run}".encode()
+    return lambda line, environ: mark in environ.split(b"\0") and also in environ
+
+
 def processes(matches):
     """{pid: command line} of the processes whose command line or environment (one bytes string) matches(line, environ)."""
     found = {}
@@ -292,8 +298,7 @@ def reap(run):
     # a stopped run's test processes (its process group: xdist's workers, what they start in the foreground) tear down
     # what they made for a few seconds (xdist gives them 10) before it kills them
     deadline = time.monotonic() + 20
-    mark = f"{RUN}={run}".encode()
-    ours = lambda line, environ: mark in environ.split(b"\0")  # noqa: E731
+    ours = carrying(run)
     while any(group_of(pid) == group for pid in processes(ours)) and time.monotonic() < deadline:
         time.sleep(0.2)
     line = said(kill(processes(ours)) + everything(), f"the test run {run}")

@@ -189,14 +189,14 @@ def test_read_only_scratch_folder(commands, language):
     try:
         programs.chmod(0o755)
         if language == "c":  # the program, where nobody (below) can run it
-            cmd[0] = str(shutil.copy(cmd[0], programs / "raw_io"))
+            cmd[0] = program = str(shutil.copy(cmd[0], programs / "raw_io"))
         else:  # the snippet's classes, where nobody can read them (the JDK lies where every user may run it)
             at = cmd.index("-cp") + 1
-            cmd[at] = ":".join(str(shutil.copy(jar, programs / f"{i}-{Path(jar).name}")) for i, jar in enumerate(cmd[at].split(":")))
+            jars = [str(shutil.copy(jar, programs / f"{i}-{Path(jar).name}")) for i, jar in enumerate(cmd[at].split(":"))]
+            cmd[at], program = ":".join(jars), jars[0]
         folder.chmod(0o555)
         if os.getuid() == 0:  # root writes anywhere: run as nobody so the permission applies
             nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            program = cmd[0] if language == "c" else cmd[cmd.index("-cp") + 1].split(":")[0]
             if subprocess.run(nobody + ["test", "-r", program]).returncode != 0 and os.environ.get("CI") != "true":
                 pytest.skip(f"as root this runs the snippet as nobody, who cannot read {program} here")
             cmd = nobody + cmd

@@ -10,7 +10,6 @@ that starts servers as them); elsewhere it skips, saying why; CI runs it. Everyt
 processes, ports, folders, the answers' permissions) is gone afterwards."""
 import csv
 import grp
-import re
 import json
 import os
 import pwd
@@ -560,8 +559,7 @@ def test_a_launch_from_the_lms_logs_a_learner_and_an_instructor_in(hub):
     hub.stop()
     try:
         hub.start(**platform.settings)
-        tag = os.getpid() % 100000
-        tag = f"{SUITE}{tag}"  # the LMS's ids of the test's people: lti-cth… users, the suite's to remove
+        tag = f"{SUITE}{os.getpid() % 100000}"  # the LMS's ids of the test's people: lti-cth… users, the suite's to remove
         _, early = platform.launch(hub.url, f"{tag}1", "Learner")
         assert early.status_code == 403, "a learner's launch before any instructor's: the course is tied to no LMS course yet"
         for sub, role, group, other in ((f"{tag}2", "Instructor", f"formgrade-{COURSE}", f"nbgrader-{COURSE}"),

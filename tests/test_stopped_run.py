@@ -27,7 +27,7 @@ import test_slurm
 
 IN_CI = os.environ.get("CI") == "true"
 # what the services' tests start, by a word of its command line (none of this suite's other tests starts any)
-SERVICES = ("jupyterhub", "configurable-http-proxy", "ngshare", "slurmctld", "slurmd", "slurmstepd", "munged", "orted",
+STARTED_BY_SERVICES = ("jupyterhub", "configurable-http-proxy", "ngshare", "slurmctld", "slurmd", "slurmstepd", "munged", "orted",
             f"{leftovers.HUBS}/course-hub-", f"{leftovers.TMP}/{leftovers.SLURM}", f"{leftovers.TMP}/{leftovers.CLUSTER}")
 
 pytestmark = pytest.mark.skipif(bool(missing_as_root("the services' tests", {})) and not IN_CI,
@@ -49,13 +49,12 @@ def machine():
             "modes": modes,
             "folders": sorted(map(str, folders)),
             "state files": [str(f) for f in (leftovers.MODES, leftovers.MADE_NGSHARE) if f.exists()],
-            "services' processes": sorted(leftovers.processes(lambda line, environ: any(name in line for name in SERVICES)).values())}
+            "services' processes": sorted(leftovers.processes(lambda line, environ: any(name in line for name in STARTED_BY_SERVICES)).values())}
 
 
 def marked(run):
     """{pid: command line} of the processes that carry the run's mark."""
-    mark = f"{leftovers.RUN}={run}".encode()
-    return leftovers.processes(lambda line, environ: mark in environ.split(b"\0"))
+    return leftovers.processes(leftovers.carrying(run))
 
 
 def stopped(tmp_path, test, busy, stop):
@@ -102,8 +101,7 @@ def owner(pid):
 
 def a_job_running(run):
     """Whether a Slurm job of the run runs (its processes carry the job's id and the run's mark)."""
-    mark = f"{leftovers.RUN}={run}".encode()
-    return bool(leftovers.processes(lambda line, environ: mark in environ.split(b"\0") and b"SLURM_JOB_ID=" in environ))
+    return bool(leftovers.processes(leftovers.carrying(run, also=b"SLURM_JOB_ID=")))
 
 
 def ranks_on_node_b(run):
