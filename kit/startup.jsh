@@ -12,3 +12,5 @@ import course.record.*;
 import course.base.*;
 // The stop button by signal (the kernelspec's interrupt_mode), a burst of presses counted once.
 StopButton.install();
+// A shutdown or restart ends the kernel's JVM at once, not after JJava's idle cell threads (KernelEnd says why).
+KernelEnd.install();

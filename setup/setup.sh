@@ -281,7 +281,7 @@ EOF
 
 precompile() {
   say "pre-compiling snippets"
-  COURSE_HOME="$COURSE_HOME" "$JDK/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.run.Build
+  COURSE_HOME="$COURSE_HOME" "$JDK/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.run.Precompile
 }
 
 main() {

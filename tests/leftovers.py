@@ -197,7 +197,8 @@ def slurm():
 
 def cluster():
     """Two nodes whose test ended before taking them down: what runs in their namespaces, the namespaces (their ends
-    of the link go with them), what names their folder, sshd's /run/sshd where the test made it, the folder."""
+    of the link go with them), Open MPI's session folders named by their host names (the namespaces'), what names their
+    folder, sshd's /run/sshd where the test made it, the folder."""
     found = []
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout if shutil.which("ip") else ""
     for ns in re.findall(rf"^({SUITE}-(\d+)-[ab])\b", listed, re.M):
@@ -206,6 +207,10 @@ def cluster():
             found += kill({int(pid): cmdline(Path(f"/proc/{pid}")) for pid in pids})
             subprocess.run(["ip", "netns", "del", ns[0]], capture_output=True)
             found.append(f"namespace {ns[0]}")
+    for session in TMP.glob(f"ompi.{SUITE}-*-[ab].*"):
+        if not running(pid_in(session.name, f"ompi.{SUITE}-")):
+            shutil.rmtree(session, ignore_errors=True)
+            found.append(f"folder {session}")
     for folder in TMP.glob(f"{CLUSTER}*"):
         if not running(pid_in(folder.name, CLUSTER)):
             found += kill(processes(lambda line, environ: str(folder) in line))

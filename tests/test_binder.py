@@ -115,6 +115,9 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
         log = run.stdout[-3000:] + run.stderr[-3000:]
         assert run.returncode == 0, log
         assert "setup: JDK" in run.stdout and "/opt/conda/lib/jvm (JAVA_HOME is set)" in run.stdout, log
+        built = [line for line in run.stdout.splitlines() if line.startswith("precompiled ") and "/" not in line]
+        assert built and [line for line in built if not line.endswith(" and its class cache")] == [], \
+            f"the image holds each Java snippet's class cache, made at set-up: {built}"
         report = (home / "build/report.html").read_text()
         assert "2.0 GiB memory" in report, "the labs saw Binder's memory limit"
         assert "Lab 08" in report or "08-mpi-processes" in report

@@ -38,7 +38,9 @@ class Cluster:
         self.folder = folder
         tag = os.getpid()
         self.namespaces = {n: f"{leftovers.SUITE}-{tag}-{n}" for n in NODES}  # named by this process: see tests/leftovers.py
-        self.hostnames = {n: f"course-node-{n}" for n in NODES}
+        # host names as the namespaces': Open MPI names its session folders by them (TMPDIR/ompi.HOST.UID), so what a
+        # killed mpirun leaves there is this run's by name too
+        self.hostnames = dict(self.namespaces)
         self.hostfile = folder / "hosts"
         self.unshared = folder / "unshared"  # node b sees a memory file system of its own here: a folder the nodes do not share
         self.sshds = []
@@ -107,6 +109,8 @@ class Cluster:
             sshd.wait()
         for ns in self.namespaces.values():
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)  # its end of the link goes with it
+            for session in leftovers.TMP.glob(f"ompi.{ns}.*"):  # a rank's mpirun that was stopped cannot remove its own
+                shutil.rmtree(session, ignore_errors=True)
         if self.made_privsep:
             Path("/run/sshd").rmdir()
 

@@ -194,3 +194,19 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
         for manager, client in ((km, kc), (km2, kc2)):
             client.stop_channels()
             manager.shutdown_kernel(now=True)
+
+
+def test_a_kernel_told_to_shut_down_ends_by_itself(tmp_path):
+    """Jupyter's shutdown (a restart, the end of an autograded hand-in, a hub server's stop) waits for the kernel's
+    process and sends SIGTERM when it outstays the wait; JJava's idle cell threads alone would keep it a minute. The
+    kit ends it on its own (course.show.KernelEnd): status 0 within a wait longer than Jupyter's, not SIGTERM's 143."""
+    with kernel_environment(kernel_env(tmp_path)):
+        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    process = km.provisioner.process
+    try:
+        assert kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");', timeout=120)["content"]["status"] == "ok"
+    finally:
+        kc.stop_channels()
+        km.shutdown_wait_time = 30.0  # JJava's idle threads live 60 s: only the kit ends it before this
+        km.shutdown_kernel(now=False)
+    assert process.wait(timeout=60) == 0, "the kernel outstayed Jupyter's wait and was stopped by its signal"

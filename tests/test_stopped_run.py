@@ -41,7 +41,8 @@ def machine():
     for path in course_hub.answer_paths():
         st = path.lstat()
         modes[str(path)] = (st.st_gid, stat.S_IMODE(st.st_mode))
-    folders = [*leftovers.HUBS.glob("course-hub-*"), *leftovers.TMP.glob(f"{leftovers.SLURM}*"), *leftovers.TMP.glob(f"{leftovers.CLUSTER}*")]
+    folders = [*leftovers.HUBS.glob("course-hub-*"), *leftovers.TMP.glob(f"{leftovers.SLURM}*"), *leftovers.TMP.glob(f"{leftovers.CLUSTER}*"),
+               *leftovers.TMP.glob(f"ompi.{leftovers.SUITE}-*")]
     return {"users": sorted(u.pw_name for u in pwd.getpwall()),
             "groups": sorted(g.gr_name for g in grp.getgrall()),
             "namespaces": subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split("\n"),

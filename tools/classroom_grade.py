@@ -115,8 +115,8 @@ def unsafe_submission(folder, student):
 
 
 def precompile():
-    """The kit builds every snippet (a cache hit each when nothing changed)."""
-    run_kit("course.run.Build", capture=True)
+    """The kit builds every snippet and its class cache (a cache hit each when nothing changed): the sandbox may not."""
+    run_kit("course.run.Precompile", capture=True)
 
 
 # What grading reads of the course (read-only; its Python environment too, wherever it lies): the kit (and the kernel's imports of it), the snippets and what the set-up built of

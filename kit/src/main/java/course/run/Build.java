@@ -17,12 +17,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 /**
@@ -38,73 +33,19 @@ public final class Build {
     private final Map<String, Path> cBinaries = new ConcurrentHashMap<>();
 
     /**
-     * No arguments: compiles every snippet in both languages, and the eviction helper (Binder's postBuild
-     * runs this). "command SNIPPET LANGUAGE" prints the command line that runs a snippet as a lab's run starts it (a Java
-     * snippet with its class cache, where a run made one; this makes none), one argument a line, and "library NAME" the
-     * JNI library's path, building them as a lab would: the tests build this way.
+     * "command SNIPPET LANGUAGE" prints the command line that runs a snippet as a lab's run starts it (a Java snippet with
+     * its class cache, where one was made; this makes none), one argument a line, and "library NAME" the JNI library's
+     * path, building them as a lab would: the tests build this way. Precompile builds them all.
      */
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         Build build = new Build();
-        if (args.length > 0) {
-            try {
-                if (args.length == 3 && args[0].equals("command")) build.startedAsALabsRun(args[1], args[2]).forEach(System.out::println);
-                else if (args.length == 2 && args[0].equals("library")) System.out.println(build.nativeLibrary(args[1]));
-                else throw new IllegalArgumentException("usage: course.Build [command SNIPPET LANGUAGE | library NAME]");
-            } catch (RuntimeException e) {
-                System.err.println("course.Build: " + e.getMessage());
-                System.exit(2);
-            }
-            return;
-        }
-        build.evictHelper();
-        // each snippet built on its own (a JVM start or two, and javac or gcc): as many at once as there are cores
-        List<Callable<String>> steps = new ArrayList<>();
-        try (Stream<Path> files = Files.list(build.home.resolve("c-snippets"))) {
-            for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
-                String snippet = c.getFileName().toString().replace(".c", "");
-                if (snippet.equals("harness") || snippet.equals("evict")) continue;  // shared parts, not snippets
-                if (needsMissingMpi(c)) {
-                    steps.add(() -> "skipped " + snippet + " (" + MpiRun.missing() + ")");
-                    continue;
-                }
-                steps.add(() -> {
-                    build.command(snippet, "c");
-                    return build.precompileJava(snippet);
-                });
-            }
-        }
-        try (Stream<Path> files = Files.list(build.home.resolve("java-snippets"))) {  // Java-only snippets (typed_ffm)
-            for (Path java : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                String snippet = snakeCase(java.getFileName().toString().replace(".java", ""));
-                if (Files.exists(build.cSource(snippet)) || !Files.readString(java).contains("Harness.run(")) continue;
-                steps.add(() -> build.precompileJava(snippet));
-            }
-        }
-        try (Stream<Path> files = Files.list(build.home.resolve("c-snippets/jni"))) {
-            for (Path c : files.filter(f -> f.toString().endsWith(".c")).sorted().toList()) {
-                if (needsMissingMpi(c)) continue;  // said above
-                steps.add(() -> "precompiled " + build.nativeLibrary(c.getFileName().toString().replace(".c", "")));
-            }
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
         try {
-            for (Future<String> step : pool.invokeAll(steps)) System.out.println(step.get());  // in order, as each is done
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** Compiles a snippet's Java side, or says it needs a newer JDK (typed_ffm, mapped_file and small_reads need 22). */
-    private String precompileJava(String snippet) {
-        try {
-            command(snippet, "java");
-            return "precompiled " + snippet;
-        } catch (Exec.RunFailed e) {
-            return "skipped " + snippet + " in Java (it needs a newer JDK than " + Runtime.version().feature() + ")";
+            if (args.length == 3 && args[0].equals("command")) build.startedAsALabsRun(args[1], args[2]).forEach(System.out::println);
+            else if (args.length == 2 && args[0].equals("library")) System.out.println(build.nativeLibrary(args[1]));
+            else throw new IllegalArgumentException("usage: course.run.Build command SNIPPET LANGUAGE | library NAME");
+        } catch (RuntimeException e) {
+            System.err.println("course.run.Build: " + e.getMessage());
+            System.exit(2);
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * Class-data sharing for the Java snippets: a JVM start parses and links a few hundred classes before the harness's
  * first line (JMX for the thread CPU clock, NIO, the snippet's own), and a sweep starts hundreds of JVMs. A snippet's
- * first run on the course's JDK records the classes it loaded; every later run maps them, already parsed and linked.
+ * first run on the course's JDK (the set-up's, Precompile; else a lab's) records the classes it loaded; every
+ * later run maps them, already parsed and linked.
  * On JDK 25 and later that is an ahead-of-time cache (JEP 483: -XX:AOTMode=record during the run, then one
  * -XX:AOTMode=create after it, as JEP 514's one-step -XX:AOTCacheOutput does in a child JVM that would print its options
  * on stderr), which also links the lambdas and method handles JMX is made of: a shared_file run starts in about 100 ms
