@@ -14,6 +14,7 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -64,6 +65,20 @@ def opened_path(closed, needed, stage):
     lines += [f'mount -t tmpfs -o mode=0755 course-hub "{folder}"' for folder in sorted(closed)]
     lines += [f'mkdir -p "{path}" && mount --move "{stage}/{i}" "{path}"' for i, path in enumerate(needed)]
     return " && ".join(lines) + ' && exec "$@"'
+
+
+def whole_run(cmd, **kw):
+    """subprocess.run(cmd, check=True), but a test stopped while it runs takes all it started with it: run() kills only
+    its child (here unshare), and the install behind it would go on and close the answers after down() opened them."""
+    child = subprocess.Popen(cmd, start_new_session=True, **kw)
+    try:
+        status = child.wait()
+    except BaseException:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        raise
+    if status != 0:
+        raise subprocess.CalledProcessError(status, cmd)
 
 
 class Hub:
@@ -118,7 +133,7 @@ class Hub:
         """install (with these settings over the saved ones; unless told not to), then start; returns once the hub answers."""
         env = dict(self.env, **settings)
         if install:
-            subprocess.run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env, check=True)
+            whole_run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env)
         self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         certificate = settings.get("HUB_TLS_CERT")

@@ -70,7 +70,7 @@ public final class Lab01 {
         String mitigations = lab.machine().getOrDefault("cpu mitigations", "not recorded");
         String text = String.format(Locale.ROOT,
                 "One 1-byte read(2) of a file in the page cache costs %s from C and %s from Java on this machine (medians over this"
-                + " run's file sizes%s). The kernel here guards against speculative-execution attacks with: %s.",
+                + " run's file sizes%s). The guards against speculative-execution attacks this kernel names, in its own words: %s.",
                 c.format("%.0f") + " ns", java.format("%.0f") + " ns", c.hasInterval() ? ", with their 95% intervals" : "", mitigations);
         course.show.Notebook.html("<p>" + course.base.Html.escape(text) + "</p>", text);
     }

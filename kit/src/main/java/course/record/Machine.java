@@ -287,9 +287,11 @@ public final class Machine {
 
     /**
      * What the kernel does on this CPU against speculative-execution attacks, from its vulnerabilities folder: each
-     * entry it mitigates, and how ("spectre_v2: Retpolines"). Several of them (retpolines, SRSO's
-     * Safe RET, IBPB on entry) are paid on every system call, so two machines of one age can differ several times over
-     * in what a 1-byte read costs. "none listed" where the folder is absent (not Linux, an old kernel).
+     * guard it names, in its words ("spectre_v2: Retpolines"), a guard it applies while still calling the CPU vulnerable
+     * too ("Vulnerable: Safe RET, no microcode": the kernel is guarded, programs may not be; common in virtual machines).
+     * Several (KPTI, buffer clearing, Safe RET, retpolines) are paid on every system call, so two machines of one age can
+     * differ several times over in what a 1-byte read costs. An entry with no guard ("Vulnerable", "Not affected") costs
+     * nothing and is left out. "none listed" where the folder is absent (not Linux, an old kernel).
      */
     static String mitigations(Path folder) {
         List<String> out = new java.util.ArrayList<>();
@@ -297,6 +299,7 @@ public final class Machine {
             for (Path entry : entries.sorted().toList()) {
                 String state = Files.readString(entry).strip();
                 if (state.startsWith("Mitigation: ")) out.add(entry.getFileName() + ": " + state.substring("Mitigation: ".length()));
+                else if (state.startsWith("Vulnerable: ")) out.add(entry.getFileName() + ": " + state);
             }
         } catch (IOException e) {
             return "none listed (" + folder + " unreadable)";

@@ -89,30 +89,15 @@ public final class Precompile {
     }
 
     /**
-     * The flags of the run that records a snippet's class cache: its first strategy, once, on a small file, in 4 KiB
-     * operations (whole ints and doubles) but buffering's one byte; file_copy only writes, and jni_ops has no default buffer.
-     */
-    static List<String> cacheRun(String snippet) {
-        List<String> flags = new ArrayList<>(List.of("--file-size", "64k", "--repeat", "1", "--warmup", "0"));
-        if (!snippet.equals("buffering")) flags.addAll(List.of("--op-size", "4k"));
-        if (snippet.equals("file_copy")) flags.addAll(List.of("--op", "write"));
-        if (snippet.equals("jni_ops")) flags.addAll(List.of("--buffer-size", "4k"));
-        return flags;
-    }
-
-    /**
-     * " and its class cache" (SharedClasses), made by one small run of the snippet where none is yet: otherwise a lab's first
-     * run of each snippet records one, and a course no one may write (a grading sandbox, a hub's, an image) never has one.
-     * A run that fails is said, and leaves the cache to a lab's first run.
+     * " and its class cache" (Runner.classCache): made here, a lab's first run of the snippet need not make it, and a course
+     * no one may write (a grading sandbox, a hub's, an image) has it. A run that fails is said, and leaves the cache to a
+     * lab's first run.
      */
     private String classCache(String snippet) {
-        if (!Files.isRegularFile(SharedClasses.archive(build.classArchive(snippet)))) {
-            try {
-                runner.run(new Runner.Invocation(snippet, "java", cacheRun(snippet)), Course.scratch(), row -> { });
-            } catch (RuntimeException e) {
-                return " (no class cache: " + e.getMessage().lines().reduce((first, last) -> last).orElse("") + ")";
-            }
+        try {
+            return runner.classCache(snippet, Course.scratch()) ? " and its class cache" : " (no class cache: this JDK made none)";
+        } catch (RuntimeException e) {
+            return " (no class cache: " + e.getMessage().lines().reduce((first, last) -> last).orElse("") + ")";
         }
-        return Files.isRegularFile(SharedClasses.archive(build.classArchive(snippet))) ? " and its class cache" : " (no class cache: this JDK made none)";
     }
 }

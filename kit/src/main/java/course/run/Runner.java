@@ -139,6 +139,32 @@ public final class Runner {
     /** The same, with a command in front (strace) and extra environment (a profiler agent). */
     public List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow, List<String> prefix,
                                 Map<String, String> env) {
+        if (inv.language().equals("java") && inv.javaHome() == null) {
+            try {
+                classCache(inv.snippet(), scratch);
+            } catch (Exec.RunFailed e) {
+                if (Thread.currentThread().isInterrupted()) throw e;  // the stop button: nothing more runs
+                // else the run goes on without a cache, and says itself what is wrong, if anything
+            }
+        }
+        return run(inv, scratch, onRow, prefix, env, false);
+    }
+
+    /**
+     * Whether the snippet has its class cache (SharedClasses) on the course's JDK, made first, where none is yet, by a
+     * throwaway run of it (SharedClasses.cacheRun): a measured run never records one, and every run of a snippet,
+     * watched by strace or not, starts alike. The set-up makes them all (Precompile); this makes one a changed snippet
+     * needs. Throws what the throwaway run met; false where this user may not write the course's build folder.
+     */
+    public boolean classCache(String snippet, Path scratch) {
+        Path archive = SharedClasses.archive(build.classArchive(snippet));
+        if (!Files.isRegularFile(archive)) run(new Invocation(snippet, "java", SharedClasses.cacheRun(snippet)), scratch, row -> { }, List.of(), Map.of(), true);
+        return Files.isRegularFile(SharedClasses.archive(build.classArchive(snippet)));
+    }
+
+    /** A run; recording: the throwaway run that records its class cache (SharedClasses), which no other run does. */
+    private List<JsonObject> run(Invocation inv, Path scratch, Consumer<JsonObject> onRow, List<String> prefix,
+                                 Map<String, String> env, boolean recording) {
         List<String> cmd = new ArrayList<>(prefix);
         List<String> launcher = MpiRun.launcher(inv.flags());
         cmd.addAll(launcher);
@@ -149,8 +175,8 @@ public final class Runner {
         int program = cmd.size();
         List<String> command = build.command(inv.snippet(), inv.language());
         SharedClasses.Use sharing = java && inv.javaHome() == null
-                ? SharedClasses.forRun(build.classArchive(inv.snippet()), manyRanks(inv) || !prefix.isEmpty() || !env.isEmpty(), command)
-                : SharedClasses.Use.NONE;  // no archive made under strace or a profiler: its writes would be counted
+                ? SharedClasses.forRun(build.classArchive(inv.snippet()), !recording, command)
+                : SharedClasses.Use.NONE;
         cmd.addAll(SharedClasses.around(command, sharing));
         if (inv.javaHome() != null && java) {
             cmd.set(program, Path.of(inv.javaHome(), "bin", "java").toString());  // the snippets are compiled for Java 17
@@ -194,11 +220,6 @@ public final class Runner {
                 LIVE_DIRS.remove(dir);
             }
         }
-    }
-
-    /** An MPI job of more than one process: its ranks would all write one class archive at once. */
-    private static boolean manyRanks(Invocation inv) {
-        return inv.flags().contains("--procs") && !inv.flag("--procs").equals("1");
     }
 
     /**

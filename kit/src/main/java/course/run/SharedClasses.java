@@ -11,8 +11,8 @@ import java.util.List;
 /**
  * Class-data sharing for the Java snippets: a JVM start parses and links a few hundred classes before the harness's
  * first line (JMX for the thread CPU clock, NIO, the snippet's own), and a sweep starts hundreds of JVMs. A snippet's
- * first run on the course's JDK (the set-up's, Precompile; else a lab's) records the classes it loaded; every
- * later run maps them, already parsed and linked.
+ * first run on the course's JDK, a throwaway one (the set-up's, Precompile; else Runner.classCache before a lab's
+ * first run of it), records the classes it loaded; every later run maps them, already parsed and linked.
  * On JDK 25 and later that is an ahead-of-time cache (JEP 483: -XX:AOTMode=record during the run, then one
  * -XX:AOTMode=create after it, as JEP 514's one-step -XX:AOTCacheOutput does in a child JVM that would print its options
  * on stderr), which also links the lambdas and method handles JMX is made of: a shared_file run starts in about 100 ms
@@ -85,15 +85,28 @@ final class SharedClasses {
     }
 
     /**
-     * The options for a run of javaCommand (a snippet's, Build.command) whose archives are named by stem (Build.classArchive):
-     * use the one of its kind, or make it where this run may (not where it is watched or shared: an MPI job of several ranks,
-     * a run under strace or a profiler, whose counts would take in the archive's writes).
+     * The flags of the throwaway run that records a snippet's archive (Runner.classCache): its first strategy, once, on a
+     * small file, in 4 KiB operations (whole ints and doubles) but buffering's one byte; file_copy only writes, and
+     * jni_ops has no default buffer. One process: an MPI job's ranks would write one archive at once.
      */
-    static Use forRun(Path stem, boolean watchedOrShared, List<String> javaCommand) {
+    static List<String> cacheRun(String snippet) {
+        List<String> flags = new ArrayList<>(List.of("--file-size", "64k", "--repeat", "1", "--warmup", "0"));
+        if (!snippet.equals("buffering")) flags.addAll(List.of("--op-size", "4k"));
+        if (snippet.equals("file_copy")) flags.addAll(List.of("--op", "write"));
+        if (snippet.equals("jni_ops")) flags.addAll(List.of("--buffer-size", "4k"));
+        return flags;
+    }
+
+    /**
+     * The options for a run of javaCommand (a snippet's, Build.command) whose archives are named by stem (Build.classArchive):
+     * the one of its kind where it is there; else, unless useOnly, the options that record it (the throwaway run of
+     * Runner.classCache; a measured run never records).
+     */
+    static Use forRun(Path stem, boolean useOnly, List<String> javaCommand) {
         Path archive = archive(stem);
         boolean aot = archive.getFileName().toString().endsWith(".aot");
         if (Files.isRegularFile(archive)) return new Use(with(aot ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of());
-        if (watchedOrShared) return Use.NONE;
+        if (useOnly) return Use.NONE;
         try {
             Files.createDirectories(archive.getParent());
             Path made = Files.createTempFile(archive.getParent(), ".making-", aot ? ".aot" : ".jsa");

@@ -28,7 +28,7 @@ class SharedClassesTest {
         } else {
             assertEquals("-XX:ArchiveClassesAtExit=" + making.made(), making.options().get(0));
         }
-        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(stem, true, JAVA), "an MPI job of several ranks, strace or a profiler: none made");
+        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(stem, true, JAVA), "use only (a measured run): none made");
         Files.writeString(archive, "an archive");
         assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, SharedClasses.forRun(stem, true, JAVA).options().get(0),
                 "an archive there is used by every run");
