@@ -24,11 +24,24 @@ class Lab08FileSystemTest {
 
     /** The saved quick run of lab 08 (ClaimsTest's), its machine card saying the shared file was on filesystem. */
     static List<Verdict> verdictsOn(String filesystem, Path dir) throws IOException {
+        return verdictsOn(filesystem, dir, false);
+    }
+
+    /** The same; onTwoNodes: each job of several processes as if spread over two nodes of two cores (as the kit records a cluster's). */
+    static List<Verdict> verdictsOn(String filesystem, Path dir, boolean onTwoNodes) throws IOException {
         JsonObject doc;
         try (InputStream in = new GZIPInputStream(Lab08FileSystemTest.class.getResourceAsStream("/runs/08-mpi-processes.json.gz"))) {
             doc = JsonParser.parseString(new String(in.readAllBytes(), StandardCharsets.UTF_8)).getAsJsonObject();
         }
         doc.getAsJsonObject("machine").addProperty("filesystem", filesystem);
+        for (var element : onTwoNodes ? doc.getAsJsonArray("runs") : new com.google.gson.JsonArray()) {
+            JsonObject run = element.getAsJsonObject();
+            int procs = run.has("procs") && !run.get("procs").isJsonNull() ? run.get("procs").getAsInt() : 1;
+            if (procs < 2) continue;
+            run.add("hosts", JsonParser.parseString("[\"vm\", \"vm2\"]"));
+            run.add("host_procs", JsonParser.parseString("[" + (procs - procs / 2) + ", " + procs / 2 + "]"));
+            run.add("host_cores", JsonParser.parseString("[2, 2]"));
+        }
         Path saved = Files.writeString(dir.resolve("08-mpi-processes.json"), doc.toString());
         return ClaimsTest.lab08Verdicts(Lab.replay(saved));
     }
@@ -49,8 +62,18 @@ class Lab08FileSystemTest {
     }
 
     @Test
-    void onNfsTheyAreJudgedAsFarAsTheCoresAllow(@TempDir Path dir) throws IOException {
+    void onNfsFromOneMachineTheyAreNotMeasuredForItIsOneClient(@TempDir Path dir) throws IOException {
         List<Verdict> verdicts = verdictsOn("nfs4", dir);
+        for (String claim : ABOUT_A_SHARED_FILE_SYSTEM) {
+            Verdict v = row(verdicts, claim);
+            assertEquals("not measured", v.outcome(), claim);
+            assertTrue(v.why().contains("one client") && v.why().contains("several nodes"), v.why());
+        }
+    }
+
+    @Test
+    void onNfsFromSeveralNodesTheyAreJudgedAsFarAsTheCoresAllow(@TempDir Path dir) throws IOException {
+        List<Verdict> verdicts = verdictsOn("nfs4", dir, true);
         Verdict trend = row(verdicts, "awan.mpi-processes.read-trend-like-write");  // needs 2 processes with a core each: the saved run had them
         assertNotEquals("not measured", trend.outcome(), trend.why());
         Verdict drop = row(verdicts, "awan.mpi-processes.write-drop-beyond-8");  // needs 9

@@ -56,7 +56,8 @@ public final class Lab08 {
                     case "romio" -> "C's MPI-IO went through ROMIO, which on NFS locks only the bytes each call moves.";
                     case "ompio" -> "C's MPI-IO went through Open MPI's OMPIO, which on NFS locks the whole file around every read and write, so C's"
                         + " independent and collective runs measure that lock as much as the server (--mca fs_ufs_lock_algorithm 3 in COURSE_MPI_ARGS"
-                        + " locks only the bytes each call moves).";
+                        + " locks only the partial file-system blocks at the two ends of each call, and nothing when a call is block-aligned, as this"
+                        + " lab's 1 MB blocks are).";
                     default -> "Open MPI's OMPIO locks the whole file around every read and write on NFS (ROMIO only the bytes each call moves).";
                 };
             case NETWORK -> fs + " is one server's disks shared over the network: several clients' writes to one file are as consistent as its"
@@ -81,12 +82,20 @@ public final class Lab08 {
             + (localLocks ? " and keeps its locks on one node (nolock or local_lock): locked runs from several nodes are not safe." : ".");
     }
 
-    /** The studies' claims about how a shared file system behaves under more processes: judged only where the shared file was on one. */
-    static Verdict onASharedFileSystem(Lab lab, String claimId, java.util.function.Supplier<Verdict> judge) {
+    /**
+     * The studies' claims about how a shared file system behaves under more processes: judged only where the shared file was
+     * on one and the jobs spanned nodes, so that it had several clients, as the study's NFS did.
+     */
+    static Verdict onASharedFileSystem(Lab lab, String claimId, boolean spansNodes, java.util.function.Supplier<Verdict> judge) {
         String fs = lab.machine().get("filesystem");
-        return Verdict.when(FileSystemKind.of(fs).shared(), lab.claim(claimId), "Awan et al.'s processes wrote and read one file on NFS (§V.B), and this"
-            + " claim is about how that file system behaved under more of them; the shared file here was on " + fs + ", not a file system several"
-            + " nodes share: point COURSE_SCRATCH at one (see The same lab on a cluster).", judge);
+        boolean shared = FileSystemKind.of(fs).shared();
+        String about = "Awan et al.'s processes wrote and read one file on NFS from the nodes of a cluster (§V.B), and this claim is about how"
+            + " that file system behaved under more of them; ";
+        return Verdict.when(shared && spansNodes, lab.claim(claimId), about + (shared
+            ? "the shared file here was on " + fs + ", but every process ran on this one machine, one client of it: run the lab on several"
+                + " nodes (see The same lab on a cluster)."
+            : "the shared file here was on " + fs + ", not a file system several nodes share: point COURSE_SCRATCH at one (see The same lab"
+                + " on a cluster)."), judge);
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
@@ -116,22 +125,23 @@ public final class Lab08 {
 
     public static List<Verdict> verdicts(Lab lab, Results javaRuns, Results cold, List<Integer> procs) {
         int withCores = lab.mostWithACoreEach(procs, javaRuns);  // on a cluster, per node
+        boolean spansNodes = Jobs.of(javaRuns).spansNodes();
         return List.of(
-            onASharedFileSystem(lab, "awan.mpi-processes.write-scaling-start", () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
+            onASharedFileSystem(lab, "awan.mpi-processes.write-scaling-start", spansNodes, () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-scaling-start"), withCores, 3, () -> Verdict.above(lab.claim("awan.mpi-processes.write-scaling-start"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
                         / d.from(javaRuns).where("op", "write").where("procs", "2").max("wall_mb_per_s")),
                     "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 2",
                     Why.ifLower("More writers added no bandwidth: the file system's server, or its one path to the disks, was already busy."))))
                 .withReading("\"Improved as we increased the number of processes from 2\" as: the best Java write by the wall clock, with as many processes as have a"
                     + " core each (3 at least), faster than with 2."),
-            onASharedFileSystem(lab, "awan.mpi-processes.write-drop-beyond-8", () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-drop-beyond-8"), withCores, 9, () -> Verdict.below(lab.claim("awan.mpi-processes.write-drop-beyond-8"),
+            onASharedFileSystem(lab, "awan.mpi-processes.write-drop-beyond-8", spansNodes, () -> Verdict.withCores(lab.claim("awan.mpi-processes.write-drop-beyond-8"), withCores, 9, () -> Verdict.below(lab.claim("awan.mpi-processes.write-drop-beyond-8"),
                     Estimate.of(d -> d.from(javaRuns).where("op", "write").where("procs", withCores).max("wall_mb_per_s")
                         / d.from(javaRuns).where("op", "write").where("procs", "8").max("wall_mb_per_s")),
                     "the best Java write by the wall clock with " + withCores + " processes: %s its rate with 8",
                     Why.ifHigher("More writers kept adding bandwidth here: the file system's servers had room to spare, where the study's one NFS path did not."))))
                 .withReading("\"Decreased as we increased number of processes beyond 8\" as: the best Java write by the wall clock, with as many processes as have a core each (9 at least),"
                     + " slower than with 8."),
-            onASharedFileSystem(lab, "awan.mpi-processes.read-trend-like-write", () -> Verdict.withCores(lab.claim("awan.mpi-processes.read-trend-like-write"), withCores, 2, () -> Verdict.near(lab.claim("awan.mpi-processes.read-trend-like-write"),
+            onASharedFileSystem(lab, "awan.mpi-processes.read-trend-like-write", spansNodes, () -> Verdict.withCores(lab.claim("awan.mpi-processes.read-trend-like-write"), withCores, 2, () -> Verdict.near(lab.claim("awan.mpi-processes.read-trend-like-write"),
                     Estimate.of(d -> readGainOverWriteGain(d.from(javaRuns), withCores)),
                     "reads' gain from 1 to " + withCores + " processes over writes' (wall clock, geometric mean over the Java ways; reading: a similar"
                         + " pattern is a similar gain): %s",
