@@ -13,10 +13,15 @@ from conftest import HOME, cmdline, kernel_env, needs_mpi, survivors
 from labs import kernel_environment
 
 
-def open_mpi_leftovers():
-    """The session folders Open MPI keeps for each mpirun (TMPDIR/ompi.HOST.UID/pid.PID) whose mpirun has ended: one that
-    was killed cannot remove its own, and the kit removes it."""
-    return {f for f in Path(os.environ.get("TMPDIR") or "/tmp").glob("ompi.*/pid.*") if not Path("/proc", f.name[4:]).exists()}
+def mpiruns_of(folder):
+    """The pids of the mpiruns whose command line names folder (a test's scratch: the runs it started, no other test's)."""
+    return {int(p.name) for p in Path("/proc").glob("[0-9]*") if Path((line := cmdline(p)).split(" ", 1)[0]).name == "mpirun" and str(folder) in line}
+
+
+def open_mpi_leftovers(mpiruns):
+    """The session folders Open MPI keeps for these mpiruns (TMPDIR/ompi.HOST.UID/pid.PID): one that was killed cannot
+    remove its own, and the kit removes it. Only these: other tests' mpiruns come and go meanwhile."""
+    return {f for f in Path(os.environ.get("TMPDIR") or "/tmp").glob("ompi.*/pid.*") if int(f.name[4:]) in mpiruns}
 
 
 INTERRUPTED = [
@@ -32,7 +37,6 @@ INTERRUPTED = [
 def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, snippet, markers):
     """The stop button during a long sweep: the child process dies (for an MPI job: mpirun and every
     process it started) and its scratch folder is removed, and Open MPI's session folder of the job too."""
-    before = open_mpi_leftovers()
     with kernel_environment(kernel_env(tmp_path)):
         km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
     try:
@@ -45,6 +49,8 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         while not list(tmp_path.glob(f"run-*/{snippet}.dat")) and time.time() < deadline:
             time.sleep(0.1)
         assert list(tmp_path.glob(f"run-*/{snippet}.dat")), "the sweep never started"
+        mpiruns = mpiruns_of(tmp_path)
+        assert mpiruns or "mpirun" not in markers, "the MPI job's mpirun is not running"
         km.interrupt_kernel()
         worker.join(timeout=60)
         assert not worker.is_alive(), "the cell did not return after the interrupt"
@@ -58,7 +64,7 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         while list(tmp_path.iterdir()) and time.time() < deadline:
             time.sleep(0.2)
         assert list(tmp_path.iterdir()) == [], "the interrupted run left files behind"
-        assert open_mpi_leftovers() <= before, "a stopped mpirun's session folder was left in the temporary folder"
+        assert open_mpi_leftovers(mpiruns) == set(), "a stopped mpirun's session folder was left in the temporary folder"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
@@ -166,7 +172,6 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
     """A kernel killed mid-run (SIGKILL: no clean-up of its own) leaves its children and run folder; the
     next lab to open stops those orphans, removes the folder and says so, and leaves a live kernel's runs alone."""
     import signal
-    before = open_mpi_leftovers()
     with kernel_environment(kernel_env(tmp_path)):
         km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
         km2, kc2 = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
@@ -177,6 +182,8 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
         while not list(tmp_path.glob(f"run-*/{snippet}.dat")) and time.time() < deadline:
             time.sleep(0.1)
         [folder] = [p.parent for p in tmp_path.glob(f"run-*/{snippet}.dat")]
+        mpiruns = mpiruns_of(folder)
+        assert mpiruns or snippet != "mpi_file", "the MPI job's mpirun is not running"
         os.kill(km.provisioner.process.pid, signal.SIGKILL)
         km.provisioner.process.wait(timeout=10)
         orphans = [p for p in Path("/proc").glob("[0-9]*") if str(folder) in cmdline(p)]
@@ -189,7 +196,7 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
         assert f"removed 1 run folder(s) a stopped kernel left in {tmp_path}" in said
         assert not folder.exists() and live.exists()
         assert survivors(lambda line: str(folder) in line) == [], "the orphan was stopped"
-        assert open_mpi_leftovers() <= before, "a stopped mpirun's session folder was left in the temporary folder"
+        assert open_mpi_leftovers(mpiruns) == set(), "a stopped mpirun's session folder was left in the temporary folder"
     finally:
         for manager, client in ((km, kc), (km2, kc2)):
             client.stop_channels()
