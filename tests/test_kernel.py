@@ -11,6 +11,7 @@ from jupyter_client.manager import start_new_kernel
 
 from conftest import HOME, cmdline, kernel_env, needs_mpi, survivors
 from labs import kernel_environment
+import leftovers
 
 
 def mpiruns_of(folder, expected):
@@ -18,8 +19,7 @@ def mpiruns_of(folder, expected):
     where one is expected, looked for up to 10 s (a loaded machine may show the run's file before /proc shows it whole)."""
     deadline = time.time() + 10
     while True:
-        found = {int(p.name) for p in Path("/proc").glob("[0-9]*")
-                 if Path((line := cmdline(p)).split(" ", 1)[0]).name == "mpirun" and str(folder) in line}
+        found = set(leftovers.processes(lambda line, environ: Path(line.split(" ", 1)[0]).name == "mpirun" and str(folder) in line))
         if found or not expected or time.time() > deadline:
             return found
         time.sleep(0.2)

@@ -91,11 +91,9 @@ public final class Lab08 {
         boolean shared = FileSystemKind.of(fs).shared();
         String about = "Awan et al.'s processes wrote and read one file on NFS from the nodes of a cluster (§V.B), and this claim is about how"
             + " that file system behaved under more of them; ";
-        return Verdict.when(shared && spansNodes, lab.claim(claimId), about + (shared
-            ? "the shared file here was on " + fs + ", but every process ran on this one machine, one client of it: run the lab on several"
-                + " nodes (see The same lab on a cluster)."
-            : "the shared file here was on " + fs + ", not a file system several nodes share: point COURSE_SCRATCH at one (see The same lab"
-                + " on a cluster)."), judge);
+        return Verdict.when(shared && spansNodes, lab.claim(claimId), about + "the shared file here was on " + fs + (shared
+            ? ", but every process ran on this one machine, one client of it: run the lab on several nodes"
+            : ", not a file system several nodes share: point COURSE_SCRATCH at one") + " (see The same lab on a cluster).", judge);
     }
 
     public static List<Context> thenAndHere(Lab lab, Results javaRuns, Results cRuns) {
