@@ -2,7 +2,8 @@
 `make lab-map LAB=05-text-lines`. A lab is made of:
 
     notebook     labs/<lab>.ipynb: the source, with its solutions and hidden tests
-    presets      labs/presets.json, under the lab's name: smoke, quick and paper
+    presets      labs/presets.json, under the lab's name: smoke, quick and paper; quick's keys its verdicts rest on
+                 ("judged_on", which no plan cuts) and what a plan may cut on a slower machine (README: "quick is planned")
     snippets     the Java and C twins its cells run (lab.sweep, lab.code): java-snippets/<Name>.java, c-snippets/<name>.c
     claims       kit/src/main/java/course/claims/LabNN.java: which published statements it judges, and how
     published    the studies' files (data/published/<study>.csv) whose rows those claims cite or look up
@@ -33,13 +34,22 @@ def published_rows():
     return rows
 
 
+def plan_row(quick):
+    """What a plan may do to a lab's quick, as the README's table of cuts says it: what its verdicts rest on (never
+    cut), what may be divided and by how much at most, and what may be taken at its fewest."""
+    return [", ".join(key.replace("_", " ") for key in quick.get("judged_on", [])) or "nothing (it judges no claim)",
+            ", ".join(f"{key.replace('_', ' ')} ÷{most}" for key, most in quick["scale"].items()) or "nothing",
+            ", ".join(f"{key.replace('_', ' ')} {least}" for key, least in quick.get("fewest", {}).items()) or "nothing"]
+
+
 def parts(lab, published, presets):
     """{part: [what of it this lab has, each a path or a path and the rows it holds]} of one lab (its notebook's path),
     given published_rows() and labs/presets.json."""
     number = lab.stem[:2]
     text = lab.read_text()
     found = {"notebook": [lab.relative_to(HOME).as_posix()]}
-    found["presets"] = [f"labs/presets.json: {', '.join(presets[lab.stem])}"] if presets.get(lab.stem) else []
+    found["presets"] = [f"labs/presets.json: {', '.join(presets[lab.stem])}; quick's verdicts rest on %s · a plan may divide %s"
+                        " · and take at its fewest %s" % tuple(plan_row(presets[lab.stem]["quick"]))] if presets.get(lab.stem) else []
     snippets = sorted(set(re.findall(r'lab\.(?:sweep|code)\(\\"([a-z_]+)\\"', text)))
     found["snippets"] = [path for name in snippets for path in (
         f"java-snippets/{''.join(word.capitalize() for word in name.split('_'))}.java", f"c-snippets/{name}.c")

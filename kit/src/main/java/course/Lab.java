@@ -87,10 +87,10 @@ public final class Lab {
             Lab lab = loaded(id, Path.of(load).toAbsolutePath());
             if (lab != null) return lab;
         }
+        int swept = Scratch.sweepStale(Course.scratch());  // before the probe: a stopped kernel's runs still going would slow it
         Lab lab = new Lab(id, Preset.of(id, presetName).plannedHere(Course.scratch()));
         String line = lab.preset.openingLine(Machine.oneLine(lab.machine()));
         Notebook.html("<small>" + Html.escape(line).replace("\n", "<br>") + "</small>", line);
-        int swept = Scratch.sweepStale(lab.scratch);
         if (swept > 0) System.out.println("removed " + swept + " run folder(s) a stopped kernel left in " + lab.scratch);
         return lab;
     }

@@ -25,12 +25,11 @@ public final class Lab10 {
         return List.of(
             Verdict.sinceJdk(lab.claim("openjdk.jdk-8329593.no-carrier-for-buffered-reads"), readersCold.where("strategy", "virtual"), 23, jdk -> {
                 Results virtualCold = readersCold.where("strategy", "virtual").where("runtime", jdk);
-                double added = virtualCold.platformThreadsAdded();
-                return Verdict.claim(lab.claim("openjdk.jdk-8329593.no-carrier-for-buffered-reads"),
-                    added <= lab.cores() - 1 ? Verdict.Seen.AS_CLAIMED : Verdict.Seen.OPPOSITE,
-                    String.format("%+.0f platform threads from the fewest virtual workers to the most, cold, on %s", added, jdk),
-                    "holds when the most workers add at most cores − 1 platform threads (the pool's own carriers); reversed when they add more"
-                        + " (the scheduler compensated with carriers, as before the change)",
+                return Verdict.countAtMost(lab.claim("openjdk.jdk-8329593.no-carrier-for-buffered-reads"),
+                    Estimate.ofDifference(d -> d.from(virtualCold).platformThreadsAdded()), lab.cores() - 1,
+                    "%s platform threads from the fewest virtual workers to the most, cold, on " + jdk,
+                    "holds when the platform threads the most workers add, with their interval over rounds, stay at or below cores − 1 (the pool's own"
+                        + " carriers); reversed when the whole interval lies above (the scheduler compensated with carriers, as before the change)",
                     "The scheduler added carriers while virtual threads waited in file reads: this JDK still compensates for buffered file I/O.");
             }));
     }

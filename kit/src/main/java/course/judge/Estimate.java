@@ -87,6 +87,11 @@ public record Estimate(double value, double low, double high) {
         return of(percentCut, new Scale(p -> Math.log(100 / (100 - p)), x -> 100 * (1 - Math.exp(-x))));
     }
 
+    /** A difference of counts (threads added, say), its interval taken as it is: a count may be 0 or below, and +1 and −1 are as far from 0. */
+    public static Estimate ofDifference(ToDoubleFunction<Draw> difference) {
+        return of(difference, Scale.LINEAR);
+    }
+
     /** A change in percent (100 × (new time ÷ old time − 1)), its interval taken on the log of the time ratio: no end below −100%. */
     public static Estimate ofChange(ToDoubleFunction<Draw> percentChange) {
         return of(percentChange, new Scale(p -> Math.log(1 + p / 100), x -> 100 * (Math.exp(x) - 1)));

@@ -185,6 +185,17 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
                 String.format(Locale.ROOT, "holds at or below %.3g× (reading: %s)", threshold, reading), measuredRatio);
     }
 
+    /**
+     * A claim in words judged on a count (threads a scheduler added, say): holds when the whole interval lies at or below
+     * most, reversed when it lies above, too close to call when it straddles most (or a single round gives no interval).
+     */
+    public static Verdict countAtMost(Published.Claim claim, Estimate count, double most, String shown, String rule, String whyIfAbove) {
+        if (Double.isNaN(count.value())) return unmeasured(claim, NOT_MEASURED);
+        String outcome = count.high() <= most ? HOLDS : count.low() > most ? REVERSED : TOO_CLOSE;
+        return new Verdict(claim, String.format(Locale.ROOT, shown, count.format("%+.0f")), outcome,
+                outcome.equals(REVERSED) ? whyIfAbove : explain(outcome, Why.either(whyIfAbove), true, count), rule, count);
+    }
+
     /** The one judgement: measured against published on a log scale, within ×tolerance either way. */
     static String outcome(double published, Estimate measured, double tolerance) {
         double low = published / tolerance, high = published * tolerance;

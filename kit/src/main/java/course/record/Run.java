@@ -79,6 +79,8 @@ public record Run(JsonObject json) {
     public int round() { return whole("round"); }
     /** The place of this run's process in its sweep (added by the kit). */
     public int order() { return whole("order"); }
+    /** The class-data sharing a Java run's JVM was given (added by the kit): none, archive or cache; null for C and runs saved before. */
+    public String classSharing() { return text("class_sharing"); }
 
     private boolean present(String field) {
         JsonElement e = json.get(field);

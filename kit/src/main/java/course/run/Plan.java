@@ -17,15 +17,20 @@ import java.util.Locale;
  * The quick preset planned in seconds: quick's sizes were set on the course's reference machine, and a machine whose
  * system calls cost several times more would wait several times longer. As a lab opens, a short probe measures what
  * this machine pays for a 1-byte read and a JVM start, and the lab's own model (labs/presets.json, its quick's
- * "seconds" on the reference machine: "fixed", what no size drives, which follows a JVM start; "work", what the sizes
- * under "scale" drive, which follows a read; "rounds", what running its round counts at their "fewest" saves)
- * predicts its time here. The plan is the first that fits the budget ("_plan"), in this order: the listed sizes
- * divided by 1, 2, 4 or 8 (each key says the most it may be divided by); then, where even that is too long, the same
- * with the round counts at their fewest. Sizes a claim names are never listed; fewer rounds widen the intervals, which
- * stay honest (the interval coverage test covers the fewest rounds too).
+ * "seconds" on the reference machine: "fixed", what no size drives, which follows a JVM start; "judged", what the
+ * sizes its verdicts rest on drive, and "work", what the sizes under "scale" drive, both following a read; "rounds",
+ * what running its counts at their "fewest" saves, a share of fixed and judged) predicts its time here. The plan is the
+ * first that fits the budget ("_plan"), in this order: the sizes under "scale" divided by 1, 2, 4 or 8 (each key says
+ * the most it may be divided by); then, where even that is too long, the same with the counts at their fewest.
+ *
+ * <p>A cut never tilts a verdict: "judged_on" names the keys the lab's judged claims read (the sizes, counts and
+ * warm-ups of the sweeps they are judged on), and a plan may neither scale one nor take it at its fewest (refused as
+ * the lab opens). What is left to cut leaves every judged figure the same quantity: exercise, strace and profile
+ * sizes, sweeps only charted, and round counts (fewer rounds widen the intervals, which stay honest: the interval
+ * coverage test covers the fewest rounds too). Where that is not enough, the lab takes longer and its first line says so.
  *
  * <p>COURSE_PLAN sets it by hand: "off" keeps quick as the reference machine runs it; "1/2", "1/4" or "1/8" divide
- * the sizes; "fewest" (or "1/4+fewest") takes the fewest rounds. A saved lab keeps its plan, so a pass on another
+ * the sizes; "fewest" (or "1/4+fewest") takes the fewest counts. A saved lab keeps its plan, so a pass on another
  * machine is compared knowing what it ran.
  */
 public record Plan(int divisor, boolean fewestRounds, Costs here, Costs reference, double seconds, String source) {
@@ -112,6 +117,7 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
      */
     static Plan choose(JsonObject values, JsonObject settings, Path scratch) {
         if (!values.has("scale")) return none("fixed");
+        refuseCutsOfJudgedKeys(values);
         return chosen(System.getenv("COURSE_PLAN")).orElseGet(() -> fit(values, Costs.probe(scratch), referenceCosts(settings), budgetSeconds(settings)));
     }
 
@@ -128,18 +134,19 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
 
     /**
      * The first plan whose predicted seconds fit the budget (the last there is when none does): what no size drives
-     * scales with a JVM start here, less what the fewest rounds save; what the sizes drive with a read here, divided.
+     * scales with a JVM start here, what the sizes drive with a read here; the fewest counts keep a share of the first
+     * two, and only the listed sizes are divided.
      */
     static Plan fit(JsonObject quick, Costs here, Costs reference, double budget) {
         JsonObject model = quick.getAsJsonObject("seconds");
-        double fixed = model.get("fixed").getAsDouble(), work = model.get("work").getAsDouble();
-        double rounds = quick.has("fewest") ? model.get("rounds").getAsDouble() : 0;
+        double fixed = model.get("fixed").getAsDouble(), judged = model.get("judged").getAsDouble(), work = model.get("work").getAsDouble();
+        double kept = quick.has("fewest") ? 1 - model.get("rounds").getAsDouble() / (fixed + judged) : 1;
         double[] times = here.against(reference);
         double perStart = times[1], perCall = Math.max(1, times[0]);  // a faster machine keeps quick's sizes
         Plan last = null;
         for (boolean fewest : quick.has("fewest") ? List.of(false, true) : List.of(false)) {
             for (int divisor : DIVISORS) {
-                double seconds = (fixed - (fewest ? rounds : 0)) * perStart + work * perCall / divisor;
+                double seconds = (fixed * perStart + judged * perCall) * (fewest ? kept : 1) + work * perCall / divisor;
                 last = new Plan(divisor, fewest, here, reference, seconds, "probe");
                 if (seconds <= budget) return last;
             }
@@ -147,22 +154,40 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
         return last;
     }
 
+    /** The keys the lab's judged claims read (quick's "judged_on"), which no plan cuts. */
+    static java.util.Set<String> judgedOn(JsonObject quick) {
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        if (quick.has("judged_on")) quick.getAsJsonArray("judged_on").forEach(k -> keys.add(k.getAsString()));
+        return keys;
+    }
+
+    /** A preset whose "scale" or "fewest" lists a key its judged claims read is refused in one line: such a cut could tilt a verdict. */
+    static void refuseCutsOfJudgedKeys(JsonObject quick) {
+        for (String list : List.of("scale", "fewest")) {
+            if (!quick.has(list)) continue;
+            for (String key : quick.getAsJsonObject(list).keySet()) {
+                if (judgedOn(quick).contains(key)) throw new IllegalStateException("labs/presets.json: quick's " + list + " lists " + key
+                        + ", which a judged claim reads (judged_on): a plan may cut only what no verdict rests on; take it out of " + list);
+            }
+        }
+    }
+
     /** The value a preset key takes under this plan: divided where "scale" lists it (never more than it allows there). */
     long scaled(JsonObject quick, String key, long value) {
-        if (divisor == 1 || !quick.has("scale") || !quick.getAsJsonObject("scale").has(key)) return value;
+        if (divisor == 1 || !quick.has("scale") || !quick.getAsJsonObject("scale").has(key) || judgedOn(quick).contains(key)) return value;
         return Math.max(1, value / Math.min(divisor, quick.getAsJsonObject("scale").get(key).getAsInt()));
     }
 
-    /** A count under this plan: a round count "fewest" lists at its fewest, when the plan takes them; any other as written. */
+    /** A count under this plan: a count "fewest" lists at its fewest, when the plan takes them; any other as written. */
     int counted(JsonObject quick, String key, int value) {
-        if (!fewestRounds || !quick.has("fewest") || !quick.getAsJsonObject("fewest").has(key)) return value;
+        if (!fewestRounds || !quick.has("fewest") || !quick.getAsJsonObject("fewest").has(key) || judgedOn(quick).contains(key)) return value;
         return Math.min(value, quick.getAsJsonObject("fewest").get(key).getAsInt());
     }
 
     /** One line for the lab's first line: what was fitted and why, in the learner's terms ("" when quick runs as written). */
     public String line(JsonObject quick) {
         List<String> cuts = new ArrayList<>();
-        if (divisor > 1) cuts.add(keys(quick, "scale") + " at 1/" + divisor + " of quick's size (sizes the claims name are kept)");
+        if (divisor > 1) cuts.add(keys(quick, "scale") + " at 1/" + divisor + " of quick's size (the sizes the verdicts rest on are kept)");
         if (fewestRounds) cuts.add(keys(quick, "fewest") + " at their fewest (" + fewest(quick) + "), so its intervals are wider");
         String what = String.join("; ", cuts);
         if (here == null) return what.isEmpty() ? "" : source + ": " + what;

@@ -61,7 +61,7 @@ public final class Runner {
             for (Invocation inv : invocations) {
                 StringBuilder name = new StringBuilder(inv.language);
                 for (String flag : named) if (inv.value(flag) != null) name.append(' ').append(inv.value(flag));
-                if (inv.javaHome != null) name.append(" on ").append(Path.of(inv.javaHome).getFileName());
+                if (inv.javaHome != null && !Path.of(inv.javaHome).equals(Build.javaHome())) name.append(" on ").append(Path.of(inv.javaHome).getFileName());
                 names.put(inv, name.toString());
             }
             return names;
@@ -200,6 +200,7 @@ public final class Runner {
             try {
                 List<JsonObject> rows = collect(child, inv.label(), onRow);
                 ended = true;
+                if (java) rows.forEach(row -> row.addProperty("class_sharing", sharing.kind()));  // what this JVM was given to map
                 return rows;
             } catch (Exec.RunFailed e) {
                 if (e.unsupported()) throw e;  // not a fault: Sweep says so in one line

@@ -33,8 +33,8 @@ final class SharedClasses {
      * What a run adds to the JVM's options, and what to do once it has ended well: put its new archive into place,
      * after making it from the run's record where the JDK makes it in a step of its own (create).
      */
-    record Use(List<String> options, Path made, Path archive, List<String> create) {
-        static final Use NONE = new Use(List.of(), null, null, List.of());
+    record Use(List<String> options, Path made, Path archive, List<String> create, String kind) {
+        static final Use NONE = new Use(List.of(), null, null, List.of(), "none");
 
         /** After the run ended with status 0: its archive made and put into place; after any other end: its partial files removed. */
         void finish(boolean ok) {
@@ -105,13 +105,16 @@ final class SharedClasses {
     static Use forRun(Path stem, boolean useOnly, List<String> javaCommand) {
         Path archive = archive(stem);
         boolean aot = archive.getFileName().toString().endsWith(".aot");
-        if (Files.isRegularFile(archive)) return new Use(with(aot ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of());
+        if (Files.isRegularFile(archive)) {
+            if (refused(archive, javaCommand)) return Use.NONE;
+            return new Use(with(aot ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of(), aot ? "cache" : "archive");
+        }
         if (useOnly) return Use.NONE;
         try {
             Files.createDirectories(archive.getParent());
             Path made = Files.createTempFile(archive.getParent(), ".making-", aot ? ".aot" : ".jsa");
             Files.delete(made);  // the JVM writes it whole
-            if (!aot) return new Use(with("-XX:ArchiveClassesAtExit=" + made), made, archive, List.of());
+            if (!aot) return new Use(with("-XX:ArchiveClassesAtExit=" + made), made, archive, List.of(), "recording");
             // -DisplayVMOutput: recording ends with a line on stdout, which holds run records only (the JVM's
             // warnings still reach stderr, through unified logging)
             List<String> record = with("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining", "-XX:-DisplayVMOutput",
@@ -121,10 +124,44 @@ final class SharedClasses {
             List<String> create = new ArrayList<>(javaCommand.subList(0, classPath));
             create.addAll(with("-XX:AOTMode=create", "-XX:AOTConfiguration=" + recordOf(made), "-XX:AOTCache=" + made));
             create.addAll(javaCommand.subList(classPath, classPath + 2));
-            return new Use(record, made, archive, List.copyOf(create));
+            return new Use(record, made, archive, List.copyOf(create), "recording");
         } catch (IOException | UnsupportedOperationException e) {
             return Use.NONE;  // a folder this user may not write: run without sharing
         }
+    }
+
+    /** The archives this JVM would not map (SharedClasses.refused), each tried once in a kernel. */
+    private static final java.util.Map<Path, Boolean> TRIED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Whether the JVM refuses this archive for this command (another JDK build, a changed jar or class path), tried once
+     * per archive in a kernel: a JVM start told to use it or stop (-XX:AOTMode=on, -Xshare:on) and print its version.
+     * A refused one is said in one line, the first time, and every run of the snippet then starts without it, alike,
+     * where the JVM would have dropped it silently, and the JDK's base archive with it (see the class comment).
+     */
+    static boolean refused(Path archive, List<String> javaCommand) {
+        return TRIED.computeIfAbsent(archive, a -> {
+            boolean aot = a.getFileName().toString().endsWith(".aot");
+            int classPath = javaCommand.indexOf("-cp");
+            List<String> check = new ArrayList<>(javaCommand.subList(0, classPath));
+            check.addAll(aot ? List.of("-XX:AOTMode=on", "-XX:AOTCache=" + a) : List.of("-Xshare:on", "-XX:SharedArchiveFile=" + a));
+            check.addAll(javaCommand.subList(classPath, classPath + 2));
+            check.add("-version");
+            try {
+                Process p = new ProcessBuilder(check).redirectErrorStream(true).start();
+                String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                if (p.waitFor() == 0) return false;
+                String why = said.lines().filter(l -> l.contains("AOT") || l.contains("CDS") || l.contains("shar")).findFirst().orElse(said.strip());
+                System.out.println("The class cache " + a.getFileName() + " is refused by this JVM (" + why.strip() + "): its runs start without one, all alike."
+                        + " make setup makes it again.");
+                return true;
+            } catch (IOException e) {
+                return false;  // the run itself will say what cannot start
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
     }
 
     /** A run's record of the classes it loaded, beside the archive it becomes. */

@@ -107,9 +107,13 @@ public final class Sweep {
     /** Locking for snippets that run threads or processes (--lock: none, region). */
     public Sweep locks(String... values) { locks = List.of(values); return this; }
 
-    /** Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own. */
+    /**
+     * Runs the Java cases on each of these JDKs (their home folders; see Lab.otherJdks) besides the course's own, all
+     * alike: only the course's JDK has class caches (SharedClasses), so where there are others it is named by its home
+     * too, and none of them maps one.
+     */
     public Sweep alsoOn(List<String> javaHomes) {
-        List<String> all = new ArrayList<>(java.util.Collections.singletonList(null));
+        List<String> all = new ArrayList<>(java.util.Collections.singletonList(javaHomes.isEmpty() ? null : Build.javaHome().toString()));
         all.addAll(javaHomes);
         jdks = all;
         return this;

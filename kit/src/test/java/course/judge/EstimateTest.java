@@ -269,9 +269,11 @@ public class EstimateTest {
             JsonObject values = presets.getAsJsonObject(lab).getAsJsonObject(preset);
             int repeat = values.get("repeat").getAsInt();
             out.put(lab, shape(repeat, values.get("rounds").getAsInt()));
-            // a plan may run quick's rounds at their fewest (course.run.Plan): that shape must cover too
-            if (values.has("fewest") && values.getAsJsonObject("fewest").has("rounds")) {
-                out.put(lab + " fewest", shape(repeat, values.getAsJsonObject("fewest").get("rounds").getAsInt()));
+            // a plan may run quick's rounds and repeats at their fewest (course.run.Plan): that shape must cover too
+            JsonObject fewest = values.has("fewest") ? values.getAsJsonObject("fewest") : new JsonObject();
+            if (fewest.has("rounds") || fewest.has("repeat")) {
+                out.put(lab + " fewest", shape(fewest.has("repeat") ? fewest.get("repeat").getAsInt() : repeat,
+                        (fewest.has("rounds") ? fewest : values).get("rounds").getAsInt()));
             }
         }
         return out;

@@ -177,6 +177,19 @@ class VerdictTest {
         assertEquals("holds at or below 1.50× (reading: steady)", v.rule());
     }
 
+    @ParameterizedTest(name = "a count of at most 1, measured {0} [{1} to {2}]: {3}")
+    @CsvSource({"1, 1, 1, holds", "0, -1, 1, holds", "1, 0, 2.6, too close to call", "3, 2, 4, reversed", "1, NaN, NaN, too close to call"})
+    void aCountHoldsWhenItsWholeIntervalStaysAtOrBelowTheMost(double value, double low, double high, String outcome) {
+        Verdict v = Verdict.countAtMost(claim(Double.NaN, "", "claim"), new Estimate(value, low, high), 1, "%s threads added", "the rule", "it compensated");
+        assertEquals(outcome, v.outcome());
+        assertEquals(switch (outcome) {
+            case "holds" -> "";
+            case "reversed" -> "it compensated";
+            default -> Double.isNaN(low) ? Verdict.NO_INTERVAL : Verdict.SETTLE;
+        }, v.why());
+        assertTrue(v.measured().startsWith(String.format(java.util.Locale.ROOT, "%+.0f", value)), v.measured());
+    }
+
     @Test
     void aMissingTextSaysWhichWayInsteadOfGuessing() {
         Verdict v = Verdict.ratio(claim(2, "x", "ratio"), at(5), Why.ifLower("the JIT closed the gap"));

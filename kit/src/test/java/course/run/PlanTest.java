@@ -30,10 +30,12 @@ class PlanTest {
             if (lab.startsWith("_")) continue;
             JsonObject quick = quick(lab);
             assertTrue(quick.has("scale") && quick.has("seconds"), lab + "'s quick has a scale and its seconds");
+            for (String part : java.util.List.of("fixed", "judged", "work")) assertTrue(quick.getAsJsonObject("seconds").has(part), lab + "'s seconds: " + part);
             assertEquals(quick.has("fewest"), quick.getAsJsonObject("seconds").has("rounds"), lab + ": what its fewest rounds save is measured where it has them");
             if (quick.has("fewest")) {
                 for (var e : quick.getAsJsonObject("fewest").entrySet()) {
                     int least = e.getKey().endsWith("rounds") ? 3 : 1;  // an interval needs three rounds
+                    assertTrue(e.getKey().endsWith("rounds") || e.getKey().equals("repeat"), lab + " " + e.getKey() + ": only counts of repeats are taken at their fewest");
                     assertTrue(e.getValue().getAsInt() >= least && e.getValue().getAsInt() < quick.get(e.getKey()).getAsInt(),
                             lab + " " + e.getKey() + ": at least " + least + ", fewer than quick's");
                 }
@@ -50,14 +52,54 @@ class PlanTest {
     /**
      * A machine like the AMD EPYC VM the course was tried on: a system call four times the reference's, a JVM start half
      * again as long (lab 09, whose time is mostly JVM starts, took 1.44 times as long there as on the reference machine).
+     * Every lab gets within the budget there or, where what its verdicts rest on takes longer than that, makes every cut
+     * it may and says how long it will take.
      */
     @Test
-    void aMachineFourTimesCostlierPerCallGetsAPlanWithinTheBudgetForEveryLab() {
+    void aMachineFourTimesCostlierPerCallGetsAPlanWithinTheBudgetOrAllItMayCut() {
         for (String lab : Preset.table().keySet()) {
             if (lab.startsWith("_")) continue;
             Plan plan = Plan.fit(quick(lab), times(4, 1.5), REFERENCE, BUDGET);
-            assertTrue(plan.seconds() <= BUDGET, lab + ": " + plan);
+            boolean allItMay = plan.divisor() == 8 && plan.fewestRounds() == quick(lab).has("fewest");
+            assertTrue(plan.seconds() <= BUDGET || allItMay, lab + ": " + plan);
+            String opening = new Preset(lab, "quick", quick(lab)).planned(plan).openingLine("a machine");
+            assertTrue(opening.contains(String.format(java.util.Locale.ROOT, "about %.0f s here", plan.seconds())), opening);
         }
+    }
+
+    /** The planner never cuts what a verdict rests on: no lab's quick lists a judged key to cut, and under every plan each keeps quick's value. */
+    @Test
+    void noPlanChangesAKeyAJudgedClaimReads() {
+        for (String lab : Preset.table().keySet()) {
+            if (lab.startsWith("_")) continue;
+            JsonObject quick = quick(lab);
+            Plan.refuseCutsOfJudgedKeys(quick);
+            Preset whole = new Preset(lab, "quick", quick);
+            for (int divisor : Plan.DIVISORS) {
+                for (boolean fewest : java.util.List.of(false, true)) {
+                    Preset planned = whole.planned(new Plan(divisor, fewest, null, null, Double.NaN, "test"));
+                    for (String key : Plan.judgedOn(quick)) assertEquals(valueOf(whole, key), valueOf(planned, key), lab + " " + key + " at 1/" + divisor);
+                }
+            }
+        }
+    }
+
+    /** A key's value as the notebooks read it: sizes are written as text ("1k"), counts as numbers. */
+    private static Object valueOf(Preset preset, String key) {
+        com.google.gson.JsonElement v = preset.values().get(key);
+        boolean many = v.isJsonArray(), text = (many ? v.getAsJsonArray().get(0) : v).getAsJsonPrimitive().isString();
+        if (text) return many ? preset.sizes(key) : preset.size(key);
+        return many ? preset.counts(key) : preset.count(key);
+    }
+
+    @Test
+    void aCutOfAJudgedKeyIsRefusedInOneLineAndNeverMade() {
+        JsonObject quick = JsonParser.parseString("{\"scale\": {\"file_size\": 8}, \"judged_on\": [\"file_size\"], \"file_size\": \"64m\","
+                + " \"seconds\": {\"fixed\": 1, \"judged\": 1, \"work\": 1}}").getAsJsonObject();
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> Plan.refuseCutsOfJudgedKeys(quick));
+        assertEquals("labs/presets.json: quick's scale lists file_size, which a judged claim reads (judged_on): a plan may cut only what no"
+                + " verdict rests on; take it out of scale", refused.getMessage());
+        assertEquals(64L << 20, new Preset("x", "quick", quick).planned(new Plan(8, false, null, null, Double.NaN, "test")).size("file_size"));
     }
 
     @Test
@@ -78,7 +120,7 @@ class PlanTest {
     @Test
     void theFirstPlanThatFitsIsChosenSizesBeforeRounds() {
         JsonObject quick = JsonParser.parseString("{\"scale\": {\"size\": 8}, \"fewest\": {\"rounds\": 3}, \"rounds\": 5,"
-                + " \"seconds\": {\"fixed\": 20, \"work\": 60, \"rounds\": 8}}").getAsJsonObject();
+                + " \"seconds\": {\"fixed\": 20, \"judged\": 0, \"work\": 60, \"rounds\": 8}}").getAsJsonObject();
         Plan.Costs reference = new Plan.Costs(200, 50);
         assertEquals(1, Plan.fit(quick, reference, reference, 80).divisor(), "20 + 60 fits 80");
         assertEquals(2, Plan.fit(quick, new Plan.Costs(300, 50), reference, 80).divisor(), "20 + 90 / 2 = 65");
@@ -95,13 +137,27 @@ class PlanTest {
     }
 
     @Test
+    void whatTheVerdictsRestOnFollowsAReadAndOnlyFewerRepeatsShortenIt() {
+        JsonObject quick = JsonParser.parseString("{\"scale\": {\"exercise_size\": 8}, \"judged_on\": [\"file_size\"], \"fewest\": {\"repeat\": 3},"
+                + " \"file_size\": \"16m\", \"exercise_size\": \"1m\", \"repeat\": 6, \"seconds\": {\"fixed\": 20, \"judged\": 40, \"work\": 20, \"rounds\": 30}}").getAsJsonObject();
+        Plan.Costs reference = new Plan.Costs(200, 50);
+        Plan plan = Plan.fit(quick, new Plan.Costs(400, 50), reference, 80);
+        assertTrue(plan.fewestRounds() && plan.divisor() == 2, "20 + 80 + 20 × 2 / 8 = 105 is too long; the fewest repeats keep half of 100, and 50 + 40 / 2 fits: " + plan);
+        assertEquals(70, plan.seconds(), 1e-9);
+        Preset planned = new Preset("x", "quick", quick).planned(plan);
+        assertEquals(16L << 20, planned.size("file_size"), "the size the verdicts rest on is kept");
+        assertEquals(3, planned.count("repeat"));
+        assertEquals(512L << 10, planned.size("exercise_size"));
+    }
+
+    @Test
     void onlyTheListedSizesShrinkAndNeverPastTheirLimit() {
-        JsonObject values = JsonParser.parseString("{\"scale\": {\"file_size\": 8, \"sizes\": 2}, \"seconds\": {\"fixed\": 1, \"work\": 1},"
+        JsonObject values = JsonParser.parseString("{\"scale\": {\"file_size\": 8, \"sizes\": 2}, \"seconds\": {\"fixed\": 1, \"judged\": 0, \"work\": 1},"
                 + " \"file_size\": \"64m\", \"sizes\": [\"16k\", \"256k\"], \"op_size\": \"1m\"}").getAsJsonObject();
         Preset quarter = new Preset("x", "quick", values).planned(new Plan(4, false, null, null, Double.NaN, "test"));
         assertEquals(16L << 20, quarter.size("file_size"));
         assertEquals(java.util.List.of(8L << 10, 128L << 10), quarter.sizes("sizes"), "at most halved");
-        assertEquals(1L << 20, quarter.size("op_size"), "a size the claims name is kept");
+        assertEquals(1L << 20, quarter.size("op_size"), "a size scale does not list is kept");
         assertEquals("file size 16m · sizes 8k, 128k · op size 1m", quarter.sizesLine());
         assertEquals(64L << 20, new Preset("x", "quick", values).size("file_size"), "unplanned: as written");
     }

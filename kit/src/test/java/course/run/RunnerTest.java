@@ -151,8 +151,9 @@ class RunnerTest {
         Runner runner = new Runner();
         Runner.Invocation one = new Runner.Invocation("mpi_file", "java", List.of("--procs", "1", "--strategy", "view-direct", "--op", "read",
                 "--file-size", "64k", "--op-size", "16k", "--repeat", "1", "--warmup", "0"));
-        runner.run(one, scratch, row -> { });  // a throwaway run of one process first makes the archive where there was none
+        List<com.google.gson.JsonObject> rows = runner.run(one, scratch, row -> { });  // a throwaway run of one process first makes the archive where there was none
         String command = runner.lastCommand();
+        assertEquals(SharedClasses.AHEAD_OF_TIME ? "cache" : "archive", rows.get(0).get("class_sharing").getAsString(), "its record says what it mapped");
         assertTrue(command.contains(" env " + Build.javaHome().resolve("bin/java")), command);
         assertTrue(command.contains(SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile="), "the run maps the archive: " + command);
         assertFalse(command.contains("AOTMode=record") || command.contains("ArchiveClassesAtExit"), "a measured run never records: " + command);

@@ -29,9 +29,8 @@ class SharedClassesTest {
             assertEquals("-XX:ArchiveClassesAtExit=" + making.made(), making.options().get(0));
         }
         assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(stem, true, JAVA), "use only (a measured run): none made");
-        Files.writeString(archive, "an archive");
-        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, SharedClasses.forRun(stem, true, JAVA).options().get(0),
-                "an archive there is used by every run");
+        Files.writeString(archive, "not an archive");
+        assertEquals(SharedClasses.Use.NONE, SharedClasses.forRun(stem, true, JAVA), "one the JVM refuses is given to no run: they start alike, without");
     }
 
     @Test
@@ -42,7 +41,7 @@ class SharedClassesTest {
 
     @Test
     void theOptionsGoLastAmongTheJvmsBeforeTheClassPath() {
-        SharedClasses.Use use = new SharedClasses.Use(List.of("-XX:SharedArchiveFile=/a.jsa", "-Xlog:cds=off:stderr"), null, null, List.of());
+        SharedClasses.Use use = new SharedClasses.Use(List.of("-XX:SharedArchiveFile=/a.jsa", "-Xlog:cds=off:stderr"), null, null, List.of(), "archive");
         assertEquals(List.of("java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:SharedArchiveFile=/a.jsa", "-Xlog:cds=off:stderr", "-cp", "x.jar", "Main"),
                 SharedClasses.around(List.of("java", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", "x.jar", "Main"), use));
         assertEquals(List.of("java", "-cp", "x.jar", "Main"), SharedClasses.around(List.of("java", "-cp", "x.jar", "Main"), SharedClasses.Use.NONE));
@@ -59,10 +58,11 @@ class SharedClassesTest {
             assertEquals(List.of(archive), left.toList(), "and no partial file");
         }
         SharedClasses.Use using = SharedClasses.forRun(stem, false, java);
-        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, using.options().get(0));
+        assertEquals((SharedClasses.AHEAD_OF_TIME ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive, using.options().get(0), "an archive the JVM maps is used by every run");
         List<String> strictly = new ArrayList<>(using.options());
         strictly.add(SharedClasses.AHEAD_OF_TIME ? "-XX:AOTMode=on" : "-Xshare:on");  // a JVM that cannot map it stops
-        String second = run(java, new SharedClasses.Use(strictly, null, null, List.of()), dir);
+        assertEquals(SharedClasses.AHEAD_OF_TIME ? "cache" : "archive", using.kind(), "what a run record says it mapped");
+        String second = run(java, new SharedClasses.Use(strictly, null, null, List.of(), using.kind()), dir);
         assertEquals(checksum(first), checksum(second));
     }
 

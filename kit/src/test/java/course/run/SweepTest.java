@@ -71,8 +71,11 @@ class SweepTest {
         List<Runner.Invocation> all = LAB.sweep("typed_arrays").strategies("data").opSize(4096).ops("read")
                 .alsoOn(List.of("/usr/lib/jvm/jdk-17")).invocations();
         assertEquals(3, all.size(), "java on the course's JDK, java on JDK 17, c");
-        assertEquals(java.util.Arrays.asList(null, "/usr/lib/jvm/jdk-17", null), all.stream().map(Runner.Invocation::javaHome).toList());
-        assertEquals("java data read seq on jdk-17", all.get(1).caseName());
+        assertEquals(java.util.Arrays.asList(Build.javaHome().toString(), "/usr/lib/jvm/jdk-17", null), all.stream().map(Runner.Invocation::javaHome).toList(),
+                "the course's JDK named too: JDKs compared run alike, none with a class cache");
+        assertEquals(List.of("java data read seq", "java data read seq on jdk-17"), Runner.Invocation.names(all.subList(0, 2)).values().stream().toList());
+        assertEquals(java.util.Collections.singletonList(null), LAB.sweep("typed_arrays").strategies("data").opSize(4096).ops("read").languages("java")
+                .alsoOn(List.of()).invocations().stream().map(Runner.Invocation::javaHome).toList(), "no other JDK: the course's, with its cache");
     }
 
     /**
