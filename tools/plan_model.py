@@ -5,13 +5,14 @@ no size drives ("fixed", the rest), and what its counts at their "fewest" save (
 (COURSE_PLAN=off), at a quarter of its listed sizes (COURSE_PLAN=1/4: whole = fixed + judged + work, quarter = fixed +
 judged + work / 4), with its judged sizes at a quarter (labs/presets.json rewritten for that run alone and put back
 byte for byte afterwards, stopped or not: no plan may cut them) and, where it has "fewest", at its fewest
-(COURSE_PLAN=fewest). Run it on the reference machine, idle, after a lab's work changed; it prints the figures to copy
-into labs/presets.json.
+(COURSE_PLAN=fewest); each setting runs RUNS times and its median is taken, since one run can be a slow minute's.
+Run it on the reference machine, idle, after a lab's work changed; it prints the figures to copy into labs/presets.json.
 
     python tools/plan_model.py [LAB ...]      (make plan-model LABS="08-mpi-processes")
 """
 import contextlib
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ import time
 from labs import HOME, execute, failures, kernel_environment, lab_paths
 
 QUARTER = 4
+RUNS = 3
 PRESETS = HOME / "labs/presets.json"
 
 
@@ -31,13 +33,16 @@ def probe():
 
 
 def seconds(path, plan):
-    """One headless quick run of a lab with COURSE_PLAN=plan: its seconds; a failed cell stops the tool, naming it."""
-    started = time.time()
-    with kernel_environment({"COURSE_PLAN": plan}):
-        nb = execute(path, "quick", allow_errors=True)
-    if failures(nb):
-        sys.exit(f"plan_model: {path.stem} failed with COURSE_PLAN={plan}: {failures(nb)[0].get('evalue')}")
-    return time.time() - started
+    """The median seconds of RUNS headless quick runs of a lab with COURSE_PLAN=plan; a failed cell stops the tool, naming it."""
+    times = []
+    for _ in range(RUNS):
+        started = time.time()
+        with kernel_environment({"COURSE_PLAN": plan}):
+            nb = execute(path, "quick", allow_errors=True)
+        if failures(nb):
+            sys.exit(f"plan_model: {path.stem} failed with COURSE_PLAN={plan}: {failures(nb)[0].get('evalue')}")
+        times.append(time.time() - started)
+    return sorted(times)[len(times) // 2]
 
 
 @contextlib.contextmanager
@@ -67,6 +72,7 @@ def parse(size):
 
 
 def main(names):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped, it still puts labs/presets.json back (finally)
     known = {p.stem: p for p in lab_paths()}
     for name in names:
         if name not in known:

@@ -188,7 +188,7 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
     public String line(JsonObject quick) {
         List<String> cuts = new ArrayList<>();
         if (divisor > 1) cuts.add(keys(quick, "scale") + " at 1/" + divisor + " of quick's size (the sizes the verdicts rest on are kept)");
-        if (fewestRounds) cuts.add(keys(quick, "fewest") + " at their fewest (" + fewest(quick) + "), so its intervals are wider");
+        if (fewestRounds && quick.has("fewest")) cuts.add(keys(quick, "fewest") + " at their fewest (" + fewest(quick) + "), so its intervals are wider");
         String what = String.join("; ", cuts);
         if (here == null) return what.isEmpty() ? "" : source + ": " + what;
         String costs = String.format(Locale.ROOT, "a 1-byte read costs %.0f ns here, %.1f× the course's reference machine; a JVM starts in %.0f ms, %.1f×",

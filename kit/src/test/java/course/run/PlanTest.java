@@ -178,6 +178,19 @@ class PlanTest {
         }
     }
 
+    /** Every lab opens under every plan COURSE_PLAN can set, those without a "fewest" (labs 00 and 08) included. */
+    @Test
+    void everyLabOpensUnderEveryPlanSetByHand() {
+        for (String lab : Preset.table().keySet()) {
+            if (lab.startsWith("_")) continue;
+            for (String setting : java.util.List.of("off", "1/2", "1/8", "fewest", "1/4+fewest")) {
+                Plan plan = Plan.chosen(setting).orElseThrow();
+                String opening = new Preset(lab, "quick", quick(lab)).planned(plan).openingLine("a machine");
+                assertTrue(opening.startsWith("Lab " + lab + " · preset quick"), setting + ": " + opening);
+            }
+        }
+    }
+
     @Test
     void aSavedPlanComesBackWithItsDivisor() {
         Plan plan = Plan.fit(quick("01-raw-io"), times(4, 1.5), REFERENCE, BUDGET);
