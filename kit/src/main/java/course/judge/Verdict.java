@@ -192,8 +192,8 @@ public record Verdict(Published.Claim claim, String measured, String outcome, St
     public static Verdict countAtMost(Published.Claim claim, Estimate count, double most, String shown, String rule, String whyIfAbove) {
         if (Double.isNaN(count.value())) return unmeasured(claim, NOT_MEASURED);
         String outcome = count.high() <= most ? HOLDS : count.low() > most ? REVERSED : TOO_CLOSE;
-        return new Verdict(claim, String.format(Locale.ROOT, shown, count.format("%+.0f")), outcome,
-                outcome.equals(REVERSED) ? whyIfAbove : explain(outcome, Why.either(whyIfAbove), true, count), rule, count);
+        return new Verdict(claim, String.format(Locale.ROOT, shown, count.format("%+.0f")), outcome, explain(outcome, Why.either(whyIfAbove), true, count),
+                rule, count);
     }
 
     /** The one judgement: measured against published on a log scale, within ×tolerance either way. */

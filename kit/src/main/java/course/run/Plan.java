@@ -163,10 +163,11 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
 
     /** A preset whose "scale" or "fewest" lists a key its judged claims read is refused in one line: such a cut could tilt a verdict. */
     static void refuseCutsOfJudgedKeys(JsonObject quick) {
+        java.util.Set<String> judged = judgedOn(quick);
         for (String list : List.of("scale", "fewest")) {
             if (!quick.has(list)) continue;
             for (String key : quick.getAsJsonObject(list).keySet()) {
-                if (judgedOn(quick).contains(key)) throw new IllegalStateException("labs/presets.json: quick's " + list + " lists " + key
+                if (judged.contains(key)) throw new IllegalStateException("labs/presets.json: quick's " + list + " lists " + key
                         + ", which a judged claim reads (judged_on): a plan may cut only what no verdict rests on; take it out of " + list);
             }
         }

@@ -106,7 +106,7 @@ final class SharedClasses {
         Path archive = archive(stem);
         boolean aot = archive.getFileName().toString().endsWith(".aot");
         if (Files.isRegularFile(archive)) {
-            if (refused(archive, javaCommand)) return Use.NONE;
+            if (refused(archive, aot, javaCommand)) return Use.NONE;
             return new Use(with(aot ? "-XX:AOTCache=" + archive : "-XX:SharedArchiveFile=" + archive), null, null, List.of(), aot ? "cache" : "archive");
         }
         if (useOnly) return Use.NONE;
@@ -120,11 +120,8 @@ final class SharedClasses {
             List<String> record = with("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining", "-XX:-DisplayVMOutput",
                     "-XX:AOTMode=record", "-XX:AOTConfiguration=" + recordOf(made));
             // the run's own JVM options and class path (the cache holds to them), and no program: create runs none
-            int classPath = javaCommand.indexOf("-cp");
-            List<String> create = new ArrayList<>(javaCommand.subList(0, classPath));
-            create.addAll(with("-XX:AOTMode=create", "-XX:AOTConfiguration=" + recordOf(made), "-XX:AOTCache=" + made));
-            create.addAll(javaCommand.subList(classPath, classPath + 2));
-            return new Use(record, made, archive, List.copyOf(create), "recording");
+            List<String> create = jvmAlone(javaCommand, with("-XX:AOTMode=create", "-XX:AOTConfiguration=" + recordOf(made), "-XX:AOTCache=" + made));
+            return new Use(record, made, archive, create, "recording");
         } catch (IOException | UnsupportedOperationException e) {
             return Use.NONE;  // a folder this user may not write: run without sharing
         }
@@ -139,29 +136,33 @@ final class SharedClasses {
      * A refused one is said in one line, the first time, and every run of the snippet then starts without it, alike,
      * where the JVM would have dropped it silently, and the JDK's base archive with it (see the class comment).
      */
-    static boolean refused(Path archive, List<String> javaCommand) {
+    static boolean refused(Path archive, boolean aot, List<String> javaCommand) {
         return TRIED.computeIfAbsent(archive, a -> {
-            boolean aot = a.getFileName().toString().endsWith(".aot");
-            int classPath = javaCommand.indexOf("-cp");
-            List<String> check = new ArrayList<>(javaCommand.subList(0, classPath));
-            check.addAll(aot ? List.of("-XX:AOTMode=on", "-XX:AOTCache=" + a) : List.of("-Xshare:on", "-XX:SharedArchiveFile=" + a));
-            check.addAll(javaCommand.subList(classPath, classPath + 2));
+            List<String> check = new ArrayList<>(jvmAlone(javaCommand, aot ? List.of("-XX:AOTMode=on", "-XX:AOTCache=" + a) : List.of("-Xshare:on", "-XX:SharedArchiveFile=" + a)));
             check.add("-version");
             try {
-                Process p = new ProcessBuilder(check).redirectErrorStream(true).start();
-                String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-                if (p.waitFor() == 0) return false;
+                Exec.run(check, "trying the class cache " + a.getFileName());
+                return false;
+            } catch (Exec.RunFailed e) {
+                if (Thread.currentThread().isInterrupted()) throw e;  // the stop button: nothing more runs
+                String said = e.getMessage().substring(e.getMessage().indexOf('\n') + 1);  // the JVM's own words
                 String why = said.lines().filter(l -> l.contains("AOT") || l.contains("CDS") || l.contains("shar")).findFirst().orElse(said.strip());
                 System.out.println("The class cache " + a.getFileName() + " is refused by this JVM (" + why.strip() + "): its runs start without one, all alike."
                         + " make setup makes it again.");
                 return true;
-            } catch (IOException e) {
+            } catch (java.io.UncheckedIOException e) {
                 return false;  // the run itself will say what cannot start
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
             }
         });
+    }
+
+    /** The run's JVM with its own options, these, and its class path, without its program: the create step, a check that it maps an archive. */
+    private static List<String> jvmAlone(List<String> javaCommand, List<String> options) {
+        int classPath = javaCommand.indexOf("-cp");
+        List<String> jvm = new ArrayList<>(javaCommand.subList(0, classPath));
+        jvm.addAll(options);
+        jvm.addAll(javaCommand.subList(classPath, classPath + 2));
+        return List.copyOf(jvm);
     }
 
     /** A run's record of the classes it loaded, beside the archive it becomes. */
