@@ -16,11 +16,14 @@ setup:
 # JupyterLab masks a token it was given; $(3) is the mode's Jupyter configuration (setup/jupyterlab/learner or
 # teacher). Set COURSE_PORT or COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN),
 # never on its command line, which every user of the machine can read.
+# COURSE_PORT and COURSE_TOKEN, checked before anything is made (each reaches a command line or a URL).
+define check_server_settings
+	@port="$${COURSE_PORT:-8888}" && { [[ "$$port" =~ ^[0-9]{4,5}$$ ]] && (( port >= 1024 && port <= 65535 )) \
+	       || { echo "COURSE_PORT=$$port: give a port number from 1024 to 65535" >&2; exit 2; }; } \
+	  && { [[ "$${COURSE_TOKEN:-x}" =~ ^[A-Za-z0-9_-]+$$ ]] || { echo "COURSE_TOKEN: letters, digits, - and _ only" >&2; exit 2; }; }
+endef
 define jupyter_lab
 	@$(ENV) && port="$${COURSE_PORT:-8888}" && token="$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')}" \
-	  && { [[ "$$port" =~ ^[0-9]{4,5}$$ ]] && (( port >= 1024 && port <= 65535 )) \
-	       || { echo "COURSE_PORT=$$port: give a port number from 1024 to 65535" >&2; exit 2; }; } \
-	  && { [[ "$$token" =~ ^[A-Za-z0-9_-]+$$ ]] || { echo "COURSE_TOKEN: letters, digits, - and _ only" >&2; exit 2; }; } \
 	  && cd "$(1)" && export JUPYTER_TOKEN="$$token" && { python "$(COURSE)/tools/answering.py" "$$port" "$(2)" & } \
 	  && JUPYTER_CONFIG_PATH="$(COURSE)/setup/jupyterlab/$(3)$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
 	     exec jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) "--ServerApp.port=$$port" --ServerApp.port_retries=0 \
@@ -31,17 +34,20 @@ MY_LABS := $${COURSE_MY_LABS:-$(COURSE)/my-labs}
 
 # The learner's JupyterLab on their own copies of the labs (made once from labs/, never written over), no teacher tools.
 lab: setup
+	$(check_server_settings)
 	@$(ENV) && python tools/learner.py "$(MY_LABS)"
 	$(call jupyter_lab,$(MY_LABS),lab/tree/00-start-here.ipynb,learner)
 
 # The teacher's JupyterLab on the course folder: the sources in labs/ (with their solutions), nbgrader's menus and
 # Formgrader on the classroom folder (build/classroom, or COURSE_CLASSROOM), the course's nbgrader configuration in effect.
 teach: setup
+	$(check_server_settings)
 	@$(ENV) && python tools/classroom.py prepare
 	$(call jupyter_lab,$(COURSE),lab/tree/labs/00-start-here.ipynb,teacher)
 
 # Formgrader alone, on the classroom folder, for the written answers autograde leaves to you.
 formgrade: setup
+	$(check_server_settings)
 	@test -f "$${COURSE_CLASSROOM:-$(COURSE)/build/classroom}/nbgrader_config.py" \
 	  || { echo "formgrade: no classroom in $${COURSE_CLASSROOM:-$(COURSE)/build/classroom} yet: make assignments first" >&2; exit 1; }
 	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader,teacher)

@@ -4,7 +4,7 @@
 #   setup/setup.sh              set up what is missing
 #   setup/setup.sh --precompile also compile every snippet now (Binder: a fast first run)
 #   setup/setup.sh --for-hub    also JupyterHub and its proxy: `make hub`
-#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core, the hub's), and --precompile: `make test`
+#   setup/setup.sh --for-tests  also the tools only the tests use (pytest, playwright-core, axe-core, the hub's), and --precompile: `make test`
 set -euo pipefail
 
 COURSE_HOME=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -186,7 +186,7 @@ setup_jvm_tools() {
   stamp jvm-tools "$key"
 }
 
-# --- what only the tests use: pytest, and playwright-core from npm for the browser test (Chromium comes from Debian) ---
+# --- what only the tests use: pytest, and from npm playwright-core and axe-core for the browser tests (Chromium comes from Debian) ---
 setup_test_tools() {
   local key; key=$(inputs_hash "$COURSE_HOME/setup/requirements-test.lock"; python3 --version)
   if ! { fresh test-tools "$key" && [ -x "$VENV/bin/pytest" ]; }; then
@@ -217,8 +217,8 @@ npm_part() {  # NAME WHAT
 
 # Optional: a failure is one line and the set-up goes on (the browser test then says why it is skipped).
 setup_browser_driver() {
-  npm_part browser playwright-core \
-    || say "npm failed (its messages: build/npm-browser.log); going on without playwright-core, the browser test will be skipped"
+  npm_part browser "playwright-core and axe-core" \
+    || say "npm failed (its messages: build/npm-browser.log); going on without playwright-core and axe-core, the browser tests will be skipped"
 }
 
 # --- the course hub (make hub; tests/test_hub.py starts one): JupyterHub in .venv, its proxy from npm ---------------

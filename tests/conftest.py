@@ -159,7 +159,7 @@ def missing_as_root(why_root, tools):
     return ""
 
 
-BROWSER_DRIVER = BUILD / "tools/browser"  # playwright-core, which the browser tests drive Debian Chromium with
+BROWSER_DRIVER = BUILD / "tools/browser"  # playwright-core, which the browser tests drive Debian Chromium with, and axe-core
 
 
 def browser_missing():
@@ -168,8 +168,9 @@ def browser_missing():
         return "no Chromium: sudo apt-get install chromium (setup/setup.sh installs it in CI as root)"
     if not shutil.which("node"):
         return "no Node.js: sudo apt-get install nodejs npm"
-    if not (BROWSER_DRIVER / "node_modules/playwright-core").is_dir():
-        return "no playwright-core in build/tools/browser: run setup/setup.sh with npm available"
+    for part in ("playwright-core", "axe-core"):
+        if not (BROWSER_DRIVER / "node_modules" / part).is_dir():
+            return f"no {part} in build/tools/browser: run setup/setup.sh with npm available"
     return None
 
 

@@ -5,11 +5,6 @@ marks, no cell may show an error, no nbgrader menu or panel may show and the lau
 and stops it by its own process id, always. Skipped, with the reason, where Chromium, Node or
 playwright-core is missing."""
 import json
-import os
-import secrets
-import shutil
-import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -18,39 +13,10 @@ import zipfile
 import nbformat
 import pytest
 
-from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing
+from conftest import BUILD, ENV, HOME, browser_missing
+from jupyterlab_server import jupyterlab, lab_env
 
 SCREENSHOT = BUILD / "browser-00-start-here.png"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_server(url, server, deadline):
-    while time.time() < deadline:
-        if server.poll() is not None:
-            raise AssertionError(f"JupyterLab exited with status {server.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError("JupyterLab did not answer within 60 s")
-
-
-def stop(server):
-    """SIGTERM to the server's own process group (it and its kernels), SIGKILL if it lingers."""
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=30)
 
 
 def answer(copy, source):
@@ -76,22 +42,9 @@ def test_lab_00_runs_in_a_real_browser(tmp_path):
         if other.name != "00-start-here.ipynb":
             other.unlink()
     answer(root / "00-start-here.ipynb", HOME / "labs/00-start-here.ipynb")
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(ENV, COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch), JUPYTER_TOKEN=token,
-               JUPYTER_CONFIG_PATH=str(HOME / "setup/jupyterlab/learner"),  # the learner's JupyterLab, as make lab's
-               JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
-               COURSE_BROWSER_TOOLS=str(BROWSER_DRIVER))
-    command = [str(HOME / ".venv/bin/jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-               f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]  # the token comes from the environment, as in make lab
-    if os.getuid() == 0:
-        command.append("--allow-root")  # JupyterLab refuses root otherwise
-    log = open(tmp_path / "jupyterlab.log", "w")
-    # a CI timeout's SIGTERM must still reach the finally below, which stops the server
-    previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt("SIGTERM")))
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        wait_for_server(f"{base}/api/status?token={token}", server, time.time() + 60)
+    env = lab_env(tmp_path, COURSE_PRESET="smoke", COURSE_HOME=str(HOME), COURSE_SCRATCH=str(scratch))
+    token = env["JUPYTER_TOKEN"]
+    with jupyterlab(root, tmp_path, env) as base:
         started = time.time()
         run = subprocess.run(["node", str(HOME / "tests/browser/run_lab.mjs"), base, "00-start-here.ipynb", str(SCREENSHOT), "300"],
                              env=env, capture_output=True, text=True, timeout=900)
@@ -114,8 +67,3 @@ def test_lab_00_runs_in_a_real_browser(tmp_path):
             assert "00-start-here.ipynb" in kept.namelist(), "lab.keep() packed the learner's notebook"
         served = urllib.request.urlopen(f"{base}/files/my-work.zip?token={token}", timeout=10)
         assert served.status == 200 and served.read(2) == b"PK", "JupyterLab serves the zip for download"
-    finally:
-        stop(server)
-        log.close()
-        signal.signal(signal.SIGTERM, previous)
-    assert server.poll() is not None, "the JupyterLab process is gone"

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import ENV, HOME
-from test_browser import free_port, stop
+from jupyterlab_server import free_port, stop
 
 
 def status(url):

@@ -1,16 +1,22 @@
 """Labs executed headlessly in the real Java kernel (smoke preset): no error output, every chart a
 Vega-Lite v5 spec that renders offline, results saved; the kernel is always shut down. Each executed
-notebook is kept (EXECUTED) for the report's test below."""
+notebook is kept (EXECUTED) for the report's tests below and for the accessibility check in a real browser."""
 import copy
 import html
 import json
+import os
 import re
+import subprocess
+from pathlib import Path
 
+import nbformat
 import pytest
 import vl_convert
 from jupyter_client.manager import start_new_kernel
+from nbformat.sign import NotebookNotary
 
-from conftest import ENV, HOME, RESULTS, SAVED_RESULTS, kernel_env, needs_mpi
+from conftest import ENV, HOME, MPI, RESULTS, SAVED_RESULTS, browser_missing, kernel_env, needs_mpi
+from jupyterlab_server import jupyterlab, lab_env
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
 # Each lab runs once per session: the smoke test keeps each notebook it executed (by name, e.g. "03-operation-size")
@@ -158,6 +164,54 @@ def test_report_of_chosen_labs(tmp_path):
             table = re.search(r"<th>verdict</th>.*?</table>", body, re.S)
             assert table, f"{name}: no verdict table"
             assert re.search(r">(holds|changed|reversed|too close to call|not measured|judged in paper)<", table.group(0)), f"{name}: an empty verdict table"
+    assert list((tmp_path / "scratch").iterdir()) == []
+
+
+def axe(env, *args):
+    """tests/browser/axe.mjs's pages: one {page, theme, violations} each."""
+    run = subprocess.run(["node", str(HOME / "tests/browser/axe.mjs"), *args], env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+
+def serious(pages):
+    """Each serious or critical violation, one line per element: where, which rule, and the element."""
+    return [f"{p['page']} ({p['theme']}): {v['id']}: {v['help']}: {n['target']}: {n['html']}"
+            for p in pages for v in p["violations"] if v["impact"] in ("serious", "critical") for n in v["nodes"]]
+
+
+@pytest.mark.skipif(browser_missing() is not None and os.environ.get("CI") != "true", reason=browser_missing() or "")
+def test_what_the_course_shows_meets_wcag_aa_in_a_real_browser(tmp_path):
+    """axe-core (WCAG 2.0, 2.1 and 2.2, A and AA) in Chromium finds no serious or critical fault in what the course shows:
+    the report of every lab (smoke), and each lab's outputs as JupyterLab draws them (tables, verdicts, charts, code
+    boxes, folds), in its light theme and its dark one. The labs are those executed above (a learner's run saved and
+    signed, so JupyterLab trusts it as it trusts the learner's own)."""
+    names = [p.stem for p in lab_paths() if MPI or "mpi" not in p.stem]
+    (tmp_path / "scratch").mkdir()
+    executed = [(name, EXECUTED.get(name) or execute(HOME / "labs" / f"{name}.ipynb", "smoke", tmp_path / "scratch")) for name in names]
+    env = lab_env(tmp_path)
+    root = tmp_path / "labs"
+    root.mkdir()
+    Path(env["JUPYTER_DATA_DIR"]).mkdir()
+    # every cell drawn, not only those near the view (JupyterLab's default draws the others as they come into view)
+    tracker = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / "@jupyterlab/notebook-extension/tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text(json.dumps({"windowingMode": "none"}))
+    notary = NotebookNotary(data_dir=env["JUPYTER_DATA_DIR"])
+    for name, nb in executed:
+        signed = copy.deepcopy(nb)
+        notary.sign(signed)
+        nbformat.write(signed, root / f"{name}.ipynb")
+    import report as course_report
+    page = tmp_path / "report.html"
+    assert course_report.write_report(page, "smoke", [(name, copy.deepcopy(nb)) for name, nb in executed]) == []
+    pages = axe(env, "report", str(page))
+    with jupyterlab(root, tmp_path, env) as base:
+        pages += axe(env, "lab", base, *[f"{name}.ipynb" for name in names])
+    assert len(pages) == 1 + 2 * len(names), [(p["page"], p["theme"]) for p in pages]
+    print("\n".join(f"{p['page']} ({p['theme']}): {sorted({v['id'] for v in p['violations']})}" for p in pages))
+    faults = serious(pages)
+    assert faults == [], f"{len(faults)} serious or critical WCAG faults:\n" + "\n".join(faults[:60])
     assert list((tmp_path / "scratch").iterdir()) == []
 
 

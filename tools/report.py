@@ -7,6 +7,7 @@ import base64
 import html
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,8 @@ from labs import HOME, VEGA_LITE, execute, failures, lab_paths
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%}
-pre{background:#f6f8fa;padding:.5em;overflow-x:auto}.output_text pre{white-space:pre-wrap}nav a{margin-right:1em}.lab{border-top:3px solid #333;margin-top:3em}"""
+pre{background:#f6f8fa;padding:.5em;overflow-x:auto}.output_text pre{white-space:pre-wrap}nav a{margin-right:1em}.lab{border-top:3px solid #333;margin-top:3em}
+summary{padding:3px 0;cursor:pointer}:focus-visible{outline:2px solid #0b5cad;outline-offset:2px}"""
 
 
 def static_charts(nb):
@@ -38,14 +40,15 @@ def to_html(nb):
     failed = [f"{out.get('ename')}: {out.get('evalue')}" for out in failures(nb)]
     static_charts(nb)
     body, _ = HTMLExporter(template_name="basic", exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(nb)
-    return body, failed
+    # a box of code scrolls sideways where a line is wider than the page: the keyboard must reach it to scroll it
+    return re.sub(r"<pre(?![^>]*tabindex)", '<pre tabindex="0"', body), failed
 
 
 def write_page(out, title, body):
     """Writes one self-contained page atomically (never half a file)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
-    tmp.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+    tmp.write_text(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
                    f"<style>{STYLE}</style></head><body>{body}</body></html>")
     tmp.replace(out)
 
@@ -60,7 +63,8 @@ def write_report(out, preset, executed):
         nav.append(f'<a href="#{name}">{html.escape(name)}</a>')
         sections.append(f'<section class="lab" id="{name}">{body}</section>')
     write_page(out, "Java file I/O course: report",
-               f"<h1>Java file I/O course: report ({preset} preset)</h1><nav>{''.join(nav)}</nav>{''.join(sections)}")
+               f"<header><h1>Java file I/O course: report ({preset} preset)</h1><nav aria-label='labs'>{''.join(nav)}</nav></header>"
+               f"<main>{''.join(sections)}</main>")
     return failed
 
 

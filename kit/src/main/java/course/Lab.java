@@ -257,8 +257,8 @@ public final class Lab {
         Path source = Course.home().resolve("c-snippets/jni").resolve(name + ".c");
         Path library = runner.build().nativeLibrary(name);
         String cmd = String.join(" ", Build.nativeCommand(source, library, Build.javaHome().resolve("include")));
-        Notebook.html("<p>Native library <code>" + Html.escape(library.toString()) + "</code>, built with:</p><pre>"
-                + Html.escape(cmd) + "</pre>", library + "\n" + cmd);
+        Notebook.html("<p>Native library <code>" + Html.escape(library.toString()) + "</code>, built with:</p>"
+                + Html.scrolling("the command that built it", cmd, ""), library + "\n" + cmd);
         return library;
     }
 

@@ -124,7 +124,7 @@ final class Learner {
             Kept k = pack(notebooks, results);
             String line = String.format(Locale.ROOT, "%s: %d notebook(s) as last saved and %d results file(s), %s.", KEEP, k.notebooks(),
                     k.results(), Course.formatBytes(k.bytes()));
-            Notebook.html("<p><a href='" + KEEP + "' download='" + KEEP + "'><b>Download " + KEEP + "</b></a>: " + Html.escape(line)
+            Notebook.html("<p><a href='" + KEEP + "' download='" + KEEP + "' style='text-decoration:underline'><b>Download " + KEEP + "</b></a>: " + Html.escape(line)
                     + " Save the notebook first (Ctrl+S) for its latest state. To pick up later, upload the notebook "
                     + "(and the results, into <code>data/results/</code>) to a new session.</p>", line);
         } catch (IOException | RuntimeException e) {
@@ -177,7 +177,7 @@ final class Learner {
             if (grading == null || !grading.has("solution") || !grading.get("solution").getAsBoolean()) continue;
             String text = source(cell);
             String id = grading.has("grade_id") ? grading.get("grade_id").getAsString() : "an exercise";
-            out.append("<details><summary>The course's answer to <code>").append(Html.escape(id)).append("</code></summary>\n\n");
+            out.append("<details><summary style='padding:3px 0'>The course's answer to <code>").append(Html.escape(id)).append("</code></summary>\n\n");
             if ("code".equals(cell.get("cell_type").getAsString())) {
                 out.append("```java\n").append(text.lines().filter(l -> !l.contains("BEGIN SOLUTION") && !l.contains("END SOLUTION"))
                         .reduce("", (a, b) -> a + b + "\n")).append("```\n");

@@ -46,7 +46,7 @@ class LearnerTest {
                "source": "<details><summary>A model answer</summary>\\n\\nBecause the cache.\\n</details>"}
             ]}""").getAsJsonObject();
         String md = Learner.answersMarkdown(notebook);
-        assertTrue(md.contains("<summary>The course's answer to <code>lab00-x</code></summary>"), md);
+        assertTrue(md.contains("<summary style='padding:3px 0'>The course's answer to <code>lab00-x</code></summary>"), md);
         assertTrue(md.contains("double x() {\n    return 4;\n}"), md);
         assertFalse(md.contains("SOLUTION") || md.contains("lab00-x-check") || md.contains("A model answer"), md);
         assertTrue(md.contains("Because the cache."), md);

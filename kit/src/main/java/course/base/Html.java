@@ -26,9 +26,27 @@ public final class Html {
         return new Raw(html);
     }
 
-    /** Text in bold and a colour (a verdict's outcome). */
-    public static Raw coloured(String text, String color) {
-        return raw("<span style='color:" + escape(color) + ";font-weight:bold'>" + escape(text) + "</span>");
+    /**
+     * A word in bold white on a colour (a verdict's outcome): the badge carries its own background, so the word keeps
+     * its contrast on JupyterLab's light and dark themes alike, and the word itself says what the colour does.
+     */
+    public static Raw badge(String text, String background) {
+        return raw("<span style='background:" + escape(background) + ";color:#fff;font-weight:bold;padding:0 .3em;border-radius:3px;white-space:nowrap'>"
+                + escape(text) + "</span>");
+    }
+
+    /** A fold: its summary (markup) tall enough to hit with a finger or a shaking hand (24 px, WCAG 2.5.8), then what it hides. */
+    public static String fold(String summary, String body) {
+        return "<details><summary style='padding:3px 0;cursor:pointer'>" + summary + "</summary>" + body + "</details>";
+    }
+
+    /**
+     * Text kept as written in a box that scrolls sideways where a line is wider than the screen: reachable by the
+     * keyboard (tabindex) and named for a screen reader, as a scrolling region must be.
+     */
+    public static String scrolling(String label, String text, String style) {
+        return "<pre tabindex='0' role='region' aria-label='" + escape(label) + "' style='white-space:pre;overflow-x:auto;" + style + "'>"
+                + escape(text) + "</pre>";
     }
 
     /** A table built row by row: new Table("claim", "where").left(0).row("a", "b").html(). */
@@ -37,6 +55,7 @@ public final class Html {
         private final List<List<Object>> rows = new ArrayList<>();
         private final Set<Integer> left = new HashSet<>();
         private String caption;
+        private String scrollLabel;
         private boolean rowHeads;
 
         /** Its column headings (none: a table without a heading row). */
@@ -58,6 +77,15 @@ public final class Html {
 
         public Table caption(String text) {
             caption = text;
+            return this;
+        }
+
+        /**
+         * A table too wide for a narrow screen, in a box of its own that scrolls sideways, which the keyboard can reach
+         * and a screen reader names (label): the notebook's own output area would otherwise scroll, unreachable.
+         */
+        public Table scrolls(String label) {
+            scrollLabel = label;
             return this;
         }
 
@@ -90,7 +118,9 @@ public final class Html {
                 }
                 h.append("</tr>");
             }
-            return h.append("</tbody></table>").toString();
+            h.append("</tbody></table>");
+            return scrollLabel == null ? h.toString()
+                    : "<div tabindex='0' role='region' aria-label='" + escape(scrollLabel) + "' style='overflow-x:auto'>" + h + "</div>";
         }
 
         private String open(String tag, int column) {

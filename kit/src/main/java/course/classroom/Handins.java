@@ -243,7 +243,7 @@ public final class Handins {
                 JsonObject v = claim.getValue().get(learner);
                 String outcome = v == null ? null : text(v, "verdict");
                 row.add(v == null ? "–" : Html.raw("<span title='" + Html.escape(text(v, "measured")) + "'>"
-                        + Html.coloured(outcome, Verdict.color(outcome)).html() + "<br><small>" + Html.escape(text(v, "measured")) + "</small></span>"));
+                        + Html.badge(outcome, Verdict.color(outcome)).html() + "<br><small>" + Html.escape(text(v, "measured")) + "</small></span>"));
             }
             table.row(row);
         }
@@ -279,7 +279,8 @@ public final class Handins {
         encoding.put("y", Map.of("field", "y", "type", "quantitative", "title", yTitle));
         encoding.put("color", Map.of("field", "op", "type", "nominal", "title", "", "sort", List.copyOf(groups)));
         encoding.put("tooltip", List.of(Map.of("field", "who"), Map.of("field", "op"), Map.of("field", "y", "format", ",.3~f")));
-        Map<String, Object> spec = Charts.spec(title, bars, List.of(Map.of("mark", "bar", "encoding", encoding)));
+        Map<String, Object> spec = Charts.tabled(Charts.spec(title, bars, List.of(Map.of("mark", "bar", "encoding", encoding))),
+                List.of(Charts.column("who", "machine (learner)"), Charts.column("op", "operation or lab"), Charts.column("y", yTitle)));
         spec.put("width", Math.max(200, 60 * Math.max(1, bars.size())));  // a bar per machine and lab: grows with the class
         return spec;
     }

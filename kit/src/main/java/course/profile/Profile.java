@@ -233,7 +233,7 @@ public final class Profile {
         String intro = String.format(Locale.ROOT,
                 "<p><b>%s</b> (%s sampling, %,d samples in the timed strategy of %,d in the whole process): "
                         + "<b>%.0f%%</b> of them were in the kernel, <b>%.0f%%</b> in frames that copy memory. "
-                        + "Flame graph: <a href='flamegraphs/%s' target='_blank'>flamegraphs/%s</a> "
+                        + "Flame graph: <a href='flamegraphs/%s' target='_blank' style='text-decoration:underline'>flamegraphs/%s</a> "
                         + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>",
                 Html.escape(p.name()), event, p.samples(), p.allSamples(), p.kernelPct(), p.copyPct(),
                 Html.escape(html.getFileName()), Html.escape(html.getFileName()));

@@ -1,20 +1,31 @@
 package course.show;
 
+import course.base.Course;
+import course.base.Html;
 import course.judge.Estimate;
 import course.judge.Published;
 import course.record.Results;
 import course.record.Run;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Vega-Lite v5 specs, built as plain maps and lists (the form JupyterLab's renderer receives intact). */
 public final class Charts {
     public static final String SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
     static final Map<String, Object> LANGUAGE_COLORS = Map.of("domain", List.of("java", "c"), "range", List.of("#d55e00", "#0072b2"));
-    /** Okabe and Ito's palette, told apart with every common colour-vision deficiency (yellow last: faint on white). */
-    static final List<String> PALETTE = List.of("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442");
+    /**
+     * Okabe and Ito's palette, told apart with every common colour-vision deficiency, kept to the colours that stand
+     * out 3:1 from the chart's white (WCAG 1.4.11): their orange darkened, their sky blue and yellow left out, a
+     * purple added.
+     */
+    static final List<String> PALETTE = List.of("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#b07d00", "#000000", "#5e3c99");
+    /** The chart's text and lines. */
+    static final String INK = "#222222";
     /** How tall a reference label is drawn, in pixels, and the least gap kept between two of them. */
     static final int LABEL_FONT = 10, LABEL_GAP = 13;
     /** How wide a published figure's tick is drawn across its bar, in pixels. */
@@ -92,8 +103,11 @@ public final class Charts {
                 "encoding", Map.of("x", x, "y", Map.of("field", "y_low", "type", "quantitative", "scale", yScale, "title", yTitle),
                         "y2", Map.of("field", "y_high"), "color", color, "detail", Map.of("field", "series")));
         List<Object> series = values.stream().map(v -> v.get("series")).distinct().toList();
-        return described(spec(withBand(title), values, List.of(band, line)), title + ": " + yTitle + " against " + xTitle
+        Map<String, Object> spec = described(spec(withBand(title), values, List.of(band, line)), title + ": " + yTitle + " against " + xTitle
                 + ", a line each for " + join(series) + "; shaded bands are 95% intervals");
+        return tabled(spec, List.of(column("who", byMethod ? "language and way" : "language"), column("op", "operation"),
+                new Column("size", xTitle.replace(" (log scale)", ""), !COUNTS.containsKey(sizeField)), column("y", yTitle.replace(" (log scale)", "")),
+                column("interval", "95% interval"), column("runs", "runs")));
     }
 
     /** What every band and whisker is, said under the chart's title. */
@@ -110,7 +124,7 @@ public final class Charts {
     /** An interval as a tooltip reads it: "1.21 to 1.37", or why there is none. */
     static String intervalText(Estimate e) {
         if (!e.hasInterval()) return "none (one round)";
-        return String.format(java.util.Locale.ROOT, "%,.3g to %,.3g", e.low(), e.high());
+        return String.format(Locale.ROOT, "%,.3g to %,.3g", e.low(), e.high());
     }
 
     /** A band or whisker layer's filter: only the marks whose interval exists (one round gives none). */
@@ -299,7 +313,8 @@ public final class Charts {
         spec.put("facet", Map.of("column", Map.of("field", "op", "type", "nominal", "title", "operation", "sort", List.of("write", "read"))));
         spec.put("spec", Map.of("width", 220, "height", 260, "layer", List.of(bars, whiskers)));
         spec.put("config", CONFIG);
-        return spec;
+        return tabled(spec, List.of(column("who", byRuntime ? "runtime" : "language"), column("method", "way"), column("op", "operation"),
+                column("mb_per_s", "MB per second (median run)"), column("interval", "95% interval"), column("runs", "runs")));
     }
 
     /**
@@ -330,9 +345,10 @@ public final class Charts {
                 "color", Map.of("field", "cache", "type", "nominal", "title", "page cache",
                         "scale", Map.of("domain", caches, "range", caches.stream().map(CACHE_COLOURS::get).toList())),
                 "tooltip", List.of(Map.of("field", "case"), Map.of("field", "cache"), Map.of("field", "mb_per_s", "format", ",.0f"))));
-        return described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
+        return tabled(described(spec(title, values, List.of(bars)), title + ": MB per second (median) for " + join(values.stream().map(v -> v.get("case")).distinct().toList())
                 + ", warm and cold page cache (and bypassed, where a run bypassed it) side by side"
-                + (caches.contains(STILL_CACHED) ? "; a cold case that found its file still cached is marked so" : ""));
+                + (caches.contains(STILL_CACHED) ? "; a cold case that found its file still cached is marked so" : "")),
+                List.of(column("case", "case"), column("cache", "page cache"), column("mb_per_s", "MB per second (median)")));
     }
 
     /** How throughputBars names cold runs whose file eviction left in the page cache (a mapping held it): warm figures. */
@@ -345,12 +361,12 @@ public final class Charts {
     static final String BYPASSED = "bypassed (O_DIRECT)";
 
     /** throughputBars' colours, in the legend's order. */
-    private static final Map<String, String> CACHE_COLOURS = new LinkedHashMap<>();
+    static final Map<String, String> CACHE_COLOURS = new LinkedHashMap<>();
 
     static {
-        CACHE_COLOURS.put("warm", "#e69f00");
+        CACHE_COLOURS.put("warm", "#b07d00");
         CACHE_COLOURS.put("cold", "#0072b2");
-        CACHE_COLOURS.put(STILL_CACHED, "#999999");
+        CACHE_COLOURS.put(STILL_CACHED, "#666666");
         CACHE_COLOURS.put(BYPASSED, "#009e73");
     }
 
@@ -362,7 +378,8 @@ public final class Charts {
                 "x", Map.of("field", "run", "type", "ordinal", "title", "run (in order)", "axis", Map.of("labelAngle", 0)),
                 "y", Map.of("field", "ms", "type", "quantitative", "title", "elapsed (ms)", "scale", Map.of("zero", true)),
                 "color", Map.of("field", "language", "type", "nominal", "scale", LANGUAGE_COLORS)));
-        return described(spec(title, values, List.of(lines)), title + ": each measured run's time in milliseconds, in the order they ran, a line per language");
+        return tabled(described(spec(title, values, List.of(lines)), title + ": each measured run's time in milliseconds, in the order they ran, a line per language"),
+                List.of(column("run", "run"), column("language", "language"), column("ms", "elapsed (ms)")));
     }
 
     public static Map<String, Object> spec(Object title, List<Map<String, Object>> values, List<Map<String, Object>> layers) {
@@ -378,7 +395,70 @@ public final class Charts {
         return spec;
     }
 
-    static final Map<String, Object> CONFIG = Map.of("range", Map.of("category", PALETTE));
+    /**
+     * Every chart on white with dark text, whichever JupyterLab theme draws it (its dark theme asks Vega for a dark one,
+     * which a chart's own configuration overrides): the marks' colours hold their contrast in both.
+     */
+    static final Map<String, Object> CONFIG = Map.of("range", Map.of("category", PALETTE), "background", "white",
+            "title", Map.of("color", INK, "subtitleColor", INK),
+            "style", Map.of("guide-label", Map.of("fill", INK), "guide-title", Map.of("fill", INK)),
+            "axis", Map.of("labelColor", INK, "titleColor", INK, "domainColor", "#888888", "tickColor", "#888888", "gridColor", "#dddddd"),
+            "legend", Map.of("labelColor", INK, "titleColor", INK), "header", Map.of("labelColor", INK, "titleColor", INK),
+            "text", Map.of("color", INK), "view", Map.of("stroke", "#dddddd"));
+
+    /** A column of a chart's figures as a table: the data's field, its heading, and whether it counts bytes. */
+    public record Column(String field, String title, boolean bytes) {
+        Map<String, Object> asMap() {
+            return Map.of("field", field, "title", title, "bytes", bytes);
+        }
+    }
+
+    public static Column column(String field, String title) {
+        return new Column(field, title, false);
+    }
+
+    /**
+     * The chart with the columns in which its figures are also shown as a table under it (kept in the spec's usermeta,
+     * which Vega-Lite leaves to its users): a reader who cannot see the marks reads the same numbers.
+     */
+    public static Map<String, Object> tabled(Map<String, Object> spec, List<Column> columns) {
+        spec.put("usermeta", Map.of("table", columns.stream().map(Column::asMap).toList()));
+        return spec;
+    }
+
+    /** The chart's figures as a table, folded under it (its usermeta's columns over its data), with its reference lines; "" for a chart that names none. */
+    @SuppressWarnings("unchecked")
+    public static String figures(Map<String, Object> spec) {
+        if (!(spec.get("usermeta") instanceof Map<?, ?> meta) || !(meta.get("table") instanceof List<?> columns)) return "";
+        List<Map<String, Object>> cols = (List<Map<String, Object>>) columns;
+        Object title = spec.get("title") instanceof Map<?, ?> t ? t.get("text") : spec.get("title");
+        Html.Table table = new Html.Table(cols.stream().map(c -> String.valueOf(c.get("title"))).toArray(String[]::new))
+                .caption("The figures of \"" + title + "\"");
+        for (Map<String, Object> row : (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values")) {
+            table.row(cols.stream().map(c -> cell(row.get(c.get("field")), Boolean.TRUE.equals(c.get("bytes")))).toList());
+        }
+        StringBuilder html = new StringBuilder(table.html());
+        for (Map<String, Object> layer : (List<Map<String, Object>>) spec.getOrDefault("layer", List.of())) {
+            if (!LEVELS.equals(layer.get("name"))) continue;
+            html.append("<p>Lines across the chart: ");
+            List<String> levels = new ArrayList<>();
+            for (Map<String, Object> level : (List<Map<String, Object>>) ((Map<String, Object>) layer.get("data")).get("values")) {
+                levels.add(Html.escape(level.get("label")) + " at " + cell(level.get("y"), false));
+            }
+            html.append(String.join("; ", levels)).append(".</p>");
+        }
+        return Html.fold("The chart's figures as a table", html.toString());
+    }
+
+    /** A figure as the table shows it: four significant digits, bytes in KB and MB, "–" where there is none. */
+    private static String cell(Object value, boolean bytes) {
+        if (value == null) return "–";
+        if (!(value instanceof Number n)) return String.valueOf(value);
+        if (bytes) return Course.formatBytes(n.longValue());
+        double v = n.doubleValue();
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.format(Locale.ROOT, "%,d", (long) v);
+        return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
+    }
 
     /**
      * The chart's one-line text alternative (Vega-Lite's description: what a screen reader says, and what the

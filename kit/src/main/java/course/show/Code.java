@@ -74,7 +74,7 @@ public final class Code {
         int widest = code.lines().mapToInt(String::length).max().orElse(0);
         return "<div style='flex:1 1 " + (widest + 4) + "ch;min-width:0;font-family:var(--jp-code-font-family,monospace);font-size:85%'>"
                 + "<b style='font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:117.6%'>" + Html.escape(title) + "</b>"
-                + "<pre style='font-size:inherit;font-family:inherit;white-space:pre;overflow-x:auto'>" + Html.escape(code) + "</pre></div>";
+                + Html.scrolling(title, code, "font-size:inherit;font-family:inherit") + "</div>";
     }
 
     /** A static method or function's source: from the line that declares it to the closing brace at its indentation. */

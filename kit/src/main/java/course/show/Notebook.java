@@ -30,11 +30,19 @@ public final class Notebook {
         show(data(html, text), null);
     }
 
+    /**
+     * A chart, and under it its figures as a table, folded (where the chart names its columns: Charts.tabled). The
+     * chart comes without vega-embed's menu of actions, whose button has no name a screen reader could say; the table
+     * and the report's images give what it offered.
+     */
     public static void chart(Map<String, Object> spec, String text) {
         DisplayData d = new DisplayData();
         d.putData(VEGA_LITE, spec);
+        d.putMetaData(VEGA_LITE, Map.of("embed_options", Map.of("actions", false)));
         d.putText(text);
         show(d, null);
+        String figures = Charts.figures(spec);
+        if (!figures.isEmpty()) html(figures, "");
     }
 
     public static DisplayData data(String html, String text) {

@@ -8,7 +8,9 @@ import static course.show.Charts.TICK;
 import static course.show.Charts.described;
 import static course.show.Charts.intervalText;
 import static course.show.Charts.join;
+import static course.show.Charts.column;
 import static course.show.Charts.spec;
+import static course.show.Charts.tabled;
 import static course.show.Charts.with;
 
 import course.judge.Estimate;
@@ -16,6 +18,7 @@ import course.judge.Published;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -138,9 +141,23 @@ public final class ReferenceBars {
             }
         }
         if (!sources.isEmpty()) subtitle.add(line);
-        return described(spec(Map.of("text", title, "subtitle", subtitle), values, layers), title + ": " + yTitle + " for "
-                + join(measured.stream().map(m -> m.get("label")).toList()) + ", measured here (bars" + (intervals ? ", with 95% intervals" : "")
-                + ") beside the studies' figures (black ticks, numbered by source: " + join(sources) + ")");
+        Map<String, Object> spec = described(spec(Map.of("text", title, "subtitle", subtitle), values, layers), title + ": " + yTitle
+                + ", measured here (bars" + (intervals ? ", with 95% intervals" : "") + ") beside the studies' figures (black ticks): "
+                + String.join("; ", measured.stream().map(m -> standing(m, published)).toList()));
+        return tabled(spec, List.of(column("kind", "whose"), column("label", "bar"), column("value", yTitle.replace(" (log scale)", "")),
+                column("interval", "95% interval"), column("citation", "source")));
+    }
+
+    /** Where one bar stands against the studies' figures for it, in words: "seq write 3.1 here (2.9 to 3.3) against 2.5 in Xu and Guo Table 3". */
+    private static String standing(Map<String, Object> bar, List<Map<String, Object>> published) {
+        List<String> theirs = published.stream().filter(p -> p.get("label").equals(bar.get("label")))
+                .map(p -> figure(p.get("value")) + " in " + p.get("citation")).toList();
+        return bar.get("label") + " " + figure(bar.get("value")) + " here" + (bar.containsKey("low") ? " (" + bar.get("interval") + ")" : "")
+                + (theirs.isEmpty() ? "" : " against " + join(theirs));
+    }
+
+    private static String figure(Object value) {
+        return value instanceof Number n ? String.format(Locale.ROOT, "%,.3g", n.doubleValue()) : String.valueOf(value);
     }
 
     /** The numbers of the ticks numbered on one side ("right" or "left") of their tick, just clear of it. */

@@ -44,8 +44,9 @@ public final class RunsTable {
         for (String c : SHOWN_MEASURES) {
             if (!OPTIONAL_MEASURES.contains(c) || rows.stream().anyMatch(r -> shown(r, c) != null)) columns.add(c);
         }
-        Html.Table table = new Html.Table(columns.stream().map(c -> c.replace('_', ' ')).toArray(String[]::new));
-        if (!same.isEmpty()) table.caption("every row: " + String.join(" · ", same));
+        Html.Table table = new Html.Table(columns.stream().map(c -> c.replace('_', ' ')).toArray(String[]::new))
+                .caption("Each case's runs in one row" + (same.isEmpty() ? "" : "; every row: " + String.join(" · ", same)))
+                .scrolls("the runs, a row per case");
         for (Map<String, Object> row : rows) table.row(columns.stream().map(c -> format(c, shown(row, c))).toList());
         return table.html();
     }

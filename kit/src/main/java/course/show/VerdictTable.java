@@ -18,10 +18,11 @@ public final class VerdictTable {
 
     /** The verdict table, the readings of the studies' words folded under it, and the statements of this lab not judged, with why. */
     public static void show(List<Verdict> list, List<Published.NotJudged> left) {
-        Html.Table table = new Html.Table("claim", "where", "published", "measured here [95% interval]", "verdict", "rule", "why").left(0, 5, 6);
+        Html.Table table = new Html.Table("claim", "where", "published", "measured here [95% interval]", "verdict", "rule", "why").left(0, 5, 6)
+                .caption("The studies' claims this lab judges, each against this machine's runs");
         StringBuilder t = new StringBuilder();
         for (Verdict v : list) {
-            table.row(v.claim().statement(), v.claim().citation(), v.claim().shown(), v.measured(), Html.coloured(v.outcome(), Verdict.color(v.outcome())),
+            table.row(v.claim().statement(), v.claim().citation(), v.claim().shown(), v.measured(), Html.badge(v.outcome(), Verdict.color(v.outcome())),
                     Html.raw("<small>" + Html.escape(v.rule()) + "</small>"), v.why());
             t.append(String.format(Locale.ROOT, "%-9s %s | published %s | measured %s%n", v.outcome(), v.claim().id(),
                     v.claim().shown(), v.measured()));
@@ -29,20 +30,20 @@ public final class VerdictTable {
         StringBuilder h = new StringBuilder(table.html());
         List<Verdict> read = list.stream().filter(v -> !v.reading().isEmpty()).toList();
         if (!read.isEmpty()) {
-            Html.Table readings = new Html.Table("claim", "the course's reading").left(0, 1);
+            Html.Table readings = new Html.Table("claim", "the course's reading").left(0, 1)
+                    .caption("Where a study's words leave room, how the course reads them");
             t.append("How this lab reads the studies' words:").append(System.lineSeparator());
             for (Verdict v : read) {
                 readings.row(v.claim().statement(), v.reading());
                 t.append("  ").append(v.claim().id()).append(": ").append(v.reading()).append(System.lineSeparator());
             }
-            h.append("<details><summary>How this lab reads the studies' words (").append(read.size()).append(read.size() == 1 ? " row" : " rows")
-                    .append(")</summary>").append(readings.html()).append("</details>");
+            h.append(Html.fold("How this lab reads the studies' words (" + read.size() + (read.size() == 1 ? " row)" : " rows)"), readings.html()));
         }
         if (!left.isEmpty()) {
-            Html.Table notJudged = new Html.Table().left(0, 2);
+            Html.Table notJudged = new Html.Table("statement", "where", "why it is not judged here").left(0, 2)
+                    .caption("Statements of the studies that belong to this lab, left unjudged");
             left.forEach(n -> notJudged.row(n.claim().statement(), n.claim().citation(), n.reason()));
-            h.append("<details><summary>").append(left.size()).append(" more statements of the studies belong to this lab but are not judged here, and why</summary>")
-                    .append(notJudged.html()).append("</details>");
+            h.append(Html.fold(left.size() + " more statements of the studies belong to this lab but are not judged here, and why", notJudged.html()));
             t.append(left.size()).append(" more statements not judged here (see data/not-judged.csv)").append(System.lineSeparator());
         }
         Notebook.html(h.toString(), t.toString());
@@ -58,8 +59,7 @@ public final class VerdictTable {
         try {
             String code = Files.readString(source);
             code = code.substring(code.indexOf("/**"));  // from the class's own comment: no package line, no imports
-            Notebook.html("<details><summary>How each row is judged: " + Html.escape(file) + "</summary>"
-                    + "<pre style='font-size:85%;white-space:pre;overflow-x:auto'>" + Html.escape(code) + "</pre></details>", "");
+            Notebook.html(Html.fold("How each row is judged: " + Html.escape(file), Html.scrolling(file, code, "font-size:85%")), "");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -67,7 +67,8 @@ public final class VerdictTable {
 
     /** The studies' absolute figures beside this machine's, with no outcome: hardware moved on, so the course judges ratios and shapes. */
     public static void thenAndHere(List<Context> list) {
-        Html.Table table = new Html.Table("figure", "where", "then (the study's machine)", "here", "what differs").left(0, 4);
+        Html.Table table = new Html.Table("figure", "where", "then (the study's machine)", "here", "what differs").left(0, 4)
+                .caption("The studies' own figures beside this machine's (not judged: the hardware moved on)");
         StringBuilder t = new StringBuilder();
         for (Context c : list) {
             table.row(c.claim().statement(), c.claim().citation(), c.claim().shown(), c.here(), c.note());

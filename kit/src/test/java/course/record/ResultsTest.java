@@ -246,7 +246,7 @@ public class ResultsTest {
         assertTrue(text.contains("16m") && text.contains("4k"), text);
         assertTrue(text.contains("16.00 MB/s"), text);
         String html = RunsTable.html(r);
-        assertTrue(html.startsWith("<table>") && html.endsWith("</table>"), html);
+        assertTrue(html.contains("<table>") && html.endsWith("</table></div>"), html);
         assertTrue(html.contains("<td>16m</td>") && html.contains("<td>4k</td>"), html);
     }
 
@@ -298,7 +298,7 @@ public class ResultsTest {
     void htmlStatesConstantColumnsOnceAndShowsHitRatioOnlyWhereCounted() {
         Results r = new Results(List.of(buffered("direct", 1024, "java", 0, 1_000_000, 1024L), buffered("direct", 4096, "java", 0, 1_000_000, 256L)));
         String html = RunsTable.html(r);
-        assertTrue(html.contains("<caption>every row: language java · runtime java 25.0.3 · op read · pattern seq"), html);
+        assertTrue(html.contains("<caption>Each case&#39;s runs in one row; every row: language java · runtime java 25.0.3 · op read · pattern seq"), html);
         assertTrue(html.contains("<th>method</th>") && html.contains("<td>direct 4k</td>") && html.contains("hit ratio pct"), html);
         assertFalse(RunsTable.html(new Results(List.of(run("c", "read", MB, 0, 5_000_000), run("c", "write", MB, 0, 5_000_000)))).contains("hit ratio"));
     }

@@ -241,7 +241,7 @@ class ChartsTest {
         spec.getAsJsonObject("data").getAsJsonArray("values").forEach(v -> caches.add(v.getAsJsonObject().get("cache").getAsString()));
         assertEquals(List.of(Charts.STILL_CACHED, "cold"), caches);
         assertTrue(spec.toString().contains("\"domain\":[\"warm\",\"cold\",\"" + Charts.STILL_CACHED + "\"]"), spec.toString());
-        assertTrue(spec.toString().contains("\"range\":[\"#e69f00\",\"#0072b2\",\"#999999\"]"), "each name keeps its colour");
+        assertTrue(spec.toString().contains("\"range\":[\"#b07d00\",\"#0072b2\",\"#666666\"]"), "each name keeps its colour");
         assertTrue(spec.get("description").getAsString().endsWith("a cold case that found its file still cached is marked so"));
     }
 
@@ -359,8 +359,32 @@ class ChartsTest {
                 + " shaded bands are 95% intervals", lines);
         assertTrue(json(Charts.methodBars(results(), "M")).get("description").getAsString().startsWith("M: MB per second (log scale) for each way"));
         assertTrue(json(ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R")).get("description").getAsString()
-                .startsWith("R: Java ÷ C for seq, measured here"));
+                .startsWith("R: Java ÷ C, measured here (bars) beside the studies' figures (black ticks): seq 2.00 here"));
         assertTrue(json(Charts.throughputBars(results(), "C")).get("description").getAsString().contains("warm and cold"));
         assertTrue(json(Charts.perRun(results(), "P")).get("description").getAsString().startsWith("P: each measured run's time"));
+    }
+
+    @Test
+    void aReferenceChartSaysWhereEachBarStandsAgainstTheStudies() {
+        Published.Claim claim = new Published.Claim("xu-guo.raw-1byte.java-over-c-time-seq", "Xu & Guo", "§4.2, Fig 4.1",
+                "raw-1byte", "s", "", "", 2.5, "x", "ratio", "st");
+        String said = json(ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq write", new Estimate(3.1, 2.9, 3.3)), ReferenceBars.bar("seq read", Estimate.exact(2.1))),
+                List.of(ReferenceBars.reference("seq write", claim)), "Java time / C time", "Ratios")).get("description").getAsString();
+        assertTrue(said.endsWith(": seq write 3.10 here (2.90 to 3.30) against 2.50 in Xu & Guo §4.2, Fig 4.1; seq read 2.10 here"), said);
+    }
+
+    @Test
+    void everyChartOffersItsFiguresAsATable() {
+        String lines = Charts.figures(Charts.withLevel(Charts.lines(results(), "file_size", "mb_per_s", false, "Rates"), 500, "the ceiling"));
+        assertTrue(lines.startsWith("<details><summary"), lines);
+        assertTrue(lines.contains("<caption>The figures of &quot;Rates&quot;</caption><thead><tr><th>language</th><th>operation</th><th>file size</th>"
+                + "<th>MB per second</th><th>95% interval</th><th>runs</th></tr></thead>"), lines);
+        assertEquals(6, lines.split("<tr><td>", -1).length - 1, "a row per line's point: 3 lines at 2 sizes");
+        assertTrue(lines.contains("<td>java</td><td>write</td><td>1 MB</td>"), lines);
+        assertTrue(lines.contains("Lines across the chart: the ceiling at 500."), lines);
+        for (Map<String, Object> spec : List.of(Charts.methodBars(results(), "M"), Charts.throughputBars(results(), "T"), Charts.perRun(results(), "P"),
+                ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R"))) {
+            assertTrue(Charts.figures(spec).contains("<tbody><tr><td>"), String.valueOf(spec.get("title")));
+        }
     }
 }
