@@ -19,7 +19,7 @@ public final class VerdictTable {
     /** The verdict table, the readings of the studies' words folded under it, and the statements of this lab not judged, with why. */
     public static void show(List<Verdict> list, List<Published.NotJudged> left) {
         Html.Table table = new Html.Table("claim", "where", "published", "measured here [95% interval]", "verdict", "rule", "why").left(0, 5, 6)
-                .caption("The studies' claims this lab judges, each against this machine's runs");
+                .caption("The studies' claims this lab judges, each against this machine's runs").scrolls("the verdicts");
         StringBuilder t = new StringBuilder();
         for (Verdict v : list) {
             table.row(v.claim().statement(), v.claim().citation(), v.claim().shown(), v.measured(), Html.badge(v.outcome(), Verdict.color(v.outcome())),
@@ -68,7 +68,7 @@ public final class VerdictTable {
     /** The studies' absolute figures beside this machine's, with no outcome: hardware moved on, so the course judges ratios and shapes. */
     public static void thenAndHere(List<Context> list) {
         Html.Table table = new Html.Table("figure", "where", "then (the study's machine)", "here", "what differs").left(0, 4)
-                .caption("The studies' own figures beside this machine's (not judged: the hardware moved on)");
+                .caption("The studies' own figures beside this machine's (not judged: the hardware moved on)").scrolls("then and here");
         StringBuilder t = new StringBuilder();
         for (Context c : list) {
             table.row(c.claim().statement(), c.claim().citation(), c.claim().shown(), c.here(), c.note());
