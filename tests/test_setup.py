@@ -45,7 +45,7 @@ def test_setup_refuses_a_folder_make_or_java_cannot_carry(tmp_path):
 
 
 def test_a_failing_npm_leaves_the_set_up_going(tmp_path):
-    """playwright-core is the browser test's alone: an npm that fails (offline, behind a proxy) is one line, and the
+    """playwright-core and axe-core are the browser tests' alone: an npm that fails (offline, behind a proxy) is one line, and the
     set-up goes on under its own `set -e` (a fallback once sat inside a comment, and a failed npm ended make lab)."""
     course = tmp_path / "course"
     (course / "setup/browser").mkdir(parents=True)
@@ -61,7 +61,7 @@ def test_a_failing_npm_leaves_the_set_up_going(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-2:] == [
-        "setup: npm failed (its messages: build/npm-browser.log); going on without playwright-core, the browser test will be skipped",
+        "setup: npm failed (its messages: build/npm-browser.log); going on without playwright-core and axe-core, the browser tests will be skipped",
         "went on"], out.stdout
     assert "network request failed" in (course / "build/npm-browser.log").read_text()
     assert not (course / "build/stamps/npm-browser").exists(), "a failed install leaves no stamp: the next set-up tries again"

@@ -1,5 +1,5 @@
 // axe-core (the field's accessibility engine) in Debian Chromium, on what the course shows: the report page whole, and
-// the outputs of executed labs as JupyterLab draws them in its light and then its dark theme. Prints one JSON line per
+// the outputs of executed labs as JupyterLab draws them, in its light theme and its dark one. Prints one JSON line per
 // page and theme: {page, theme, violations: [{id, impact, help, nodes: [{target, html}]}], undecided, passed}, WCAG 2.0, 2.1
 // and 2.2 A and AA.
 //
@@ -53,36 +53,45 @@ try {
     // "visually hidden" pattern and then skips every text's contrast: the body is given the window's height, which
     // changes nothing drawn
     await page.evaluate(() => { document.body.style.height = '100vh'; });
-    for (const theme of ['JupyterLab Light', 'JupyterLab Dark']) {
+    const setTheme = async (theme) => {
       await page.evaluate(t => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
       await page.waitForFunction(t => document.body.dataset.jpThemeName === t, theme, { timeout: 60000 });
-      for (const notebook of notebooks) {
-        // opened anew in each theme: JupyterLab draws a chart in the theme it finds then
-        const id = await page.evaluate(async (path) => {
-          // no kernel: the outputs are the saved run's, and nothing needs running
-          const panel = await window.jupyterapp.commands.execute('docmanager:open',
-            { path, factory: 'Notebook', kernelPreference: { shouldStart: false, canStart: false } });
-          await panel.context.ready;
-          window.jupyterapp.shell.activateById(panel.id);
-          return panel.id;
-        }, notebook);
-        // every chart drawn (an empty chart element is one still drawing)
-        await page.waitForFunction(() => {
-          const charts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedVegaCommon5')];
-          return document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')
-            && charts.every(c => c.querySelector('svg, canvas'));
-        }, null, { timeout: 60000, polling: 250 });
-        // a window as tall as the notebook: axe judges what is on screen, and a cell scrolled out of the notebook's own
-        // pane would be left unjudged
-        const tall = await page.evaluate((panelId) => document.querySelector(`#${panelId} .jp-WindowedPanel-inner`).scrollHeight, id);
-        await page.setViewportSize({ width: 1400, height: Math.min(tall + 200, 32000) });
-        await page.waitForTimeout(500);
+      await page.waitForTimeout(300);  // its style sheet applied
+    };
+    // the theme changes once a notebook, the next one starting in the theme the last ended in
+    let themes = ['JupyterLab Light', 'JupyterLab Dark'];
+    await setTheme(themes[0]);
+    for (const notebook of notebooks) {
+      const id = await page.evaluate(async (path) => {
+        // no kernel: the outputs are the saved run's, and nothing needs running
+        const panel = await window.jupyterapp.commands.execute('docmanager:open',
+          { path, factory: 'Notebook', kernelPreference: { shouldStart: false, canStart: false } });
+        await panel.context.ready;
+        window.jupyterapp.shell.activateById(panel.id);
+        return panel.id;
+      }, notebook);
+      // every chart drawn (an empty chart element is one still drawing)
+      await page.waitForFunction(() => {
+        const charts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedVegaCommon5')];
+        return document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')
+          && charts.every(c => c.querySelector('svg, canvas'));
+      }, null, { timeout: 60000, polling: 250 });
+      // a window as tall as the notebook: axe judges what is on screen, and a cell scrolled out of the notebook's own
+      // pane would be left unjudged
+      const tall = await page.evaluate((panelId) => document.querySelector(`#${panelId} .jp-WindowedPanel-inner`).scrollHeight, id);
+      await page.setViewportSize({ width: 1400, height: Math.min(tall + 200, 32000) });
+      await page.waitForTimeout(300);
+      // each theme on the same drawing: the course's HTML takes the theme's colours at once, and a chart carries its
+      // own (white, dark text) and is drawn on a canvas axe cannot read in either
+      for (const theme of themes) {
+        if (theme !== themes[0]) await setTheme(theme);
         console.log(JSON.stringify({ page: notebook, theme, ...await check(page, { include: [[`#${id} ${OUTPUTS}`]] }) }));
-        await page.setViewportSize({ width: 1400, height: 1000 });
-        // disposed, not closed: JupyterLab marks a notebook it upgraded on opening as changed, and closing would ask
-        // whether to save it, its dialog then lying over the next notebook
-        await page.evaluate((panelId) => [...window.jupyterapp.shell.widgets('main')].find(w => w.id === panelId).dispose(), id);
       }
+      themes = themes.reverse();
+      await page.setViewportSize({ width: 1400, height: 1000 });
+      // disposed, not closed: JupyterLab marks a notebook it upgraded on opening as changed, and closing would ask
+      // whether to save it, its dialog then lying over the next notebook
+      await page.evaluate((panelId) => [...window.jupyterapp.shell.widgets('main')].find(w => w.id === panelId).dispose(), id);
     }
   }
 } finally {

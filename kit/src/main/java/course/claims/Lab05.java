@@ -52,7 +52,8 @@ public final class Lab05 {
 
     /** What each reader made of each kind of text: its lines and the sum of their characters, one row per run. */
     public static void linesAndCharacters(Results kinds) {
-        Html.Table table = new Html.Table("language", "reader", "text", "lines", "sum of characters").left(0, 1, 2);
+        Html.Table table = new Html.Table("language", "reader", "text", "lines", "sum of characters").left(0, 1, 2)
+                .caption("What each reader made of each text: alike, or one of them is wrong");
         StringBuilder text = new StringBuilder();
         for (Run run : kinds.typed()) {
             table.row(run.language(), run.strategy(), run.text(), String.format(java.util.Locale.ROOT, "%,d", run.ops()), String.format(java.util.Locale.ROOT, "%,d", run.checksum()));

@@ -158,7 +158,7 @@ public final class Handins {
 
     /** Who handed in what, from which machine; then what was left out and why. */
     public String html() {
-        Html.Table table = new Html.Table("learner", "machine", "labs (preset)").left(1, 2);
+        Html.Table table = new Html.Table("learner", "machine", "labs (preset)").left(1, 2).caption("Who handed in what, from which machine");
         for (Handin x : handins) {
             table.row(x.learner(), x.machine(), String.join(", ", x.labs().values().stream().map(l -> l.lab() + " (" + l.preset() + ")").toList()));
         }
@@ -235,7 +235,8 @@ public final class Handins {
         }
         List<String> header = new ArrayList<>(List.of("claim", "published"));
         header.addAll(learners);
-        Html.Table table = new Html.Table(header.toArray(String[]::new)).left(0);
+        Html.Table table = new Html.Table(header.toArray(String[]::new)).left(0).caption("Each claim's verdict on each learner's machine")
+                .scrolls("verdicts by learner");
         for (var claim : byClaim.entrySet()) {
             JsonObject any = claim.getValue().values().iterator().next();
             List<Object> row = new ArrayList<>(List.of(claim.getKey(), text(any, "published")));

@@ -63,7 +63,8 @@ public final class Fio {
         Path dir = null;
         try {
             dir = Files.createTempDirectory(scratch, Scratch.RUN_PREFIX + "fio-");
-            Html.Table table = new Html.Table("job", "fio MB/s (slowest–fastest run)", "course (C) MB/s (slowest–fastest run)", "course ÷ fio (medians)").left(0);
+            Html.Table table = new Html.Table("job", "fio MB/s (slowest–fastest run)", "course (C) MB/s (slowest–fastest run)", "course ÷ fio (medians)").left(0)
+                    .caption("fio beside the course's C harness, the same jobs on the same file");
             StringBuilder t = new StringBuilder();
             Path file = dir.resolve("fio.dat");
             Progress progress = new Progress("fio, " + RUNS + " runs of each job on a " + Course.formatBytes(size) + " file", JOBS.size() * RUNS);

@@ -84,7 +84,7 @@ public final class Profile {
         List<String> header = new ArrayList<>(List.of("run (whole process, start-up included)"));
         header.addAll(columns);
         if (lastTitle != null) header.add(lastTitle);
-        Html.Table table = new Html.Table(header.toArray(String[]::new)).left(0);
+        Html.Table table = new Html.Table(header.toArray(String[]::new)).left(0).caption("System calls counted by strace, a row per run").scrolls("system calls");
         StringBuilder t = new StringBuilder();
         byInvocation.forEach((name, counts) -> {
             List<Object> row = new ArrayList<>(List.of(name));
@@ -237,7 +237,7 @@ public final class Profile {
                         + "(open it from the file browser; JupyterLab asks you to trust it before it runs its script).</p>",
                 Html.escape(p.name()), event, p.samples(), p.allSamples(), p.kernelPct(), p.copyPct(),
                 Html.escape(html.getFileName()), Html.escape(html.getFileName()));
-        Html.Table table = new Html.Table("hottest frames (self time)", "share").left(0);
+        Html.Table table = new Html.Table("hottest frames (self time)", "share").left(0).caption("Where the CPU time went: the frames that spent it themselves");
         top.stream().limit(8).forEach(e -> table.row(Html.raw("<code>" + Html.escape(e.getKey()) + "</code>"),
                 String.format(Locale.ROOT, "%.1f%%", 100.0 * e.getValue() / p.samples())));
         Notebook.html(intro + table.html(), String.format(Locale.ROOT,

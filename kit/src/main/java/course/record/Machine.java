@@ -308,7 +308,7 @@ public final class Machine {
     }
 
     public static String html(Map<String, String> m) {
-        Html.Table table = new Html.Table().rowHeads().left(0, 1);
+        Html.Table table = new Html.Table().rowHeads().left(0, 1).caption("This machine");
         m.forEach(table::row);
         return table.html();
     }

@@ -168,6 +168,8 @@ public final class Charts {
                 "encoding", Map.of("y", Map.of("field", "label_y", "type", "quantitative", "scale", scale), "text", Map.of("field", "label"))));
         Map<String, Object> result = new LinkedHashMap<>(spec);
         result.put("layer", out);
+        // the text alternative says where the line is, as the chart shows it
+        result.put("description", spec.get("description") + "; a dashed line across it at " + cell(y, false) + ": " + label);
         return result;
     }
 
@@ -265,7 +267,15 @@ public final class Charts {
         layers.addAll((List<Map<String, Object>>) spec.get("layer"));
         Map<String, Object> out = new LinkedHashMap<>(spec);
         out.put("layer", layers);
+        boolean bytes = sizesInBytes(spec);
+        out.put("description", spec.get("description") + "; shaded from " + cell(from, bytes) + " to " + cell(to, bytes) + ": " + label);
         return out;
+    }
+
+    /** Whether a line chart's x (its "size" field) counts bytes, as its table's column says. */
+    private static boolean sizesInBytes(Map<String, Object> spec) {
+        return spec.get("usermeta") instanceof Map<?, ?> meta && meta.get("table") instanceof List<?> columns
+                && columns.stream().anyMatch(c -> c instanceof Map<?, ?> m && "size".equals(m.get("field")) && Boolean.TRUE.equals(m.get("bytes")));
     }
 
     /**

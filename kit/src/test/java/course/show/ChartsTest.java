@@ -382,6 +382,9 @@ class ChartsTest {
         assertEquals(6, lines.split("<tr><td>", -1).length - 1, "a row per line's point: 3 lines at 2 sizes");
         assertTrue(lines.contains("<td>java</td><td>write</td><td>1 MB</td>"), lines);
         assertTrue(lines.contains("Lines across the chart: the ceiling at 500."), lines);
+        String said = String.valueOf(Charts.withRange(Charts.withLevel(Charts.lines(results(), "file_size", "mb_per_s", false, "Rates"), 512.5, "the ceiling"),
+                MB, 2 * MB, "the knee").get("description"));
+        assertTrue(said.endsWith("shaded bands are 95% intervals; a dashed line across it at 512.5: the ceiling; shaded from 1 MB to 2 MB: the knee"), said);
         for (Map<String, Object> spec : List.of(Charts.methodBars(results(), "M"), Charts.throughputBars(results(), "T"), Charts.perRun(results(), "P"),
                 ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R"))) {
             assertTrue(Charts.figures(spec).contains("<tbody><tr><td>"), String.valueOf(spec.get("title")));
