@@ -9,6 +9,7 @@ import course.base.Course;
 import course.base.Html;
 import course.judge.Verdict;
 import course.record.Results;
+import course.show.ChartTable;
 import course.show.Charts;
 import course.show.Notebook;
 import java.io.IOException;
@@ -280,8 +281,8 @@ public final class Handins {
         encoding.put("y", Map.of("field", "y", "type", "quantitative", "title", yTitle));
         encoding.put("color", Map.of("field", "op", "type", "nominal", "title", "", "sort", List.copyOf(groups)));
         encoding.put("tooltip", List.of(Map.of("field", "who"), Map.of("field", "op"), Map.of("field", "y", "format", ",.3~f")));
-        Map<String, Object> spec = Charts.tabled(Charts.spec(title, bars, List.of(Map.of("mark", "bar", "encoding", encoding))),
-                List.of(Charts.column("who", "machine (learner)"), Charts.column("op", "operation or lab"), Charts.column("y", yTitle)));
+        Map<String, Object> spec = ChartTable.tabled(Charts.spec(title, bars, List.of(Map.of("mark", "bar", "encoding", encoding))),
+                List.of(ChartTable.column("who", "machine (learner)"), ChartTable.column("op", "operation or lab"), ChartTable.column("y", yTitle)));
         spec.put("width", Math.max(200, 60 * Math.max(1, bars.size())));  // a bar per machine and lab: grows with the class
         return spec;
     }

@@ -1,13 +1,12 @@
 package course.show;
 
-import course.base.Course;
-import course.base.Html;
+import static course.show.ChartTable.column;
+import static course.show.ChartTable.tabled;
+
 import course.judge.Estimate;
 import course.judge.Published;
 import course.record.Results;
 import course.record.Run;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,7 +105,7 @@ public final class Charts {
         Map<String, Object> spec = described(spec(withBand(title), values, List.of(band, line)), title + ": " + yTitle + " against " + xTitle
                 + ", a line each for " + join(series) + "; shaded bands are 95% intervals");
         return tabled(spec, List.of(column("who", byMethod ? "language and way" : "language"), column("op", "operation"),
-                new Column("size", xTitle.replace(" (log scale)", ""), !COUNTS.containsKey(sizeField)), column("y", yTitle.replace(" (log scale)", "")),
+                new ChartTable.Column("size", xTitle.replace(" (log scale)", ""), !COUNTS.containsKey(sizeField)), column("y", yTitle.replace(" (log scale)", "")),
                 column("interval", "95% interval"), column("runs", "runs")));
     }
 
@@ -169,7 +168,7 @@ public final class Charts {
         Map<String, Object> result = new LinkedHashMap<>(spec);
         result.put("layer", out);
         // the text alternative says where the line is, as the chart shows it
-        result.put("description", spec.get("description") + "; a dashed line across it at " + cell(y, false) + ": " + label);
+        result.put("description", spec.get("description") + "; a dashed line across it at " + ChartTable.figure(y, false) + ": " + label);
         return result;
     }
 
@@ -267,15 +266,9 @@ public final class Charts {
         layers.addAll((List<Map<String, Object>>) spec.get("layer"));
         Map<String, Object> out = new LinkedHashMap<>(spec);
         out.put("layer", layers);
-        boolean bytes = sizesInBytes(spec);
-        out.put("description", spec.get("description") + "; shaded from " + cell(from, bytes) + " to " + cell(to, bytes) + ": " + label);
+        boolean bytes = ChartTable.countsBytes(spec, "size");
+        out.put("description", spec.get("description") + "; shaded from " + ChartTable.figure(from, bytes) + " to " + ChartTable.figure(to, bytes) + ": " + label);
         return out;
-    }
-
-    /** Whether a line chart's x (its "size" field) counts bytes, as its table's column says. */
-    private static boolean sizesInBytes(Map<String, Object> spec) {
-        return spec.get("usermeta") instanceof Map<?, ?> meta && meta.get("table") instanceof List<?> columns
-                && columns.stream().anyMatch(c -> c instanceof Map<?, ?> m && "size".equals(m.get("field")) && Boolean.TRUE.equals(m.get("bytes")));
     }
 
     /**
@@ -415,60 +408,6 @@ public final class Charts {
             "axis", Map.of("labelColor", INK, "titleColor", INK, "domainColor", "#888888", "tickColor", "#888888", "gridColor", "#dddddd"),
             "legend", Map.of("labelColor", INK, "titleColor", INK), "header", Map.of("labelColor", INK, "titleColor", INK),
             "text", Map.of("color", INK), "view", Map.of("stroke", "#dddddd"));
-
-    /** A column of a chart's figures as a table: the data's field, its heading, and whether it counts bytes. */
-    public record Column(String field, String title, boolean bytes) {
-        Map<String, Object> asMap() {
-            return Map.of("field", field, "title", title, "bytes", bytes);
-        }
-    }
-
-    public static Column column(String field, String title) {
-        return new Column(field, title, false);
-    }
-
-    /**
-     * The chart with the columns in which its figures are also shown as a table under it (kept in the spec's usermeta,
-     * which Vega-Lite leaves to its users): a reader who cannot see the marks reads the same numbers.
-     */
-    public static Map<String, Object> tabled(Map<String, Object> spec, List<Column> columns) {
-        spec.put("usermeta", Map.of("table", columns.stream().map(Column::asMap).toList()));
-        return spec;
-    }
-
-    /** The chart's figures as a table, folded under it (its usermeta's columns over its data), with its reference lines; "" for a chart that names none. */
-    @SuppressWarnings("unchecked")
-    public static String figures(Map<String, Object> spec) {
-        if (!(spec.get("usermeta") instanceof Map<?, ?> meta) || !(meta.get("table") instanceof List<?> columns)) return "";
-        List<Map<String, Object>> cols = (List<Map<String, Object>>) columns;
-        Object title = spec.get("title") instanceof Map<?, ?> t ? t.get("text") : spec.get("title");
-        Html.Table table = new Html.Table(cols.stream().map(c -> String.valueOf(c.get("title"))).toArray(String[]::new))
-                .caption("The figures of \"" + title + "\"");
-        for (Map<String, Object> row : (List<Map<String, Object>>) ((Map<String, Object>) spec.get("data")).get("values")) {
-            table.row(cols.stream().map(c -> cell(row.get(c.get("field")), Boolean.TRUE.equals(c.get("bytes")))).toList());
-        }
-        StringBuilder html = new StringBuilder(table.html());
-        for (Map<String, Object> layer : (List<Map<String, Object>>) spec.getOrDefault("layer", List.of())) {
-            if (!LEVELS.equals(layer.get("name"))) continue;
-            html.append("<p>Lines across the chart: ");
-            List<String> levels = new ArrayList<>();
-            for (Map<String, Object> level : (List<Map<String, Object>>) ((Map<String, Object>) layer.get("data")).get("values")) {
-                levels.add(Html.escape(level.get("label")) + " at " + cell(level.get("y"), false));
-            }
-            html.append(String.join("; ", levels)).append(".</p>");
-        }
-        return Html.fold("The chart's figures as a table", html.toString());
-    }
-
-    /** A figure as the table shows it: four significant digits, bytes in KB and MB, "–" where there is none. */
-    private static String cell(Object value, boolean bytes) {
-        if (value == null) return "–";
-        if (!(value instanceof Number n)) return String.valueOf(value);
-        if (bytes) return Course.formatBytes(n.longValue());
-        double v = n.doubleValue();
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.format(Locale.ROOT, "%,d", (long) v);
-        return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
-    }
 
     /**
      * The chart's one-line text alternative (Vega-Lite's description: what a screen reader says, and what the

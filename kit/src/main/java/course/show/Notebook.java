@@ -31,7 +31,7 @@ public final class Notebook {
     }
 
     /**
-     * A chart, and under it its figures as a table, folded (where the chart names its columns: Charts.tabled). The
+     * A chart, and under it its figures as a table, folded (where the chart names its columns: ChartTable.tabled). The
      * chart comes without vega-embed's menu of actions, whose button has no name a screen reader could say; the table
      * and the report's images give what it offered.
      */
@@ -41,7 +41,7 @@ public final class Notebook {
         d.putMetaData(VEGA_LITE, Map.of("embed_options", Map.of("actions", false)));
         d.putText(text);
         show(d, null);
-        String figures = Charts.figures(spec);
+        String figures = ChartTable.figures(spec);
         if (!figures.isEmpty()) html(figures, "");
     }
 

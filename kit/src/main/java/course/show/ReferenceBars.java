@@ -8,9 +8,9 @@ import static course.show.Charts.TICK;
 import static course.show.Charts.described;
 import static course.show.Charts.intervalText;
 import static course.show.Charts.join;
-import static course.show.Charts.column;
+import static course.show.ChartTable.column;
 import static course.show.Charts.spec;
-import static course.show.Charts.tabled;
+import static course.show.ChartTable.tabled;
 import static course.show.Charts.with;
 
 import course.judge.Estimate;

@@ -375,7 +375,7 @@ class ChartsTest {
 
     @Test
     void everyChartOffersItsFiguresAsATable() {
-        String lines = Charts.figures(Charts.withLevel(Charts.lines(results(), "file_size", "mb_per_s", false, "Rates"), 500, "the ceiling"));
+        String lines = ChartTable.figures(Charts.withLevel(Charts.lines(results(), "file_size", "mb_per_s", false, "Rates"), 500, "the ceiling"));
         assertTrue(lines.startsWith("<details><summary"), lines);
         assertTrue(lines.contains("<caption>The figures of &quot;Rates&quot;</caption><thead><tr><th>language</th><th>operation</th><th>file size</th>"
                 + "<th>MB per second</th><th>95% interval</th><th>runs</th></tr></thead>"), lines);
@@ -387,7 +387,7 @@ class ChartsTest {
         assertTrue(said.endsWith("shaded bands are 95% intervals; a dashed line across it at 512.5: the ceiling; shaded from 1 MB to 2 MB: the knee"), said);
         for (Map<String, Object> spec : List.of(Charts.methodBars(results(), "M"), Charts.throughputBars(results(), "T"), Charts.perRun(results(), "P"),
                 ReferenceBars.ratioBars(List.of(ReferenceBars.bar("seq", Estimate.exact(2))), List.of(), "Java ÷ C", "R"))) {
-            assertTrue(Charts.figures(spec).contains("<tbody><tr><td>"), String.valueOf(spec.get("title")));
+            assertTrue(ChartTable.figures(spec).contains("<tbody><tr><td>"), String.valueOf(spec.get("title")));
         }
     }
 }
