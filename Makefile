@@ -12,16 +12,17 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 setup:
 	@$(SETUP)
 
-# JupyterLab on 127.0.0.1, in folder $(1), its URL (to page $(2)) printed once it answers (tools/answering.py) because
-# JupyterLab masks a token it was given; $(3) is the mode's Jupyter configuration (setup/jupyterlab/learner or
-# teacher). Set COURSE_PORT or COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN),
-# never on its command line, which every user of the machine can read.
 # COURSE_PORT and COURSE_TOKEN, checked before anything is made (each reaches a command line or a URL).
 define check_server_settings
 	@port="$${COURSE_PORT:-8888}" && { [[ "$$port" =~ ^[0-9]{4,5}$$ ]] && (( port >= 1024 && port <= 65535 )) \
 	       || { echo "COURSE_PORT=$$port: give a port number from 1024 to 65535" >&2; exit 2; }; } \
 	  && { [[ "$${COURSE_TOKEN:-x}" =~ ^[A-Za-z0-9_-]+$$ ]] || { echo "COURSE_TOKEN: letters, digits, - and _ only" >&2; exit 2; }; }
 endef
+
+# JupyterLab on 127.0.0.1, in folder $(1), its URL (to page $(2)) printed once it answers (tools/answering.py) because
+# JupyterLab masks a token it was given; $(3) is the mode's Jupyter configuration (setup/jupyterlab/learner or
+# teacher). Set COURSE_PORT or COURSE_TOKEN to choose. The token reaches JupyterLab in its environment (JUPYTER_TOKEN),
+# never on its command line, which every user of the machine can read.
 define jupyter_lab
 	@$(ENV) && port="$${COURSE_PORT:-8888}" && token="$${COURSE_TOKEN:-$$(python3 -c 'import secrets; print(secrets.token_hex(16))')}" \
 	  && cd "$(1)" && export JUPYTER_TOKEN="$$token" && { python "$(COURSE)/tools/answering.py" "$$port" "$(2)" & } \

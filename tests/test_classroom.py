@@ -249,8 +249,8 @@ def test_every_release_grades_to_zero_without_a_crash(course, tmp_path):
     graded cell, and nbgrader finishes (a stub that broke the kernel or the cells after it would not). Every cell runs
     in the sandbox, where the course is read-only: the only errors are the unanswered exercises' own (in their answer
     and test cells, and the stub's UnsupportedOperationException in cells that call it), so every other cell ran
-    clean, those that profile with strace, async-profiler and JDK Flight Recorder among them (labs 01, 02, 09, 10;
-    none calls an exercise). Full marks for the source versions follow from test_notebooks, which runs every graded
+    clean, those that profile with strace, async-profiler and JDK Flight Recorder among them (labs 01 and 02 here, 09
+    and 10 in the JDK 17 test where it runs; none calls an exercise). Full marks for the source versions follow from test_notebooks, which runs every graded
     cell, and from the README's round trip (test_round_trip), which grades labs 02 and 03 answered right. The labs
     the JDK 17 test grades blank are left to it where it runs (its JDK is here, or CI)."""
     graded_elsewhere = ON_JDK_17 if JDK17 or CI else []

@@ -45,8 +45,12 @@ public final class Html {
      * keyboard (tabindex) and named for a screen reader, as a scrolling region must be.
      */
     public static String scrolling(String label, String text, String style) {
-        return "<pre tabindex='0' role='region' aria-label='" + escape(label) + "' style='white-space:pre;overflow-x:auto;" + style + "'>"
-                + escape(text) + "</pre>";
+        return scrollingBox("pre", label, "white-space:pre;overflow-x:auto;" + style) + escape(text) + "</pre>";
+    }
+
+    /** The opening tag of a box that scrolls: Tab reaches it (tabindex), a screen reader names it (a region, labelled). */
+    private static String scrollingBox(String tag, String label, String style) {
+        return "<" + tag + " tabindex='0' role='region' aria-label='" + escape(label) + "' style='" + style + "'>";
     }
 
     /** A table built row by row: new Table("claim", "where").left(0).row("a", "b").html(). */
@@ -120,7 +124,7 @@ public final class Html {
             }
             h.append("</tbody></table>");
             return scrollLabel == null ? h.toString()
-                    : "<div tabindex='0' role='region' aria-label='" + escape(scrollLabel) + "' style='overflow-x:auto'>" + h + "</div>";
+                    : scrollingBox("div", scrollLabel, "overflow-x:auto") + h + "</div>";
         }
 
         private String open(String tag, int column) {

@@ -37,8 +37,8 @@ public final class ChartTable {
     /** The chart's figures as a table, folded under it (its usermeta's columns over its data), with its reference lines; "" for a chart that names none. */
     @SuppressWarnings("unchecked")
     public static String figures(Map<String, Object> spec) {
-        if (!(spec.get("usermeta") instanceof Map<?, ?> meta) || !(meta.get("table") instanceof List<?> columns)) return "";
-        List<Map<String, Object>> cols = (List<Map<String, Object>>) columns;
+        List<Map<String, Object>> cols = columns(spec);
+        if (cols.isEmpty()) return "";
         Object title = spec.get("title") instanceof Map<?, ?> t ? t.get("text") : spec.get("title");
         Html.Table table = new Html.Table(cols.stream().map(c -> String.valueOf(c.get("title"))).toArray(String[]::new))
                 .caption("The figures of \"" + title + "\"");
@@ -70,7 +70,13 @@ public final class ChartTable {
 
     /** Whether a chart's field counts bytes, as its table's column says. */
     static boolean countsBytes(Map<String, Object> spec, String field) {
+        return columns(spec).stream().anyMatch(c -> field.equals(c.get("field")) && Boolean.TRUE.equals(c.get("bytes")));
+    }
+
+    /** The columns tabled(...) kept in the chart's usermeta (none: the chart names no table). */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> columns(Map<String, Object> spec) {
         return spec.get("usermeta") instanceof Map<?, ?> meta && meta.get("table") instanceof List<?> columns
-                && columns.stream().anyMatch(c -> c instanceof Map<?, ?> m && field.equals(m.get("field")) && Boolean.TRUE.equals(m.get("bytes")));
+                ? (List<Map<String, Object>>) columns : List.of();
     }
 }

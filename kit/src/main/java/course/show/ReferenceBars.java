@@ -1,5 +1,7 @@
 package course.show;
 
+import static course.show.ChartTable.column;
+import static course.show.ChartTable.tabled;
 import static course.show.Charts.BAND;
 import static course.show.Charts.INTERVAL_TIP;
 import static course.show.Charts.LABEL_FONT;
@@ -8,9 +10,7 @@ import static course.show.Charts.TICK;
 import static course.show.Charts.described;
 import static course.show.Charts.intervalText;
 import static course.show.Charts.join;
-import static course.show.ChartTable.column;
 import static course.show.Charts.spec;
-import static course.show.ChartTable.tabled;
 import static course.show.Charts.with;
 
 import course.judge.Estimate;
