@@ -32,6 +32,8 @@ if command -v flock >/dev/null 2>&1; then
   flock -n 9 || { printf 'setup: waiting for another set-up of this course to finish\n'; flock 9; }
 fi
 MVN=(mvn -q -B -C -Dstyle.color=never)  # -C: a download whose checksum does not match the repository's fails, not warns
+# (Maven's own JVM runs with C1 alone, .mvn/jvm.config: a build of seconds, in which C2's compiles never pay back, takes
+# half the CPU. It holds no comment: Maven reads every word of it as a JVM option.)
 
 say() { printf 'setup: %s\n' "$*"; }
 die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
@@ -279,9 +281,21 @@ export PATH="$JDK/bin:$JBANG_HOME:$VENV/bin:\$PATH"
 EOF
 }
 
-precompile() {
-  say "pre-compiling snippets"
-  COURSE_HOME="$COURSE_HOME" "$JDK/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.run.Precompile
+precompile() {  # [a JDK other than the course's, and why]
+  local jdk=${1:-$JDK}
+  say "pre-compiling snippets${2:+ on JDK $(jdk_feature "$jdk") at $jdk ($2)}"
+  COURSE_HOME="$COURSE_HOME" JAVA_HOME="$jdk" "$jdk/bin/java" -cp "$COURSE_HOME/kit/target/course-kit.jar" course.run.Precompile
+}
+
+# The tests also grade on JDK 17, the oldest the course takes (tests/test_classroom.py), where /usr/lib/jvm has one: the
+# snippets' class caches for it are made here too, on every core, as the course JDK's are (a cache belongs to one JDK)
+precompile_on_jdk_17() {
+  local candidate
+  for candidate in /usr/lib/jvm/*; do
+    [ ! -L "$candidate" ] && is_full_jdk "$candidate" && [ "$(jdk_feature "$candidate")" = 17 ] || continue
+    [ "$(readlink -f "$candidate")" = "$JDK" ] || precompile "$candidate" "the tests grade on it too"
+    return 0
+  done
 }
 
 main() {
@@ -308,6 +322,7 @@ main() {
   write_env
   build_kit
   [ $precompile = 0 ] || precompile
+  [ $for_tests = 0 ] || precompile_on_jdk_17
   say "ready"
 }
 

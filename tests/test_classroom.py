@@ -92,6 +92,20 @@ def errors(notebook):
             for out in cell.get("outputs", []) if out.output_type == "error"]
 
 
+def test_a_gradebook_the_course_makes_is_stamped_as_nbgrader_stamps_its_own(tmp_path):
+    """The course's tools read the version a new gradebook is stamped with in their own process (classroom_folder's
+    schema_head), where nbgrader starts `alembic heads` for it: the same version, so nbgrader's commands and its
+    migrations take the course's gradebooks as their own."""
+    import sqlite3
+    import classroom_folder as tool
+    own = subprocess.run([sys.executable, "-c", "from nbgrader.api import get_alembic_version; print(get_alembic_version())"],
+                         env=ENV, capture_output=True, text=True, check=True).stdout.strip()
+    with tool.gradebook(tmp_path):
+        pass
+    with sqlite3.connect(tmp_path / "gradebook.db") as made:
+        assert made.execute("SELECT version_num FROM alembic_version").fetchall() == [(own,)]
+
+
 def test_learners_are_named_by_the_lms_only():
     import lms
     assert lms.learner("Jane Doe_123456_assignsubmission_file_") == ("jane-doe-123456", "Jane Doe")

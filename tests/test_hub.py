@@ -665,10 +665,24 @@ def test_the_round_trip_over_ngshare(hub):
     assert LAB in ben.assignments(course=COURSE), "released from Formgrader, listed in the learner's Assignments tab"
 
 
-def test_an_idle_server_is_stopped_and_its_files_kept(hub):
-    """With HUB_IDLE_MINUTES=0.25 (15 s) the idle culler stops a server left alone; what the learner made in it stays."""
+def test_beyond_the_loopback_the_hub_speaks_tls_and_stops_an_idle_server_keeping_its_files(hub, monkeypatch):
+    """With its own certificate (HUB_TLS_CERT, HUB_TLS_KEY) the hub serves its login page over HTTPS alone, and
+    nothing answers in plain HTTP on its port. There (one start for both: each start is seconds of CPU), with
+    HUB_IDLE_MINUTES=0.25 (15 s), the idle culler stops a server left alone; what the learner made in it stays."""
+    import requests
+    certificate, key = hub.folder / "hub.crt", hub.folder / "hub.key"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                           "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
     hub.stop()
-    hub.start(HUB_IDLE_MINUTES="0.25")
+    hub.start(HUB_TLS_CERT=str(certificate), HUB_TLS_KEY=str(key), HUB_IDLE_MINUTES="0.25")
+    page = requests.get(f"{hub.url}/hub/login", verify=str(certificate), timeout=30)
+    assert hub.url.startswith("https://") and page.ok and 'name="password"' in page.text, page.status_code
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"http://127.0.0.1:{hub.port}/hub/login", timeout=30)
+
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(certificate))  # the learner's browser trusts the hub's certificate
     ben = Session(hub, hub.learners[0])
     ben.start_server()
     made = ben.api("PUT", f"/user/{ben.user}/api/contents/notes.txt", json={"type": "file", "format": "text", "content": "mine"})
@@ -680,20 +694,3 @@ def test_an_idle_server_is_stopped_and_its_files_kept(hub):
     print(f"ben's idle server was stopped {time.time() - started:.0f} s after his last call")
     assert (Path(pwd.getpwnam(ben.user).pw_dir) / "java-io-course/notes.txt").read_text() == "mine"
     assert f"Culling server {ben.user}" in hub.log.read_text(), "stopped by the culler, which says so in the hub's log"
-
-
-def test_beyond_the_loopback_the_hub_speaks_tls(hub):
-    """With its own certificate (HUB_TLS_CERT, HUB_TLS_KEY) the hub serves its login page over HTTPS alone, and
-    nothing answers in plain HTTP on its port."""
-    import requests
-    certificate, key = hub.folder / "hub.crt", hub.folder / "hub.key"
-    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                           "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
-                          capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
-    hub.stop()
-    hub.start(HUB_TLS_CERT=str(certificate), HUB_TLS_KEY=str(key))
-    page = requests.get(f"{hub.url}/hub/login", verify=str(certificate), timeout=30)
-    assert hub.url.startswith("https://") and page.ok and 'name="password"' in page.text, page.status_code
-    with pytest.raises(requests.ConnectionError):
-        requests.get(f"http://127.0.0.1:{hub.port}/hub/login", timeout=30)

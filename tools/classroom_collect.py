@@ -7,7 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from classroom_folder import NBGRADER, ROOT, prepare
+from classroom_folder import NBGRADER, ROOT, gradebook, prepare
 from labs import HOME
 
 # What one learner's part of an LMS download may hold: a few files, none of them links, folders out of it or archives
@@ -57,10 +57,9 @@ def collect(lab, download):
     subprocess.run([NBGRADER, "zip_collect", lab, "--force", "--strict", "--collector=lms.LmsCollector",
                     f"--LmsCollector.extracted={base / 'extracted'}", f"--LmsCollector.lab={lab}"],
                    cwd=ROOT, check=True, env=dict(os.environ, PYTHONPATH=str(HOME / "tools")))
-    from nbgrader.api import Gradebook
     names = dict(filter(None, (lms.learner(entry.name) for entry in archive.iterdir())))
     collected = sorted(d.parent.name for d in (ROOT / "submitted").glob(f"*/{lab}") if d.parent.name in names)
-    with Gradebook(f"sqlite:///{ROOT / 'gradebook.db'}") as book:
+    with gradebook(ROOT) as book:
         for student in collected:
             first, _, last = names[student].rpartition(" ")
             book.update_or_create_student(student, first_name=first or None, last_name=last)

@@ -21,9 +21,32 @@ def nbgrader(*args):
     subprocess.run([NBGRADER, *args], cwd=ROOT, check=True)  # nbgrader_config.py in ROOT makes it the course
 
 
+@functools.cache
+def schema_head():
+    """The version nbgrader stamps a new gradebook with (its alembic migrations' head), read in this process: nbgrader's
+    own get_alembic_version starts an `alembic heads` command for it, a second of CPU each time a gradebook is made,
+    and grading makes one for every lab it grades."""
+    from alembic.script import ScriptDirectory
+    from nbgrader.dbutil import ALEMBIC_DIR
+    return ScriptDirectory(ALEMBIC_DIR).get_current_head()
+
+
+def nbgrader_api():
+    """nbgrader's gradebook API for this process, its new gradebooks stamped by schema_head."""
+    import nbgrader.api
+    nbgrader.api.get_alembic_version = schema_head
+    return nbgrader.api
+
+
+def gradebook(folder):
+    """The gradebook of an nbgrader course folder (made there when it has none)."""
+    return nbgrader_api().Gradebook(f"sqlite:///{Path(folder) / 'gradebook.db'}")
+
+
 def generate(course, labs):
     """nbgrader's generate_assignment for each lab of the course folder, in this process: nbgrader's own
     command takes seconds to start, once per lab."""
+    nbgrader_api()  # the assignment's gradebook, made here
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config.loader import PyFileConfigLoader
@@ -77,8 +100,7 @@ def ensure(folder):
 def scores(lab, root=ROOT):
     """Points per student and graded cell, read from the gradebook nbgrader keeps (in the course folder root);
     None for a written answer that waits for the teacher's marks (nbgrader's formgrader, or its manual grading)."""
-    from nbgrader.api import Gradebook
-    with Gradebook(f"sqlite:///{Path(root) / 'gradebook.db'}") as book:
+    with gradebook(root) as book:
         out = {}
         for submission in book.assignment_submissions(lab):
             notebook = next(n for n in submission.notebooks if n.name == lab)  # the lab's one notebook, by its name

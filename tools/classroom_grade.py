@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import sandbox
-from classroom_folder import (ENVIRONMENT, KERNEL, NBGRADER, ROOT, STUDENT_ID, ensure, generate, grading_java_home,
+from classroom_folder import (ENVIRONMENT, KERNEL, NBGRADER, ROOT, STUDENT_ID, ensure, generate, gradebook, grading_java_home,
                               grading_kernel, nbgrader, prepare, run_kit)
 from labs import HOME, preset_names
 
@@ -256,8 +256,7 @@ def write_kernel(bwrap, work, read_only, notebook_folder):
 
 def merge_marks(course, lab, student):
     """This learner's marks and comments from the sandbox's gradebook into the course's."""
-    from nbgrader.api import Gradebook
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as graded, Gradebook(f"sqlite:///{ROOT / 'gradebook.db'}") as book:
+    with gradebook(course) as graded, gradebook(ROOT) as book:
         book.update_or_create_student(student)
         source = graded.find_submission(lab, student)
         # its timestamp too: Formgrader counts a hand-in as autograded only when the gradebook's matches the hand-in's

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import root_folders
+from classroom_folder import gradebook
 from labs import HOME, lab_paths, preset_names
 from learner import MADE_FROM
 
@@ -642,8 +643,7 @@ def collect(settings, lab, course):
 
 def name_learners(classroom):
     """Each learner who handed in, named in the gradebook as their Unix account names them (Formgrader lists them so)."""
-    from nbgrader.api import Gradebook
-    with Gradebook(f"sqlite:///{classroom / 'gradebook.db'}") as book:
+    with gradebook(classroom) as book:
         for folder in sorted((classroom / "submitted").iterdir()):
             try:
                 full = pwd.getpwnam(folder.name).pw_gecos.split(",")[0].strip()

@@ -157,7 +157,7 @@ public final class Build {
             if (lines.size() >= 2 && lines.stream().skip(1).map(Path::of).allMatch(jar -> jar.startsWith(build) && Files.exists(jar))) return lines;
         }
         String output = Progress.during("compiling " + source.getFileName() + " with jbang (once: later runs reuse it)", () -> {
-            jbang("compiling " + source.getFileName(), "build", source.toString());
+            jbang("compiling " + source.getFileName(), "build", JAVAC_C1_ONLY, source.toString());
             return jbang("jbang info", "info", "tools", source.toString());
         });
         JsonObject info = new Gson().fromJson(output.substring(Math.max(0, output.indexOf('{'))), JsonObject.class);
@@ -328,6 +328,12 @@ public final class Build {
     public static Path javaHome() {
         return Path.of(System.getProperty("java.home"));
     }
+
+    /**
+     * javac's own JVM with C1 alone: a snippet compiles in about a second, too short for C2's compiles to pay back (a
+     * third less CPU). Only javac's JVM: the classes it writes are the same.
+     */
+    private static final String JAVAC_C1_ONLY = "--compile-option=-J-XX:TieredStopAtLevel=1";
 
     /** Runs jbang to completion on the kit's JDK, its caches kept in the course's build folder. */
     private String jbang(String what, String... args) {
