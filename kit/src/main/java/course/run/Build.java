@@ -330,8 +330,8 @@ public final class Build {
     }
 
     /**
-     * javac's own JVM with C1 alone: a snippet compiles in about a second, too short for C2's compiles to pay back (a
-     * third less CPU). Only javac's JVM: the classes it writes are the same.
+     * javac's own JVM with C1 alone: a snippet compiles in about a second, too short for C2's compiles to pay back (half
+     * the CPU). Only javac's JVM: the classes it writes are the same.
      */
     private static final String JAVAC_C1_ONLY = "--compile-option=-J-XX:TieredStopAtLevel=1";
 
