@@ -685,8 +685,8 @@ def test_beyond_the_loopback_the_hub_speaks_tls_and_stops_an_idle_server_keeping
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(certificate))  # the learner's browser trusts the hub's certificate
     ben = Session(hub, hub.learners[0])
     ben.start_server()
-    made = ben.api("PUT", f"/user/{ben.user}/api/contents/notes.txt", json={"type": "file", "format": "text", "content": "mine"})
-    assert made.ok, made.text
+    saved = ben.api("PUT", f"/user/{ben.user}/api/contents/notes.txt", json={"type": "file", "format": "text", "content": "mine"})
+    assert saved.ok, saved.text
     started = time.time()
     while ben.api("GET", f"/hub/api/users/{ben.user}").json()["servers"]:
         assert time.time() - started < 120, "the idle server was not stopped"
