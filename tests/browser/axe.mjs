@@ -56,6 +56,9 @@ try {
     const setTheme = async (theme) => {
       await page.evaluate(t => window.jupyterapp.commands.execute('apputils:change-theme', { theme: t }), theme);
       await page.waitForFunction(t => document.body.dataset.jpThemeName === t, theme, { timeout: 60000 });
+      // JupyterLab covers the page with its splash screen while a theme loads, and takes it away a moment after: axe
+      // could not see through it (once, under load, every contrast of the first notebook left undecided)
+      await page.waitForFunction(() => !document.getElementById('jupyterlab-splash'), null, { timeout: 60000, polling: 100 });
       await page.waitForTimeout(300);  // its style sheet applied
     };
     // the theme changes once a notebook, the next one starting in the theme the last ended in
