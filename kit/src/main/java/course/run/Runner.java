@@ -115,15 +115,26 @@ public final class Runner {
     }
 
     /**
-     * The command that runs a failed invocation again from a terminal: its environment (the eviction helper for cold
-     * runs, a profiler's options), and a --file in the lab's scratch folder, since the run's own folder is gone.
+     * The name of a run's data file: the snippet's and its run folder's own, never one name for every run. Open MPI's
+     * MPI_File_open (OMPIO's shared file pointer, sharedfp/sm) opens a POSIX semaphore named after the file's name
+     * alone (/dev/shm/sem.OMPIO_NAME), one for the whole machine: where another user's job held that name (two
+     * learners' lab 08 on one hub, a root test beside a learner's), this job's processes failed to open the file, or
+     * one did and the others waited for it forever.
      */
-    static String reproduce(List<String> cmd, Map<String, String> env, Path scratch, String snippet) {
+    static String dataFileName(String snippet, Path runFolder) {
+        return snippet + "-" + runFolder.getFileName().toString().substring(Scratch.RUN_PREFIX.length()) + ".dat";
+    }
+
+    /**
+     * The command that runs a failed invocation again from a terminal: its environment (the eviction helper for cold
+     * runs, a profiler's options), and its --file's name in the lab's scratch folder, since the run's own folder is gone.
+     */
+    static String reproduce(List<String> cmd, Map<String, String> env, Path scratch) {
         List<String> words = new ArrayList<>();
         env.forEach((k, v) -> words.add(k + "=" + v));
         List<String> run = new ArrayList<>(cmd);
         int file = run.lastIndexOf("--file");
-        if (file >= 0 && file + 1 < run.size()) run.set(file + 1, scratch.resolve(snippet + ".dat").toString());
+        if (file >= 0 && file + 1 < run.size()) run.set(file + 1, scratch.resolve(Path.of(run.get(file + 1)).getFileName()).toString());
         words.addAll(run);
         return shellLine(words);
     }
@@ -190,7 +201,7 @@ public final class Runner {
             dir = Files.createTempDirectory(scratch, Scratch.RUN_PREFIX);
             LIVE_DIRS.add(dir);
             cmd.add("--file");
-            cmd.add(dir.resolve(inv.snippet() + ".dat").toString());
+            cmd.add(dir.resolve(dataFileName(inv.snippet(), dir)).toString());
             lastCommand = List.copyOf(cmd);
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
             pb.environment().put("COURSE_EVICT", build.evictHelper().toString());
@@ -206,7 +217,7 @@ public final class Runner {
                 if (e.unsupported()) throw e;  // not a fault: Sweep says so in one line
                 Map<String, String> shown = new java.util.TreeMap<>(env);
                 if (inv.flags().contains("cold")) shown.put("COURSE_EVICT", build.evictHelper().toString());
-                throw new Exec.RunFailed("to run it again from a terminal: " + reproduce(cmd, shown, scratch, inv.snippet()) + "\n" + e.getMessage());
+                throw new Exec.RunFailed("to run it again from a terminal: " + reproduce(cmd, shown, scratch) + "\n" + e.getMessage());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

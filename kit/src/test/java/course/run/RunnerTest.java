@@ -138,9 +138,29 @@ class RunnerTest {
 
     @Test
     void aFailedRunSaysTheCommandThatRunsItAgain() {
-        String line = Runner.reproduce(List.of("java", "-cp", "a b.jar", "Raw", "--op", "read", "--file", "/s/run-1-2-x/raw_io.dat"),
-                java.util.Map.of("COURSE_EVICT", "/c/evict"), Path.of("/s"), "raw_io");
-        assertEquals("COURSE_EVICT=/c/evict java -cp 'a b.jar' Raw --op read --file /s/raw_io.dat", line);
+        String line = Runner.reproduce(List.of("java", "-cp", "a b.jar", "Raw", "--op", "read", "--file", "/s/run-1-2-x/raw_io-x.dat"),
+                java.util.Map.of("COURSE_EVICT", "/c/evict"), Path.of("/s"));
+        assertEquals("COURSE_EVICT=/c/evict java -cp 'a b.jar' Raw --op read --file /s/raw_io-x.dat", line);
+    }
+
+    /**
+     * Open MPI names a semaphore for the whole machine after an MPI job's file name (/dev/shm/sem.OMPIO_NAME); where
+     * that name is held by what this user cannot open (another user's job; here a folder stands for it), a job on a
+     * file of that name cannot open its file. Each run's file has a name of its own, so the course's runs never meet it.
+     */
+    @Test
+    void anMpiRunIsNotStoppedByAnotherJobsSemaphore(@TempDir Path scratch) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(MpiRun.available(), "needs MPI");
+        Path squatter = Path.of("/dev/shm/sem.OMPIO_mpi_file.dat");  // the name every run's file once had
+        boolean made = !Files.exists(squatter, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (made) Files.createDirectory(squatter);
+        try {
+            Runner.Invocation two = new Runner.Invocation("mpi_file", "c", List.of("--procs", "2", "--strategy", "independent", "--op", "read",
+                    "--lock", "region", "--file-size", "64k", "--op-size", "16k", "--repeat", "2", "--warmup", "0"));
+            assertEquals(2, new Runner().run(two, scratch, row -> { }).size());
+        } finally {
+            if (made) Files.delete(squatter);
+        }
     }
 
     /** Open MPI's mpirun rewrites the class path of a program named java; started through env, a Java rank maps its snippet's class archive. */
