@@ -97,7 +97,7 @@ public final class Lab {
 
     /**
      * A lab opened on the runs a results file saved (COURSE_LOAD names it: a batch job's, another machine's): each sweep
-     * a cell starts hands over the file's next sweep instead of running, so its tables, charts and verdicts are those
+     * a cell starts hands over the file's sweep of the same cases instead of running (SavedSweeps), so its tables, charts and verdicts are those
      * runs', judged on the preset and machine they ran with. Nothing runs, and nothing is saved. Null, said in a line,
      * when the file holds another lab's runs: this one runs its own.
      */
@@ -113,7 +113,7 @@ public final class Lab {
             return null;
         }
         lab.loaded = new SavedSweeps(file, lab.recorded);
-        String line = String.format(Locale.ROOT, "Lab %s · loaded from %s: the runs of its preset %s on %s. Nothing runs here: each cell takes the next sweep saved.",
+        String line = String.format(Locale.ROOT, "Lab %s · loaded from %s: the runs of its preset %s on %s. Nothing runs here: each cell takes the sweep saved of its cases.",
                 id, file, lab.preset.name(), Machine.oneLine(lab.machine, lab.machine.get("jdk")));
         Notebook.html("<small>" + Html.escape(line) + "</small>", line);
         return lab;
@@ -209,7 +209,7 @@ public final class Lab {
     }
 
     public Sweep sweep(String snippet) {
-        if (loaded != null) return new Sweep(snippet, preset, plan -> loaded.next(snippet));
+        if (loaded != null) return new Sweep(snippet, preset, loaded::take);
         return new Sweep(snippet, preset, plan -> SweepRun.results(runner, scratch, plan).map(results -> {
             record(plan, results);
             Notebook.html(RunsTable.html(results), results.toString());

@@ -9,6 +9,7 @@ import course.base.Course;
 import course.profile.Coldness;
 import course.profile.ProfileTest;
 import course.record.Results;
+import course.run.Preset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,9 +107,13 @@ class LabTest {
         assertTrue(said.startsWith("Mapped segments needs Java " + (here + 1) + " or later; this kernel runs Java " + here + ", so this part is skipped."), said);
     }
 
-    /** What a call printed (outside a kernel the kit prints its displays' text). */
+    /**
+     * A lab opened on saved runs hands each cell the sweep of its own cases, wherever the cell stands: lab 03's cells
+     * asked in the other order (as a notebook whose parts moved would) each find their own; a cell run twice, or of
+     * another snippet, is refused in one line; nothing runs and nothing is saved.
+     */
     @Test
-    void aLabOpenedOnSavedRunsHandsEachCellTheNextSweepAndRunsNothing(@TempDir Path dir) throws IOException {
+    void aLabOpenedOnSavedRunsHandsEachCellTheSweepOfItsOwnCasesAndRunsNothing(@TempDir Path dir) throws IOException {
         Path saved = dir.resolve("03.json");
         try (var in = new java.util.zip.GZIPInputStream(LabTest.class.getResourceAsStream("/runs/03-operation-size.json.gz"))) {
             Files.copy(in, saved);
@@ -116,14 +121,17 @@ class LabTest {
         Lab[] lab = new Lab[1];
         String first = printed(() -> lab[0] = Lab.loaded("03-operation-size", saved));
         assertTrue(first.contains("loaded from " + saved) && first.contains("Nothing runs here"), first);
-        Results seq = lab[0].sweep("raw_io").opSize(1).run();  // whatever the cell asks: the file's first sweep
+        Preset p = lab[0].preset();  // the notebook's own two cells, the second asked first
+        Results rand = lab[0].sweep("raw_io").patterns("rand").opSizes(p.sizes("rand_op_sizes")).operations(p.size("rand_operations"), p.size("rand_max_size")).run();
+        Results seq = lab[0].sweep("raw_io").opSizes(p.sizes("seq_op_sizes")).operations(p.size("seq_operations"), p.size("seq_max_size")).run();
+        assertEquals(Lab.replay(saved).sweep(1).runs(), rand.runs());
         assertEquals(Lab.replay(saved).sweep(0).runs(), seq.runs());
-        lab[0].sweep("raw_io").run();
-        String more = assertThrows(IllegalStateException.class, () -> lab[0].sweep("raw_io").run()).getMessage();
-        assertTrue(more.contains("saved 2 sweeps and this cell asks for one more"), more);
+        String twice = assertThrows(IllegalStateException.class, () -> lab[0].sweep("raw_io").opSizes(p.sizes("seq_op_sizes"))
+                .operations(p.size("seq_operations"), p.size("seq_max_size")).run()).getMessage();
+        assertTrue(twice.startsWith("COURSE_LOAD=" + saved + ": none of its 2 sweeps left is this cell's (raw_io, ") && !twice.contains("\n"), twice);
         Lab other = Lab.loaded("03-operation-size", saved);
         String wrong = assertThrows(IllegalStateException.class, () -> other.sweep("buffering").run()).getMessage();
-        assertTrue(wrong.contains("sweep 1 saved runs of raw_io and this cell asks for buffering"), wrong);
+        assertTrue(wrong.contains("none of its 2 sweeps left is this cell's (buffering, "), wrong);
         assertEquals(saved, other.save(), "nothing saved: the runs are where they came from");
         assertEquals(1, Files.list(dir).count());
         String elsewhere = printed(() -> assertEquals(null, Lab.loaded("08-mpi-processes", saved)));
@@ -133,6 +141,7 @@ class LabTest {
         assertTrue(bad.startsWith("COURSE_LOAD=" + junk + ": not a lab's saved results"), bad);
     }
 
+    /** What a call printed (outside a kernel the kit prints its displays' text). */
     static String printed(Runnable call) {
         var out = System.out;
         var captured = new java.io.ByteArrayOutputStream();

@@ -74,6 +74,12 @@ public final class Schema {
         return List.copyOf(fields);
     }
 
+    /** Whether a run record's field holds a whole number (a size, a count) rather than a word. */
+    public boolean runFieldIsInteger(String field) {
+        JsonElement property = definition("run").getAsJsonObject("properties").get(field);
+        return property != null && "integer".equals(String.valueOf(property.getAsJsonObject().get("type")).replace("\"", ""));
+    }
+
     /** Every field a run record may have, in the schema's order. */
     List<String> runFields() {
         return runFields;

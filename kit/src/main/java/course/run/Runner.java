@@ -67,6 +67,19 @@ public final class Runner {
             return names;
         }
 
+        /**
+         * What a run of this case records in the case fields its flags give (x-case in the schema), with its language and
+         * snippet: --file-size 64k is file_size 65536. How a saved sweep is known for a cell's (SavedSweeps).
+         */
+        public Map<String, String> caseFields() {
+            Map<String, String> given = new java.util.TreeMap<>(Map.of("language", language, "snippet", snippet));
+            for (String field : Schema.results().runFields("x-case")) {
+                String value = value(flagOf(field));
+                if (value != null) given.put(field, Schema.results().runFieldIsInteger(field) ? String.valueOf(course.base.Course.parseSize(value)) : value);
+            }
+            return given;
+        }
+
         /** The value given for a flag, or null where it is not given. */
         private String value(String name) {
             int at = flags.indexOf(name);
