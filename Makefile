@@ -2,8 +2,8 @@
 SHELL := /bin/bash
 # The folder this Makefile is in (`make -f path/to/Makefile clean` cleans the course there, not the current folder).
 COURSE := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
-SETUP := bash setup/setup.sh
-ENV := source build/env.sh
+SETUP := bash "$(COURSE)/setup/setup.sh"
+ENV := source "$(COURSE)/build/env.sh"
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -36,14 +36,14 @@ MY_LABS := $${COURSE_MY_LABS:-$(COURSE)/my-labs}
 # The learner's JupyterLab on their own copies of the labs (made once from labs/, never written over), no teacher tools.
 lab: setup
 	$(check_server_settings)
-	@$(ENV) && python tools/learner.py "$(MY_LABS)"
+	@$(ENV) && python "$(COURSE)/tools/learner.py" "$(MY_LABS)"
 	$(call jupyter_lab,$(MY_LABS),lab/tree/00-start-here.ipynb,learner)
 
 # The teacher's JupyterLab on the course folder: the sources in labs/ (with their solutions), nbgrader's menus and
 # Formgrader on the classroom folder (build/classroom, or COURSE_CLASSROOM), the course's nbgrader configuration in effect.
 teach: setup
 	$(check_server_settings)
-	@$(ENV) && python tools/classroom.py prepare
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" prepare
 	$(call jupyter_lab,$(COURSE),lab/tree/labs/00-start-here.ipynb,teacher)
 
 # Formgrader alone, on the classroom folder, for the written answers autograde leaves to you.
@@ -53,94 +53,94 @@ formgrade: setup
 	  || { echo "formgrade: no classroom in $${COURSE_CLASSROOM:-$(COURSE)/build/classroom} yet: make assignments first" >&2; exit 1; }
 	$(call jupyter_lab,$${COURSE_CLASSROOM:-$(COURSE)/build/classroom},formgrader,teacher)
 
-# The course hub on this server, as root (tools/course_hub.py says what each setting is; they are kept for the next start):
+# The course hub on this server, as root (hub/settings.py says what each setting is; they are kept for the next start):
 #   make hub HUB_PORT=8000 INSTRUCTORS="ada" LEARNERS="ben cleo" HUB_MEMORY=2g HUB_TASKS=512 HUB_IDLE_MINUTES=60 HUB_ANSWERS=off
 #   (HUB_EXCHANGE=ngshare: the exchange as a hub service)
 # Its folder is /srv/java-io-course-hub (HUB_HOME); JupyterHub stays in the foreground (README: "Teaching on a hub").
 hub:
-	@$(SETUP) --for-hub && $(ENV) && python tools/course_hub.py install && exec python tools/course_hub.py start
+	@$(SETUP) --for-hub && $(ENV) && python -m hub install && exec python -m hub start
 
 # The teacher on the hub, as root: a lab into nbgrader's exchange (learners fetch it in the Assignments tab), and then
 # collect, autograde (each hand-in in its sandbox), feedback released to the same tab, grades.csv: make hub-grade LAB=03-operation-size
 # (COURSE=<course> on a hub that serves several, HUB_COURSES)
 hub-release: setup
-	@$(ENV) && python tools/course_hub.py release "$${LAB-}" $${COURSE:+"$$COURSE"}
+	@$(ENV) && python -m hub release "$${LAB-}" $${COURSE:+"$$COURSE"}
 
 hub-grade: setup
-	@$(ENV) && python tools/course_hub.py grade "$${LAB-}" $${COURSE:+"$$COURSE"}
+	@$(ENV) && python -m hub grade "$${LAB-}" $${COURSE:+"$$COURSE"}
 
 # The course as learners may see it (no tests, no history, each lab its student version), for a hub's image on
 # Kubernetes (hub/k8s/values.yaml): make hub-image-tree IMAGE_TREE=/tmp/java-io-course-image
 hub-image-tree: setup
-	@$(ENV) && python tools/course_hub.py image-tree $${IMAGE_TREE:+"$$IMAGE_TREE"}
+	@$(ENV) && python -m hub image-tree $${IMAGE_TREE:+"$$IMAGE_TREE"}
 
 # A class on the hub, simulated and timed (as root, where make hub runs): LEARNERS=30 log in at once, fetch lab 00,
 # run it in smoke and submit; the teacher grades; each learner fetches the feedback. Its figures: the README's sizing.
-hub-demo: setup
-	@$(SETUP) --for-hub && $(ENV) && python tools/hub_demo.py --learners "$${LEARNERS:-30}"
+hub-demo:
+	@$(SETUP) --for-hub && $(ENV) && python -m hub.demo --learners "$${LEARNERS:-30}"
 
 # the set-up adds the tools only tests use (pytest, playwright-core), which a learner's make lab goes without; exec:
 # make's SIGTERM, when it is stopped, reaches pytest itself (tests/conftest.py: it stops the run as Ctrl-C does). One
 # test process more than cores: the services' tests wait on servers and jobs much of their time, and the extra process
 # fills the core they leave idle (2-core EPYC: 586 and 599 s, against 634 and 638 s with one process a core)
 test:
-	@$(SETUP) --for-tests && $(ENV) && exec python -m pytest -n $$(( $$(nproc) + 1 )) --dist loadfile --no-loadscope-reorder --durations=15 tests
+	@$(SETUP) --for-tests && $(ENV) && exec python -m pytest -n $$(( $$(nproc) + 1 )) --dist loadfile --no-loadscope-reorder --durations=15 "$(COURSE)/tests"
 
 # The course's stopwatch beside JMH on the same 1-byte read loop (about a minute); lab 00 sets it beside fio.
 bench: setup
-	@$(ENV) && mvn -q -B -C -Dstyle.color=never -f bench/pom.xml package \
-	  && java -cp bench/target/benchmarks.jar:kit/target/course-kit.jar course.bench.CrossCheck
+	@$(ENV) && mvn -q -B -C -Dstyle.color=never -f "$(COURSE)/bench/pom.xml" package \
+	  && java -cp "$(COURSE)/bench/target/benchmarks.jar:$(COURSE)/kit/target/course-kit.jar" course.bench.CrossCheck
 
 # LABS="03-operation-size 05-text-lines" reports only those labs (split at spaces, never expanded as file patterns).
 report: setup
-	@$(ENV) && set -f && python tools/report.py $${LABS-}
+	@$(ENV) && set -f && python "$(COURSE)/tools/report.py" $${LABS-}
 
 # What the planner reads (labs/presets.json "_plan" and each lab's quick "seconds"), measured on this machine: run it on the
 # reference machine, idle, after a lab's work changed (each lab runs twice; LABS as for report).
 plan-model: setup
-	@$(ENV) && set -f && python tools/plan_model.py $${LABS-}
+	@$(ENV) && set -f && python "$(COURSE)/tools/plan_model.py" $${LABS-}
 
 # Where each lab's parts live (notebook, presets, snippets, claims, published statements, not-judged ones, saved runs),
 # for whoever changes a lab: make lab-map LAB=05-text-lines (every lab without LAB)
 lab-map: setup
-	@$(ENV) && set -f && python tools/lab_map.py $${LAB-}
+	@$(ENV) && set -f && python "$(COURSE)/tools/lab_map.py" $${LAB-}
 
 # The student versions of every lab (solutions and hidden tests removed): build/classroom/release/<lab>/.
 assignments: setup
-	@$(ENV) && python tools/classroom.py release
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" release
 
 # An LMS's "download all submissions" of one lab (its zip, or the folder it unpacks to; Moodle's or Canvas's layout)
 # sorted into build/classroom/submitted/<student>/<lab>/: make collect LAB=03-operation-size FROM=~/Downloads/lab03.zip
 collect: setup
-	@$(ENV) && python tools/classroom.py collect "$${LAB-}" "$${FROM-}"
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" collect "$${LAB-}" "$${FROM-}"
 
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
-# Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python tools/sandbox.py check`).
+# Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python "$(COURSE)/tools/sandbox.py" check`).
 autograde: setup
-	@$(ENV) && status=0 && { python tools/classroom.py autograde "$${LAB-}" || status=$$?; } \
-	  && python tools/classroom.py scores "$${LAB-}" && exit $$status
+	@$(ENV) && status=0 && { python "$(COURSE)/tools/classroom.py" autograde "$${LAB-}" || status=$$?; } \
+	  && python "$(COURSE)/tools/classroom.py" scores "$${LAB-}" && exit $$status
 
 # Feedback for every graded hand-in of a lab (no hidden test shown): build/classroom/feedback/<student>/<lab>/<lab>.html
 feedback: setup
-	@$(ENV) && python tools/classroom.py feedback "$${LAB-}"
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" feedback "$${LAB-}"
 
 # The class's marks as one CSV table: build/classroom/grades.csv
 grades: setup
-	@$(ENV) && python tools/classroom.py grades
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" grades
 
 # A simulated class (LEARNERS=30, LMS=moodle or canvas) through collect, autograde, feedback and grades, every mark checked
 class-demo: setup
-	@$(ENV) && python tools/class_demo.py --learners "$${LEARNERS:-30}" --lms "$${LMS:-moodle}"
+	@$(ENV) && python "$(COURSE)/tools/class_demo.py" --learners "$${LEARNERS:-30}" --lms "$${LMS:-moodle}"
 
 # A learner's notebooks and results (data/results/*.json, checked) in one zip, build/handin/handin-ID.zip: make handin ID=jane-doe
 # ID (like LAB, HANDIN and FROM) reaches the command through the environment, never spliced into its text.
 handin: setup
-	@$(ENV) && python tools/classroom.py handin "$${ID-}"
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" handin "$${ID-}"
 
 # The teacher's view of the class: the zips in build/handin/ side by side, in build/class-results.html; HANDIN=folder
 # for the zips in another folder, LAB=03-operation-size for those make collect took in for a lab.
 class-results: setup
-	@$(ENV) && python tools/classroom.py class-results $${LAB:+--lab "$$LAB"} "$${HANDIN-}"
+	@$(ENV) && python "$(COURSE)/tools/classroom.py" class-results $${LAB:+--lab "$$LAB"} "$${HANDIN-}"
 
 # Removes what the set-up and the runs made, in the course folder whichever folder make runs from. It spares
 # what people made: grades, submissions and feedback (build/classroom), hand-ins (build/handin), results (data/results).

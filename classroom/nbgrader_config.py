@@ -2,7 +2,6 @@
 copies them into an nbgrader course folder (build/classroom by default) and releases them from there,
 so there is no second copy of a lab to keep in sync."""
 import os
-import sys
 
 c = get_config()  # noqa: F821 (nbgrader provides it)
 
@@ -17,9 +16,8 @@ c.Execute.timeout = 900
 # feedback shows a learner their marks and the tests they can see, never a hidden test
 c.GenerateFeedback.preprocessors = ["nbgrader.preprocessors.GetGrades", "nbgrader.preprocessors.ClearHiddenTests",
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
-# on the course hub, its exchange (tools/course_hub.py says where, for its teacher, learners and Formgrader: hub/exchange.py)
+# on the course hub, its exchange (hub/settings.py says where, for its teacher, learners and Formgrader: hub/exchange.py)
 if os.environ.get("COURSE_EXCHANGE") or os.environ.get("COURSE_NGSHARE"):
-    sys.path.insert(0, os.path.join(os.environ["COURSE_HOME"], "hub"))
-    import exchange
+    from hub import exchange
 
     exchange.configure(c, os.environ)

@@ -1,10 +1,10 @@
-"""The course hub's JupyterHub configuration: tools/course_hub.py start runs JupyterHub on it, with the settings its install
-saved (tools/course_hub.py's Settings says what each is).
+"""The course hub's JupyterHub configuration: `python -m hub start` runs JupyterHub on it, with the settings its install
+saved (hub/settings.py says what each is).
 
 - Who: the server's Unix users, by PAM, in the course's learners' or instructors' group; the hub's groups follow
   the Unix ones at each login (nbgrader reads them: nbgrader-<course> learns, formgrade-<course> grades). Or, with
   HUB_LOGIN=lti, whoever the LMS launches (LTI 1.3, hub/lti.py), grouped by their LMS role.
-- A learner's server: tools/course_hub.py learner, as the learner, held to the teacher's memory and process limits by a
+- A learner's server: `python -m hub learner` (hub/learner_server.py), as the learner, held to the teacher's memory and process limits by a
   cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
 - The teacher's: for each course, Formgrader as the hub service <course>, run as its grader account on its classroom
   folder, open to its instructors' group alone; its Autograde button refuses (hand-ins are graded in the sandbox).
@@ -12,25 +12,22 @@ saved (tools/course_hub.py's Settings says what each is).
   own account, whose course lists the hub keeps at each login (hub/ngshare_roster.py).
 - The proxy: configurable-http-proxy from the course's npm lock (setup/hub)."""
 import grp
-import os
 import pwd
-import sys
 import time
-from pathlib import Path
 
-HOME = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(HOME / "tools"))
-sys.path.insert(0, str(HOME / "hub"))
-import course_hub  # noqa: E402
-import sandbox  # noqa: E402
+import sandbox
+from labs import HOME
+
+from hub.settings import (ENVIRONMENT, LANDING, NGSHARE, NGSHARE_ACCOUNT, PYTHON, TEACHER, Settings, exchange_environment, grader,
+                          groups, teacher_token)
 
 c = get_config()  # noqa: F821 (JupyterHub provides it)
-settings = course_hub.Settings.load()
+settings = Settings.load()
 courses = settings.course_ids()
-course_groups = [group for course in courses for group in course_hub.groups(course).values()]
+course_groups = [group for course in courses for group in groups(course).values()]
 ports = settings.ports()
 state = settings.folder("state")
-environment = {"HUB_HOME": settings.home, **course_hub.exchange_environment(settings)}
+environment = {"HUB_HOME": settings.home, **exchange_environment(settings)}
 
 c.JupyterHub.bind_url = settings.public_url()
 if settings.tls_cert:  # the hub's proxy speaks TLS itself (no TLS proxy in front)
@@ -46,7 +43,7 @@ c.JupyterHub.pid_file = str(state / "jupyterhub.pid")
 
 c.Authenticator.manage_groups = True
 if settings.login == "lti":
-    import lti  # noqa: E402
+    from hub import lti
 
     c.JupyterHub.authenticator_class = lti.CourseLTI
     c.CourseLTI.issuer = settings.lti_issuer
@@ -77,14 +74,14 @@ async def logged_in(authenticator, handler, authentication):
     if settings.login == "pam":
         authentication["groups"] = unix_groups(authentication["name"])
     if settings.exchange == "ngshare":
-        import ngshare_roster
+        from hub import ngshare_roster
         await ngshare_roster.enrol(settings, authentication["name"], authentication["groups"])
     return authentication
 
 
 c.Authenticator.post_auth_hook = logged_in
 
-c.Spawner.default_url = course_hub.LANDING
+c.Spawner.default_url = LANDING
 c.Spawner.environment = {**environment, "COURSE_ANSWERS": settings.answers, "COURSE_PRESET": settings.preset}
 # nbgrader's Assignments tab asks the hub which course groups the learner is in
 c.Spawner.server_token_scopes = ["users:activity!user", "read:users:groups!user"]
@@ -96,7 +93,7 @@ c.Spawner.http_timeout = 600
 
 def held(spawner):
     """The learner's server starts inside a cgroup of its own (memory, processes), joined by its first instruction."""
-    argv = ["prlimit", f"--nproc={settings.tasks}", "--core=0", "--", course_hub.PYTHON, str(HOME / "tools/course_hub.py"), "learner"]
+    argv = ["prlimit", f"--nproc={settings.tasks}", "--core=0", "--", PYTHON, "-m", "hub", "learner"]
     cgroup = sandbox.Cgroup.walled(f"hub-{spawner.user.name}-{time.time_ns()}", settings.memory, settings.tasks)
     spawner.course_cgroup = cgroup
     if cgroup:
@@ -124,24 +121,24 @@ def tied(argv):
 
 c.JupyterHub.services = [
     {"name": "idle-culler",
-     "command": tied([course_hub.PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
+     "command": tied([PYTHON, "-m", "jupyterhub_idle_culler", f"--url=http://127.0.0.1:{ports['hub']}/hub/api",
                       f"--timeout={round(settings.idle_minutes * 60)}",
                       # looked at every 5 minutes at most (its default, half the time, lets a server idle half as long again)
                       f"--cull-every={max(1, min(300, round(settings.idle_minutes * 10)))}"])},
 ] + ([
-    {"name": course_hub.NGSHARE,
-     "url": f"http://127.0.0.1:{ports[course_hub.NGSHARE]}",
-     "command": tied([str(HOME / "build/tools/ngshare/bin/python"), "-m", "ngshare", f"--admins={course_hub.TEACHER}",
-                      f"--database=sqlite:///{settings.folder(course_hub.NGSHARE) / 'ngshare.db'}",
-                      f"--storage={settings.folder(course_hub.NGSHARE) / 'files'}/"]),
-     "user": course_hub.NGSHARE_ACCOUNT,
-     "cwd": str(settings.folder(course_hub.NGSHARE))},
-    {"name": course_hub.TEACHER, "api_token": course_hub.teacher_token(settings)},  # no process: a token for the teacher
+    {"name": NGSHARE,
+     "url": f"http://127.0.0.1:{ports[NGSHARE]}",
+     "command": tied([str(HOME / "build/tools/ngshare/bin/python"), "-m", "ngshare", f"--admins={TEACHER}",
+                      f"--database=sqlite:///{settings.folder(NGSHARE) / 'ngshare.db'}",
+                      f"--storage={settings.folder(NGSHARE) / 'files'}/"]),
+     "user": NGSHARE_ACCOUNT,
+     "cwd": str(settings.folder(NGSHARE))},
+    {"name": TEACHER, "api_token": teacher_token(settings)},  # no process: a token for the teacher
 ] if settings.exchange == "ngshare" else []) + [
     {"name": course,
      "url": f"http://127.0.0.1:{ports[f'formgrader {course}']}",
-     "command": tied([str(course_hub.ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"]),
-     "user": course_hub.grader(course),
+     "command": tied([str(ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"]),
+     "user": grader(course),
      "cwd": str(settings.classroom(course)),
      "oauth_no_confirm": True,
      "environment": {**environment, "COURSE_ID": course, "COURSE_CLASSROOM": str(settings.classroom(course)),
@@ -153,7 +150,7 @@ c.JupyterHub.load_roles = [
     {"name": "idle-culler", "services": ["idle-culler"],
      "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
 ] + [role for course in courses for role in (
-    {"name": f"formgrade-{course}", "groups": [course_hub.groups(course)["instructors"]],
+    {"name": f"formgrade-{course}", "groups": [groups(course)["instructors"]],
      "scopes": [f"access:services!service={course}"]},
     {"name": f"grader-{course}", "services": [course], "scopes": ["list:users", "read:users:groups"]},
 )]

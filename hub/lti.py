@@ -13,7 +13,7 @@ on a server whose learners are Unix users.
   in the course the launch's custom parameter `course` names (the LMS's link sets it), else the hub's first course.
   Each launch sets the person's role in that course as the LMS says it now (one demoted in the LMS is demoted here);
   a person launched from two courses' links is in both. The Unix groups of the same names follow (the class lists
-  root's collect checks each hand-in against: tools/hub_collect.py)."""
+  root's collect checks each hand-in against: hub/handins.py)."""
 import grp
 import hashlib
 import json
@@ -26,7 +26,7 @@ from jupyterhub.auth import LocalAuthenticator
 from ltiauthenticator.lti13.auth import LTI13Authenticator
 from traitlets import List, Unicode
 
-import course_hub
+from hub.settings import groups
 
 ROLES_CLAIM = "https://purl.imsglobal.org/spec/lti/claim/roles"
 CUSTOM_CLAIM = "https://purl.imsglobal.org/spec/lti/claim/custom"
@@ -47,7 +47,7 @@ def unix_name(lms_id):
 class CourseLTI(LocalAuthenticator, LTI13Authenticator):
     """LTI 1.3 launches, each person a Unix user of this server, in the course's groups by their LMS role."""
 
-    courses = List(Unicode(), config=True, help="the hub's courses (course_hub.Settings.course_ids), the first the default")
+    courses = List(Unicode(), config=True, help="the hub's courses (hub.settings.Settings.course_ids), the first the default")
     deployment_id = Unicode(config=True, help="the LMS's deployment of the tool (LTI_DEPLOYMENT_ID): launches from no other count")
     contexts_file = Unicode(config=True, help="where each hub course's LMS course (a launch's context id) is kept")
 
@@ -63,7 +63,7 @@ class CourseLTI(LocalAuthenticator, LTI13Authenticator):
         grades = any(role in GRADING_ROLES for role in token.get(ROLES_CLAIM, []))
         if not self.from_its_lms_course(course, (token.get(CONTEXT_CLAIM) or {}).get("id"), grades, model["name"]):
             return None
-        roles = course_hub.groups(course)
+        roles = groups(course)
         group, other = (roles["instructors"], roles["learners"]) if grades else (roles["learners"], roles["instructors"])
         known = handler.find_user(model["name"])  # other courses' groups stay (manage_groups sets them all)
         model["groups"] = sorted({group, *(g.name for g in known.groups if g.name not in roles.values())} if known else {group})

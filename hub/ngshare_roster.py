@@ -1,20 +1,20 @@
 """The course hub's classes in ngshare (HUB_EXCHANGE=ngshare). ngshare lets into a course only the students and
 instructors on its own lists, so at each login the hub puts the person on the lists of the courses their groups name
 (instructors' group: instructor; learners' group: student) and takes them off the others, as the hub service that is
-ngshare's admin (course_hub.TEACHER). A course is made in ngshare by its first release or the first login that needs
+ngshare's admin (hub.settings.TEACHER). A course is made in ngshare by its first release or the first login that needs
 it, whichever comes first."""
 import json
 from urllib.parse import urlencode
 
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
-import course_hub
+from hub.settings import groups, teacher_token
 
 NO_NAME = {"first_name": "", "last_name": "", "email": ""}  # ngshare asks for them; nbgrader's gradebook takes names from elsewhere
 
 
 async def call(settings, token, method, path, form=None):
-    """One call to ngshare's API as its admin (token: course_hub.teacher_token); the HTTP status (ngshare answers 404
+    """One call to ngshare's API as its admin (token: hub.settings.teacher_token); the HTTP status (ngshare answers 404
     for what is not there, 409 for what is)."""
     body = urlencode(form) if form is not None else None
     try:
@@ -29,20 +29,20 @@ async def call(settings, token, method, path, form=None):
 
 async def open_course(settings, course, token=None):
     """The course in ngshare (made once: 409 says it is there), its Formgrader service one of its instructors."""
-    await call(settings, token or course_hub.teacher_token(settings), "POST", f"course/{course}", {"instructors": json.dumps([course])})
+    await call(settings, token or teacher_token(settings), "POST", f"course/{course}", {"instructors": json.dumps([course])})
 
 
-async def enrol(settings, name, groups):
-    """Puts `name` on each course's lists as their hub groups say, and off those they are no longer on."""
-    token = course_hub.teacher_token(settings)
+async def enrol(settings, name, theirs):
+    """Puts `name` on each course's lists as their hub groups (theirs) say, and off those they are no longer on."""
+    token = teacher_token(settings)
     for course in settings.course_ids():
         await open_course(settings, course, token)
-        named = course_hub.groups(course)
-        if named["instructors"] in groups:
+        named = groups(course)
+        if named["instructors"] in theirs:
             await call(settings, token, "POST", f"instructor/{course}/{name}", NO_NAME)
             continue
         await call(settings, token, "DELETE", f"instructor/{course}/{name}")
-        if named["learners"] in groups:
+        if named["learners"] in theirs:
             await call(settings, token, "POST", f"student/{course}/{name}", NO_NAME)
         else:
             await call(settings, token, "DELETE", f"student/{course}/{name}")

@@ -298,6 +298,14 @@ precompile_on_jdk_17() {
   done
 }
 
+# The course's Python modules importable by every Python of the environment, as an installed package's are: one .pth
+# file in its site-packages names the course's folder (the hub package, hub/) and its tools/ (written each time: the
+# course may have moved)
+course_on_python_path() {
+  local site; site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  printf '%s\n%s\n' "$COURSE_HOME" "$COURSE_HOME/tools" > "$site/java-io-course.pth"
+}
+
 main() {
   local precompile=0 for_tests=0 for_hub=0 arg
   for arg in "$@"; do
@@ -314,6 +322,7 @@ main() {
   [ "$JDK_FEATURE" -ge 22 ] || say "  JDK $JDK_FEATURE < 22: the Foreign Function & Memory parts of later labs will be skipped"
   check_tools
   setup_venv
+  course_on_python_path
   install_kernel
   install_lab_settings
   setup_jvm_tools

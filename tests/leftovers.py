@@ -169,9 +169,9 @@ def hub(own=0):
     users = [u.pw_name for u in pwd.getpwall() if SUITE_USER.fullmatch(u.pw_name)]
     groups = [g.gr_name for g in grp.getgrall() if SUITE_GROUP.fullmatch(g.gr_name)]
     if MADE_NGSHARE.exists():
-        import course_hub
-        users.append(course_hub.NGSHARE_ACCOUNT)
-        groups.append(course_hub.NGSHARE_ACCOUNT)
+        from hub.settings import NGSHARE_ACCOUNT
+        users.append(NGSHARE_ACCOUNT)
+        groups.append(NGSHARE_ACCOUNT)
     remove_people(users, groups)
     MADE_NGSHARE.unlink(missing_ok=True)
     folders = list(HUBS.glob("course-hub-*"))

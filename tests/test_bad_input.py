@@ -604,7 +604,7 @@ HUB_BAD_SETTINGS = [  # (variable, value, the line make hub says)
 @pytest.mark.parametrize("variable, value, expected", HUB_BAD_SETTINGS)
 def test_a_bad_hub_setting_is_one_line_and_sets_up_nothing(tmp_path, variable, value, expected):
     env = {**ENV, "HUB_HOME": str(tmp_path / "hub"), variable: value}
-    out = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/course_hub.py"), "install"], env=env, cwd=tmp_path,
+    out = subprocess.run([str(HOME / ".venv/bin/python"), "-m", "hub", "install"], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stderr) == (1, expected + "\n")
     assert list(tmp_path.iterdir()) == []
@@ -612,13 +612,13 @@ def test_a_bad_hub_setting_is_one_line_and_sets_up_nothing(tmp_path, variable, v
 
 @pytest.mark.parametrize("learners", ["0", "many", "201"])
 def test_a_class_demo_of_no_size_is_refused_in_one_line(learners):
-    out = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/hub_demo.py"), "--learners", learners], env=ENV,
+    out = subprocess.run([str(HOME / ".venv/bin/python"), "-m", "hub.demo", "--learners", learners], env=ENV,
                          capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stderr) == (1, f"hub-demo: LEARNERS={learners}: a whole number from 1 to 200\n")
 
 
 def test_the_hub_s_teacher_names_one_lab(tmp_path):
-    out = subprocess.run([str(HOME / ".venv/bin/python"), str(HOME / "tools/course_hub.py"), "release", "99-nope"],
+    out = subprocess.run([str(HOME / ".venv/bin/python"), "-m", "hub", "release", "99-nope"],
                          env=dict(ENV, HUB_HOME=str(tmp_path)), capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and len(out.stderr.splitlines()) == 1
     assert out.stderr.startswith("hub: release: name one lab: LAB=99-nope is not one of 00-start-here, 01-raw-io")

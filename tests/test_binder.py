@@ -66,7 +66,7 @@ def test_binder_postbuild_and_labs_as_a_learner(tmp_path):
             (home / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(HOME / name, home / name)
             # the modes a checkout gives (git keeps only the executable bit): not this tree's, which a hub test running
-            # beside this one may have closed to other users (tools/course_hub.py hides the answers)
+            # beside this one may have closed to other users (hub/answers.py hides the answers)
             (home / name).chmod(0o755 if os.access(HOME / name, os.X_OK) else 0o644)
     # Maven's downloads (jbang, async-profiler, the kit's plugins) as the set-up fetched them: the rehearsal checks the
     # image's own steps, not the registry the set-up has already reached. Maven keeps them in the home Java sees, the

@@ -1,4 +1,4 @@
-"""The course hub, played on this machine as a teacher's server runs it: `tools/course_hub.py install` and `start`
+"""The course hub, played on this machine as a teacher's server runs it: `python -m hub install` and `start`
 (what make hub runs) with local Unix users the test makes (an instructor and four learners), JupyterHub behind
 configurable-http-proxy on the loopback, two classes, learners' servers started as them. The round trip goes through
 the hub's and nbgrader's own HTTP APIs as the Assignments tab and Formgrader call them, and through Chromium for one
@@ -17,7 +17,6 @@ import shutil
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,8 +24,11 @@ from pathlib import Path
 import pytest
 
 from conftest import BROWSER_DRIVER, BUILD, ENV, HOME, browser_missing, cmdline, missing_as_root, survivors
-import course_hub
-from hub_demo import HubUser, free_ports, held_by
+from hub.answers import answer_paths, closed_ancestor
+from hub.service import answering, free_ports, stop_hub
+from hub.settings import NGSHARE_ACCOUNT, Settings
+from hub.client import HubUser
+from sandbox import held_by
 import leftovers
 from leftovers import MADE_NGSHARE, MODES, ROLES, SUITE, put_back, remove_people
 
@@ -89,7 +91,7 @@ class Hub:
         tag = os.getpid() % 100000
         self.instructor, *self.learners = (f"{SUITE}{role}{tag}" for role in ROLES)
         self.users = [self.instructor, *self.learners]
-        self.port = free_ports(4)
+        self.port = free_ports(len(Settings.parts(0, (COURSE, OTHER_COURSE, LATER_COURSE))))  # every port of its largest set of courses
         self.url = f"http://127.0.0.1:{self.port}"
         self.home = self.folder / "hub"
         self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",
@@ -104,11 +106,11 @@ class Hub:
         """What the hub runs under: nothing where learners may reach the course and its Python, else a mount namespace
         that opens the way (see opened_path)."""
         python = Path(os.path.realpath(HOME / ".venv/bin/python")).parents[1]
-        needed = [p for p in (HOME, python) if course_hub.closed_ancestor(p)]
+        needed = [p for p in (HOME, python) if closed_ancestor(p)]
         if not needed:
             return []
         # the first closed folder from / on each way: two ways' first ones never lie one inside the other
-        closed = {str(course_hub.closed_ancestor(p)) for p in needed}
+        closed = {str(closed_ancestor(p)) for p in needed}
         stage = self.folder / "stage"
         return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
                 opened_path(closed, [str(p) for p in needed], stage), "sh"]
@@ -121,11 +123,11 @@ class Hub:
                             "--comment", f"{role.title()} Learner", user], check=True)
             subprocess.run(["chpasswd"], input=f"{user}:{self.password(user)}\n", text=True, check=True)
         # install changes the answers' group and mode: noted here (and on disk, for a run stopped before down()), put back in down()
-        for path in course_hub.answer_paths():
+        for path in answer_paths():
             st = path.lstat()
             self.modes[path] = (st.st_gid, stat.S_IMODE(st.st_mode))
         MODES.write_text(json.dumps({str(path): held for path, held in self.modes.items()}))
-        if course_hub.NGSHARE_ACCOUNT not in self.users_before:  # install makes it: the test's to remove, also after a stop
+        if NGSHARE_ACCOUNT not in self.users_before:  # install makes it: the test's to remove, also after a stop
             MADE_NGSHARE.touch()
         self.start(INSTRUCTORS=self.instructor, LEARNERS=" ".join(self.learners))  # named once: the groups keep them
 
@@ -133,12 +135,12 @@ class Hub:
         """install (with these settings over the saved ones; unless told not to), then start; returns once the hub answers."""
         env = dict(self.env, **settings)
         if install:
-            whole_run([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], env=env)
-        self.process = subprocess.Popen([*self.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "start"], env=env,
+            whole_run([*self.prefix(), PYTHON, "-m", "hub", "install"], env=env)
+        self.process = subprocess.Popen([*self.prefix(), PYTHON, "-m", "hub", "start"], env=env,
                                         stdout=open(self.log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
         certificate = settings.get("HUB_TLS_CERT")
         self.url = f"{'https' if certificate else 'http'}://127.0.0.1:{self.port}"
-        assert course_hub.answering(self.url, self.process, 90, verify=certificate or True), \
+        assert answering(self.url, self.process, 90, verify=certificate or True), \
             f"the hub did not answer:\n{self.log.read_text()[-3000:]}"
 
     @staticmethod
@@ -155,16 +157,16 @@ class Hub:
         return f"pw-{user}-{os.getpid()}"
 
     def stop(self):
-        course_hub.stop_hub(self.process, self.home)
+        stop_hub(self.process, self.home)
 
     def down(self):
         self.stop()
-        made = (*self.users, *(f"grader-{course}" for course in (COURSE, OTHER_COURSE, LATER_COURSE)), course_hub.NGSHARE_ACCOUNT)
+        made = (*self.users, *(f"grader-{course}" for course in (COURSE, OTHER_COURSE, LATER_COURSE)), NGSHARE_ACCOUNT)
         ours = lambda name: name in made or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         made_groups = [group for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade")
                                              for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users,
-                                  course_hub.NGSHARE_ACCOUNT)
+                                  NGSHARE_ACCOUNT)
                        if group not in self.groups_before]
         remove_people(made_users, made_groups)
         MADE_NGSHARE.unlink(missing_ok=True)
@@ -173,7 +175,7 @@ class Hub:
 
     def teacher(self, *args):
         """A make hub-release or hub-grade step, as root."""
-        return subprocess.run([PYTHON, str(HOME / "tools/course_hub.py"), *args], env=self.env, capture_output=True, text=True, timeout=900)
+        return subprocess.run([PYTHON, "-m", "hub", *args], env=self.env, capture_output=True, text=True, timeout=900)
 
     def as_user(self, user, *argv, input=None):
         """A command run as a user of the server (what the user could do from their server's terminal), where the hub
@@ -183,7 +185,7 @@ class Hub:
 
 
 class Session(HubUser):
-    """A user of the hub the test plays: logged in by the login form (tools/hub_demo.py's HubUser, which the demo's
+    """A user of the hub the test plays: logged in by the login form (hub/client.py's HubUser, which the demo's
     class uses too)."""
 
     def __init__(self, hub, user, course=COURSE):
@@ -435,14 +437,14 @@ def test_no_learner_bends_a_folder_root_makes(hub):
     planted = hub.as_user(dan, "sh", "-c", 'mkdir "$1" && ln -s "$2" "$1/inbound"', "sh",
                           str(hub.home / "exchange" / LATER_COURSE), str(target))
     assert planted.returncode == 0, planted.stderr
-    added = subprocess.run([*hub.prefix(), PYTHON, str(HOME / "tools/course_hub.py"), "install"], capture_output=True, text=True,
+    added = subprocess.run([*hub.prefix(), PYTHON, "-m", "hub", "install"], capture_output=True, text=True,
                            env=dict(hub.env, HUB_COURSES=f"{COURSE} {OTHER_COURSE} {LATER_COURSE}"))
     assert added.returncode != 0 and added.stderr.strip() == (
         f"hub: {hub.home / 'exchange' / LATER_COURSE} was made by {dan}, not by the hub: remove it "
         f"(rm -r '{hub.home / 'exchange' / LATER_COURSE}') and run make hub again"), added.stderr
     held = target.stat()
     assert (held.st_uid, held.st_gid, stat.S_IMODE(held.st_mode)) == (0, 0, 0o755), "root's folder is as it was"
-    assert json.loads(course_hub.Settings.state_file(hub.home).read_text())["courses"] == [COURSE, OTHER_COURSE]
+    assert json.loads(Settings.state_file(hub.home).read_text())["courses"] == [COURSE, OTHER_COURSE]
     assert stat.S_IMODE((hub.home / "exchange" / COURSE / "inbound").stat().st_mode) == 0o3773, "inbound is sticky"
 
 

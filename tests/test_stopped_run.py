@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HOME, missing_as_root
-import course_hub
+from hub.answers import answer_paths
 import leftovers
 import test_cluster
 import test_hub
@@ -38,7 +38,7 @@ def machine():
     """What a stopped run of the services' tests could change: users, groups, network namespaces, the mounts, the
     answers' groups and modes, the services' folders, the state files the hub test keeps while it runs."""
     modes = {}
-    for path in course_hub.answer_paths():
+    for path in answer_paths():
         st = path.lstat()
         modes[str(path)] = (st.st_gid, stat.S_IMODE(st.st_mode))
     folders = [*leftovers.HUBS.glob("course-hub-*"), *leftovers.TMP.glob(f"{leftovers.SLURM}*"), *leftovers.TMP.glob(f"{leftovers.CLUSTER}*"),

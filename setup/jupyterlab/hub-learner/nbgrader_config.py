@@ -1,4 +1,4 @@
-"""A learner's nbgrader on the course hub (tools/course_hub.py starts their server with this folder in JUPYTER_CONFIG_PATH):
+"""A learner's nbgrader on the course hub (hub/learner_server.py starts their server with this folder in JUPYTER_CONFIG_PATH):
 the course's configuration, with the hub's exchange (hub/exchange.py). The Assignments tab offers the courses the hub
 says the learner is in (their groups, or ngshare's lists), and only those."""
 import os

@@ -1,126 +1,33 @@
 """A class on the course hub, simulated and timed: `make hub-demo LEARNERS=30` (as root, on a server where make hub runs).
 
-Unix users it makes (LEARNERS learners and an instructor) log in to a course hub of its own (tools/course_hub.py, in a
+Unix users it makes (LEARNERS learners and an instructor) log in to a course hub of its own (python -m hub, in a
 folder of build/, on free loopback ports), all at once as a class starting: each starts their server, fetches lab 00,
 runs every code cell of it in the smoke preset in their own course kernel (over the kernel's WebSocket, as JupyterLab
 does), and submits. Then the teacher grades (make hub-grade: each hand-in in the sandbox) and each learner fetches the
 feedback. It prints how long each step took and what the learners' processes held at most (PSS), the figures behind
 the README's sizing table, and removes everything it made (users, groups, the hub's folder, processes)."""
 import argparse
-import asyncio
 import grp
-import json
 import os
 import pwd
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from labs import HOME
+from sandbox import held_by
 
-import course_hub
-import sandbox
-from classroom_folder import KERNEL
-
-LAB = "00-start-here"
-COURSE = course_hub.course_id()
-
-
-class HubUser:
-    """A user of the hub: logged in by the login form, with an API token made from that login."""
-
-    def __init__(self, url, user, password):
-        import requests
-        self.url, self.user, self.http = url, user, requests.Session()
-        self.http.get(f"{url}/hub/login").raise_for_status()
-        answer = self.http.post(f"{url}/hub/login", allow_redirects=False,
-                                data={"username": user, "password": password, "_xsrf": self.http.cookies["_xsrf"]})
-        if answer.status_code != 302:
-            raise RuntimeError(f"{user} could not log in: {answer.status_code}")
-        made = self.http.post(f"{url}/hub/api/users/{user}/tokens", json={"note": "hub-demo"},
-                              headers={"X-XSRFToken": self.http.cookies["_xsrf"]})
-        made.raise_for_status()
-        self.token = made.json()["token"]
-        self.headers = {"Authorization": f"token {self.token}"}
-
-    def api(self, method, path, **kwargs):
-        return self.http.request(method, f"{self.url}{path}", headers=self.headers, timeout=900, **kwargs)
-
-    def start_server(self, seconds=600):
-        if self.api("GET", f"/hub/api/users/{self.user}").json()["servers"].get("", {}).get("ready"):
-            return
-        started = self.api("POST", f"/hub/api/users/{self.user}/server")
-        if started.status_code not in (201, 202):
-            raise RuntimeError(f"{self.user}'s server did not start: {started.text[:300]}")
-        deadline = time.time() + seconds
-        while True:
-            server = self.api("GET", f"/hub/api/users/{self.user}").json()["servers"].get("")
-            if server and server.get("ready"):
-                return
-            if not server:
-                raise RuntimeError(f"{self.user}'s server stopped while it started (the hub's log says why)")
-            if time.time() > deadline:
-                raise RuntimeError(f"{self.user}'s server did not start within {seconds} s")
-            time.sleep(0.5)
-
-    def assignments(self, action=None, course=COURSE, lab=LAB):
-        """The Assignments tab's call: the list, or fetch, submit or fetch_feedback of the lab."""
-        if action is None:
-            answer = self.api("GET", f"/user/{self.user}/assignments", params={"course_id": course})
-        else:
-            answer = self.api("POST", f"/user/{self.user}/assignments/{action}", data={"course_id": course, "assignment_id": lab})
-        answer.raise_for_status()
-        listed = answer.json()
-        if not listed.get("success", True):
-            raise RuntimeError(f"{self.user}: {action or 'list'} failed: {str(listed)[:300]}")
-        return {a["assignment_id"]: a for a in listed["value"]}
-
-    def run_notebook(self, path):
-        """Every code cell of a notebook in the user's server, in a kernel of its own over the kernel's WebSocket, as
-        JupyterLab runs them; the number of cells that ended in an error (an unanswered exercise's own)."""
-        notebook = self.api("GET", f"/user/{self.user}/api/contents/{path}").json()["content"]
-        session = self.api("POST", f"/user/{self.user}/api/sessions",
-                           json={"path": path, "type": "notebook", "kernel": {"name": KERNEL}}).json()
-        try:
-            return asyncio.run(self._execute(session["kernel"]["id"], [c["source"] for c in notebook["cells"] if c["cell_type"] == "code"]))
-        finally:
-            self.api("DELETE", f"/user/{self.user}/api/sessions/{session['id']}")
-
-    async def _execute(self, kernel, cells):
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
-        client = uuid.uuid4().hex
-        socket_url = f"{self.url.replace('http', 'ws', 1)}/user/{self.user}/api/kernels/{kernel}/channels?session_id={client}"
-        # a class's kernels start together on shared cores: minutes, not tornado's default 20 s
-        connection = await websocket_connect(HTTPRequest(socket_url, headers=self.headers, connect_timeout=600, request_timeout=600))
-        errors = 0
-        for code in cells:
-            msg_id = uuid.uuid4().hex
-            connection.write_message(json.dumps({
-                "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": self.user, "session": client,
-                           "version": "5.3", "date": ""},
-                "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-                "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {}, "allow_stdin": False,
-                            "stop_on_error": False}}))
-            while True:
-                message = await connection.read_message()
-                if message is None:
-                    raise RuntimeError(f"{self.user}'s kernel closed its connection")
-                reply = json.loads(message)
-                if reply.get("msg_type") == "execute_reply" and reply["parent_header"].get("msg_id") == msg_id:
-                    errors += reply["content"]["status"] != "ok"
-                    break
-        connection.close()
-        return errors
+from hub.answers import unreachable
+from hub.client import COURSE, LAB, HubUser
+from hub.service import answering, free_ports, stop_hub
+from hub.settings import LEARNER_FOLDER, PYTHON, Settings, grader, groups
 
 
 def platform_cpu():
@@ -130,33 +37,6 @@ def platform_cpu():
     return "unknown CPU"
 
 
-def free_ports(count):
-    """count free ports in a row on the loopback, below the kernel's ephemeral range: a port in it may be taken between
-    the hub's restarts by any program's outgoing connection or by an MPI job's listener (the culler test lost ngshare's so)."""
-    first_ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    low, high = 20000, first_ephemeral if first_ephemeral > 21000 else 65000  # an odd range: anywhere from 20000
-    start = low + os.getpid() % (high - low - count)  # two test runs at once start apart
-    for base in [*range(start, high - count, 11), *range(low, start, 11)]:
-        try:
-            sockets = [socket.create_server(("127.0.0.1", base + i)) for i in range(count)]
-        except OSError:
-            continue
-        for s in sockets:
-            s.close()
-        return base
-    sys.exit("hub-demo: no free ports on the loopback")
-
-
-def held_by(uids):
-    """What the processes of these users hold together (PSS: a page shared by several counted once)."""
-    held = 0
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if proc.stat().st_uid in uids:
-                held += sandbox.proportional_memory(int(proc.name))
-        except OSError:
-            continue  # gone meanwhile
-    return held
 
 
 class Sampler(threading.Thread):
@@ -195,18 +75,18 @@ def main(argv):
     args.learners = int(args.learners)
     if os.geteuid() != 0:
         sys.exit("hub-demo: it makes Unix users and starts a hub: run it as root (sudo make hub-demo)")
-    course_hub.unreachable()
+    unreachable()
     tag = f"{os.getpid() % 10000:04d}"
     learners = [f"demo{tag}l{i:03d}" for i in range(1, args.learners + 1)]
     teacher = f"demo{tag}t"
     passwords = {user: secrets.token_hex(12) for user in [teacher, *learners]}
     users_before = {p.pw_name for p in pwd.getpwall()}
     groups_before = {g.gr_name for g in grp.getgrall()}
-    folder = Path(tempfile.mkdtemp(prefix="hub-demo-", dir=course_hub.HOME / "build"))
+    folder = Path(tempfile.mkdtemp(prefix="hub-demo-", dir=HOME / "build"))
     folder.chmod(0o755)
     homes = folder / "home"
     homes.mkdir(mode=0o755)
-    port = free_ports(4)
+    port = free_ports(len(Settings.parts(0, (COURSE,))))  # the hub's ports for one course
     env = dict(os.environ, HUB_HOME=str(folder / "hub"), HUB_IP="127.0.0.1", HUB_PORT=str(port), HUB_PRESET="smoke",
                INSTRUCTORS=teacher, LEARNERS=" ".join(learners), HUB_COURSES=COURSE)
     url, hub, log = f"http://127.0.0.1:{port}", None, HOME / "build/hub-demo.log"  # kept afterwards, for what went wrong
@@ -217,10 +97,10 @@ def main(argv):
         for user in [teacher, *learners]:
             subprocess.run(["useradd", "--create-home", "--base-dir", str(homes), "--shell", "/bin/bash", user], check=True)
         subprocess.run(["chpasswd"], input="".join(f"{u}:{p}\n" for u, p in passwords.items()), text=True, check=True)
-        tool = [course_hub.PYTHON, str(HOME / "tools/course_hub.py")]
+        tool = [PYTHON, "-m", "hub"]
         subprocess.run([*tool, "install"], env=env, check=True, stdout=subprocess.DEVNULL)
         hub = subprocess.Popen([*tool, "start"], env=env, stdout=open(log, "w"), stderr=subprocess.STDOUT, start_new_session=True)
-        if not course_hub.answering(url, hub, 120):
+        if not answering(url, hub, 120):
             sys.exit(f"hub-demo: the hub did not start (its log: {log})")
         subprocess.run([*tool, "release", LAB], env=env, check=True, capture_output=True)
         sampler = Sampler(pwd.getpwnam(u).pw_uid for u in learners)
@@ -253,7 +133,7 @@ def main(argv):
         began = time.time()
         with ThreadPoolExecutor(max_workers=len(learners)) as pool:
             list(pool.map(lambda r: r[0].assignments("fetch_feedback"), rounds))
-        missing = [u for u in learners if u not in failed and not list((homes / u / course_hub.LEARNER_FOLDER / LAB / "feedback").glob(f"*/{LAB}.html"))]
+        missing = [u for u in learners if u not in failed and not list((homes / u / LEARNER_FOLDER / LAB / "feedback").glob(f"*/{LAB}.html"))]
         step("every learner fetches their feedback", time.time() - began)
         if missing:
             sys.exit(f"hub-demo: no feedback reached {', '.join(missing)}")
@@ -262,13 +142,13 @@ def main(argv):
         if failed:
             sys.exit(f"hub-demo: {len(failed)} of {len(learners)} learners could not finish (the hub's log: {log})")
     finally:
-        course_hub.stop_hub(hub, folder / "hub")
-        made = [u for u in [teacher, *learners, course_hub.grader(COURSE)] if u not in users_before]
+        stop_hub(hub, folder / "hub")
+        made = [u for u in [teacher, *learners, grader(COURSE)] if u not in users_before]
         for user in made:
             subprocess.run(["pkill", "-KILL", "-u", user], check=False)
         for user in made:
             subprocess.run(["userdel", "--remove", user], check=False, capture_output=True)
-        for group in course_hub.groups(COURSE).values():
+        for group in groups(COURSE).values():
             if group not in groups_before:
                 subprocess.run(["groupdel", group], check=False, capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)

@@ -20,7 +20,7 @@ import shutil
 import stat
 
 from classroom_folder import STUDENT_ID
-from root_folders import FOLDER, KINDS, Refused, owner_name
+from hub.root_folders import FOLDER, KINDS, Refused, owner_name
 
 ENTRIES = 1000  # files and folders in one hand-in (a lab's notebooks and results are a few dozen)
 DEEPEST = 8  # folders inside folders

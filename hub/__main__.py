@@ -1,0 +1,63 @@
+"""The course hub: JupyterHub on one server, its learners and instructors the server's Unix users (the shape of The
+Littlest JupyterHub, started without systemd). `make hub` runs install, then start.
+
+    install              as root: the hub's folder, each course's groups and grader account, the learners' labs
+    start                as root: JupyterHub and its proxy in the foreground, on the saved settings
+    learner              the spawner's command, as a learner: their own copies, then their JupyterLab
+    release LAB [COURSE] the teacher: a lab's student version into a course's exchange (its folder, or ngshare)
+    grade LAB [COURSE]   the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
+    image-tree FOLDER    the course as learners may see it, for a hub's image (repo2docker builds it from binder/):
+                         no tests, no history, each lab its student version (hub/k8s/values.yaml serves it)
+(each `python -m hub COMMAND`)
+
+Settings come from the environment at install (Settings.VARIABLES names them; Settings says what each is) and are kept
+in HUB_HOME/state/settings.json; an install that names none keeps those saved."""
+import os
+import sys
+from pathlib import Path
+
+from hub.settings import Settings
+
+
+def main(argv):
+    """Each command imports what it needs alone: a learner's server and the hub's start go without nbgrader."""
+    command, *rest = argv or ["--help"]
+    if command in ("-h", "--help"):
+        print(__doc__)
+        return
+    if command == "install":
+        home = os.environ.get("HUB_HOME") or Settings.home
+        saved = Settings.load() if Settings.state_file(home).exists() else None
+        from hub.install import install
+        install(Settings.given(os.environ, saved))
+    elif command == "start":
+        from hub.service import start
+        start(Settings.load())
+    elif command == "learner":
+        from hub.learner_server import learner_server
+        learner_server()
+    elif command == "image-tree":
+        if len(rest) != 1:
+            sys.exit("hub: image-tree: name one folder to make, IMAGE_TREE=<folder>")
+        from hub.image import image_tree
+        image_tree(Path(rest[0]).absolute())
+    elif command in ("release", "grade"):
+        from labs import lab_paths
+        from hub.teacher import grade, release
+        labs = [p.stem for p in lab_paths()]
+        lab, course = (rest + ["", ""])[:2]
+        if lab not in labs or len(rest) > 2:
+            sys.exit(f"hub: {command}: name one lab: LAB={lab or '(none)'} is not one of {', '.join(labs)}")
+        settings = Settings.load()
+        courses = settings.course_ids()
+        if course and course not in courses:
+            sys.exit(f"hub: {command}: COURSE={course} is not a course of this hub ({', '.join(courses)})")
+        if not course and len(courses) > 1:
+            sys.exit(f"hub: {command}: this hub serves {', '.join(courses)}: name one, COURSE=<course>")
+        (release if command == "release" else grade)(settings, lab, course or courses[0])
+    else:
+        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, image-tree)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
