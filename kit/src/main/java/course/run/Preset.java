@@ -87,8 +87,14 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
         return out;
     }
 
+    /**
+     * How long the preset takes on the course's reference machine, in minutes: quick's seconds (fixed, judged and work
+     * together: the plan's model, its one statement of quick's time), else the minutes smoke and paper state.
+     */
     public double minutes() {
-        return get("minutes").getAsDouble();
+        if (!values.has("seconds")) return get("minutes").getAsDouble();
+        JsonObject seconds = values.getAsJsonObject("seconds");
+        return (seconds.get("fixed").getAsDouble() + seconds.get("judged").getAsDouble() + seconds.get("work").getAsDouble()) / 60;
     }
 
     /**

@@ -1,15 +1,28 @@
 package course.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class PresetTest {
+    /** Quick states its time once, in the seconds the plan's model reads (its minutes once said 0.3 where they made 20 s). */
+    @Test
+    void quickStatesItsTimeOnceInItsSeconds() {
+        for (String lab : Preset.table().keySet().stream().filter(key -> !key.startsWith("_")).toList()) {
+            Preset quick = Preset.of(lab, "quick");
+            assertFalse(quick.values().has("minutes"), lab + "'s quick states minutes beside its seconds");
+            JsonObject s = quick.values().getAsJsonObject("seconds");
+            assertEquals((s.get("fixed").getAsDouble() + s.get("judged").getAsDouble() + s.get("work").getAsDouble()) / 60, quick.minutes(), 1e-9, lab);
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({"00-start-here, quick", "00-start-here, smoke", "00-start-here, paper",
             "01-raw-io, quick", "01-raw-io, smoke", "01-raw-io, paper"})
