@@ -84,32 +84,34 @@ apt_install() {  # only as root (a container, CI), and said aloud; a normal user
   fi
 }
 
+# Whether a row of setup/packages.tsv is here: each command it names on PATH, or any one of the files it names.
+present() {  # what-shows-it
+  local word files=0 file_found=0
+  for word in $1; do
+    if [[ $word == /* ]]; then files=1; [ -e "$word" ] && file_found=1
+    else command -v "$word" >/dev/null || return 1; fi
+  done
+  [ $files = 0 ] || [ $file_found = 1 ]
+}
+
+# The labs' rows of setup/packages.tsv (the tests' rows are the tests' own): name, what shows it, packages, what for.
+labs_rows() { grep -v '^#' "$COURSE_HOME/setup/packages.tsv" | awk -F'\t' '$4 ~ /^labs: /'; }
+
 check_tools() {
   command -v gcc >/dev/null || die "gcc not found; install it: sudo apt-get install gcc"
   command -v mvn >/dev/null || die "Maven not found; install it: sudo apt-get install maven"
-  local missing=()
-  for tool in strace fio chromium; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-  command -v bwrap >/dev/null || missing+=(bubblewrap)  # make autograde's sandbox
-  command -v mpicc >/dev/null || missing+=(openmpi-bin libopenmpi-dev)  # lab 08: mpirun, and mpicc for its native parts
-  [ -e /usr/include/liburing.h ] || missing+=(liburing-dev)  # lab 10's io_uring reads (the kit links it where present)
+  local name found packages purpose missing=() line=""
+  while IFS=$'\t' read -r name found packages purpose; do
+    present "$found" || read -ra missing -d '' <<< "${missing[*]} $packages" || true
+  done < <(labs_rows)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
-  local line="" tool
-  for tool in strace fio mpicc chromium bwrap; do
-    if command -v "$tool" >/dev/null; then line+=" $tool:found"; else line+=" $tool:missing"; fi
-  done
-  if [ -e /usr/include/liburing.h ]; then line+=" liburing:found"; else line+=" liburing:missing"; fi
+  while IFS=$'\t' read -r name found packages purpose; do
+    if present "$found"; then line+=" $name:found"; else line+=" $name:missing"; fi
+  done < <(labs_rows)
   say "optional tools:$line"
-  [ -e /usr/include/liburing.h ] || say "  liburing (io_uring reads, lab 10): sudo apt-get install liburing-dev"
-  for tool in strace fio mpicc chromium bwrap; do
-    command -v "$tool" >/dev/null && continue
-    case $tool in
-      strace) say "  strace (syscall counts, labs 01-03): sudo apt-get install strace" ;;
-      fio) say "  fio (disk ceiling cross-check, lab 00): sudo apt-get install fio" ;;
-      mpicc) say "  mpirun and mpicc (lab 08): sudo apt-get install openmpi-bin libopenmpi-dev" ;;
-      chromium) say "  chromium (browser test): sudo apt-get install chromium" ;;
-      bwrap) say "  bubblewrap (make autograde grades each hand-in in a sandbox): sudo apt-get install bubblewrap" ;;
-    esac
-  done
+  while IFS=$'\t' read -r name found packages purpose; do
+    present "$found" || say "  $name (${purpose#labs: }): sudo apt-get install $packages"
+  done < <(labs_rows)
 }
 
 # --- Python environment and the kernel ---------------------------------------------------

@@ -132,31 +132,46 @@ def commands():
     return functools.cache(lambda snippet, language: kit_answer("command", snippet, language))
 
 
-MPI = shutil.which("mpirun") and shutil.which("mpicc")
-# CI installs Open MPI (setup.sh as root), so there a missing MPI fails the tests instead of skipping them
-needs_mpi = pytest.mark.skipif(not MPI and os.environ.get("CI") != "true",
-                               reason="Open MPI is not installed (apt-get install openmpi-bin libopenmpi-dev)")
+def packages():
+    """setup/packages.tsv, the one place that says where each tool the course looks for comes from: {name: (what shows
+    it is here, its Debian packages)}."""
+    rows = {}
+    for line in (HOME / "setup/packages.tsv").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, found, debian, _ = line.split("\t")
+            rows[name] = (found.split(), debian)
+    return rows
 
 
-# make autograde grades in a bubblewrap sandbox; CI installs it, a newcomer without it skips those tests
-needs_bwrap = pytest.mark.skipif(not shutil.which("bwrap") and os.environ.get("CI") != "true",
-                                 reason="bubblewrap is not installed (apt-get install bubblewrap)")
+PACKAGES = packages()
 
 
-# lab 10's io_uring reads link liburing where its header is (the kit's Build); CI installs it
-needs_liburing = pytest.mark.skipif(not Path("/usr/include/liburing.h").exists() and os.environ.get("CI") != "true",
-                                    reason="liburing is not installed (apt-get install liburing-dev)")
+def present(name):
+    """Whether a row of setup/packages.tsv is here: every command it names on PATH, and any one of the files it names."""
+    found = PACKAGES[name][0]
+    files = [word for word in found if word.startswith("/")]
+    return all(shutil.which(word) for word in found if not word.startswith("/")) and (not files or any(Path(f).exists() for f in files))
 
 
-def missing_as_root(why_root, tools):
-    """Why a test that needs root (for why_root) and these tools ({command: Debian package}) cannot run here, in one
-    line with the install command; "" when it can."""
+def not_installed(name):
+    """The one line a test that needs a row of setup/packages.tsv skips with where it is missing ("" where it is here)."""
+    return "" if present(name) else f"{name} is not installed (apt-get install {PACKAGES[name][1]})"
+
+
+# CI installs the labs' tools (setup.sh as root), so there a missing one fails the tests instead of skipping them
+MPI = present("mpi")
+needs_mpi = pytest.mark.skipif(not MPI and os.environ.get("CI") != "true", reason=not_installed("mpi"))
+needs_bwrap = pytest.mark.skipif(not present("bubblewrap") and os.environ.get("CI") != "true", reason=not_installed("bubblewrap"))  # make autograde's sandbox
+# lab 10's io_uring reads link liburing where its header is (the kit's Build)
+needs_liburing = pytest.mark.skipif(not present("liburing") and os.environ.get("CI") != "true", reason=not_installed("liburing"))
+
+
+def missing_as_root(why_root, needed):
+    """Why a test that needs root (for why_root) and these rows of setup/packages.tsv cannot run here, in one line with
+    the install command; "" when it can."""
     if os.geteuid() != 0:
         return f"needs root ({why_root})"
-    for tool, package in tools.items():
-        if not shutil.which(tool):
-            return f"{tool} is not installed (apt-get install {package})"
-    return ""
+    return next(filter(None, map(not_installed, needed)), "")
 
 
 BROWSER_DRIVER = BUILD / "tools/browser"  # playwright-core, which the browser tests drive Debian Chromium with, and axe-core

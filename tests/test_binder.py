@@ -31,7 +31,7 @@ IN_CI = os.environ.get("CI") == "true"
 
 def missing():
     """Why this machine cannot rehearse (empty: it can)."""
-    unmet = missing_as_root("another user, a cgroup, a mount namespace", {"bwrap": "bubblewrap", "setpriv": "util-linux", "git": "git"})
+    unmet = missing_as_root("another user, a cgroup, a mount namespace", ("bubblewrap", "util-linux", "git"))
     if unmet:
         return unmet
     if memory_cgroup() is None:

@@ -24,8 +24,7 @@ NODES = {"a": "10.213.0.1", "b": "10.213.0.2"}  # inside the namespaces only: no
 def missing():
     """Why this machine cannot play a cluster (empty: it can)."""
     return missing_as_root("network and host-name namespaces, sshd",
-                           {"/usr/sbin/sshd": "openssh-server", "ssh": "openssh-client", "ip": "iproute2", "unshare": "util-linux",
-                            "mpirun": "openmpi-bin", "mpicc": "libopenmpi-dev"})
+                           ("sshd", "ssh", "iproute2", "util-linux", "mpi"))
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a cluster of two nodes: {missing()}")

@@ -45,7 +45,7 @@ PYTHON = str(HOME / ".venv/bin/python")
 def missing():
     """Why this machine cannot play a course hub (empty: it can)."""
     why = missing_as_root("local users, and a hub that starts servers as them",
-                          {"useradd": "passwd", "runuser": "util-linux", "unshare": "util-linux", "bwrap": "bubblewrap"})
+                          ("passwd", "util-linux", "bubblewrap"))
     if not why and not (HOME / ".venv/bin/jupyterhub").exists():
         why = "JupyterHub is not installed: setup/setup.sh --for-hub"
     if not why and not (HOME / "build/tools/hub/node_modules/.bin/configurable-http-proxy").exists():

@@ -25,7 +25,7 @@ IN_CI = os.environ.get("CI") == "true"
 
 def missing():
     """Why this machine cannot run a Slurm of its own (empty: it can)."""
-    return missing_as_root("Slurm's daemons", {"slurmctld": "slurmctld", "slurmd": "slurmd", "sbatch": "slurm-client", "munged": "munge"})
+    return missing_as_root("Slurm's daemons", ("slurm", "slurm-client", "munge"))
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a one-host Slurm: {missing()}")

@@ -30,8 +30,8 @@ IN_CI = os.environ.get("CI") == "true"
 STARTED_BY_SERVICES = ("jupyterhub", "configurable-http-proxy", "ngshare", "slurmctld", "slurmd", "slurmstepd", "munged", "orted",
             f"{leftovers.HUBS}/course-hub-", f"{leftovers.TMP}/{leftovers.SLURM}", f"{leftovers.TMP}/{leftovers.CLUSTER}")
 
-pytestmark = pytest.mark.skipif(bool(missing_as_root("the services' tests", {})) and not IN_CI,
-                                reason=f"a stopped run of the services' tests: {missing_as_root('the services tests', {})}")
+pytestmark = pytest.mark.skipif(bool(missing_as_root("the services' tests", ())) and not IN_CI,
+                                reason=f"a stopped run of the services' tests: {missing_as_root('the services tests', ())}")
 
 
 def machine():

@@ -5,6 +5,7 @@ import course.base.Exec;
 import course.base.Html;
 import course.base.Scratch;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -332,11 +333,21 @@ public final class Machine {
         return false;
     }
 
+    /**
+     * Debian's install line for a tool the course looks for, from setup/packages.tsv (where each comes from, in one
+     * place): the row of that name, or that finds it by that command (mpirun: Open MPI's two packages).
+     */
     public static String installHint(String tool) {
-        return switch (tool) {
-            case "mpirun" -> "sudo apt-get install openmpi-bin libopenmpi-dev";
-            default -> "sudo apt-get install " + tool;
-        };
+        try {
+            for (String line : Files.readAllLines(Course.home().resolve("setup/packages.tsv"))) {
+                String[] row = line.split("\t");
+                if (line.startsWith("#") || row.length < 3) continue;
+                if (row[0].equals(tool) || List.of(row[1].split(" ")).contains(tool)) return "sudo apt-get install " + row[2];
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalArgumentException(tool + ": no row of setup/packages.tsv says where it comes from");
     }
 
     /** The memory this process may use: the machine's, or its container's limit where that is lower. */

@@ -29,7 +29,7 @@ public final class MpiRun {
 
     public static String missing() {
         return "MPI is not installed here (no " + tool("mpirun") + " and " + tool("mpicc") + "). Lab 08 needs Open MPI: "
-                + "sudo apt-get install openmpi-bin libopenmpi-dev (Debian, Ubuntu) or conda install -c conda-forge openmpi";
+                + Machine.installHint("mpirun") + " (Debian, Ubuntu) or conda install -c conda-forge openmpi";
     }
 
     /** Names the MPI found, in a line, or stops right here (before anything is written) saying how to install it. */

@@ -19,6 +19,15 @@ class MachineTest {
         return Files.writeString(file, text);
     }
 
+    /** Each tool's install line names the package that gives it (setup/packages.tsv): bubblewrap, not "bwrap". */
+    @Test
+    void anInstallLineNamesThePackageNotTheCommand() {
+        assertEquals("sudo apt-get install bubblewrap", Machine.installHint("bwrap"));
+        assertEquals("sudo apt-get install openmpi-bin libopenmpi-dev", Machine.installHint("mpirun"));
+        assertEquals("sudo apt-get install strace", Machine.installHint("strace"));
+        for (String tool : Machine.OPTIONAL_TOOLS) assertTrue(Machine.installHint(tool).startsWith("sudo apt-get install "), tool);
+    }
+
     @Test
     void cgroupV2TheTightestLevelWins(@TempDir Path dir) throws IOException {
         Path self = write(dir.resolve("proc/self/cgroup"), "0::/user.slice/lab\n");
