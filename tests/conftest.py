@@ -3,7 +3,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -92,11 +91,14 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def course_env():
-    """The environment setup/setup.sh recorded in build/env.sh (JAVA_HOME, jbang, PATH)."""
+    """The environment setup/setup.sh recorded in build/env.sh (JAVA_HOME, jbang, PATH), as a shell that sources it has
+    it (the file is shell, read by the shell alone: make's recipes source it too)."""
+    sourced = subprocess.run(["bash", "-c", 'source "$1" && env -0', "bash", str(BUILD / "env.sh")],
+                             capture_output=True, check=True).stdout.decode()
     env = dict(os.environ)
-    text = (BUILD / "env.sh").read_text()
-    for name, value in re.findall(r'^export (\w+)="(.*)"$', text, re.M):
-        env[name] = value.replace("$PATH", os.environ.get("PATH", ""))
+    for name, value in (item.split("=", 1) for item in sourced.split("\0") if "=" in item):
+        if name not in ("_", "SHLVL") and os.environ.get(name) != value:
+            env[name] = value
     env.pop("COURSE_SCRATCH", None)
     return env
 
