@@ -257,14 +257,15 @@ setup_hub() {  # strict|optional
 
 # --- the kit (Java library the notebooks load) --------------------------------------------
 build_kit() {
-  local key; key=$(find "$COURSE_HOME/kit/pom.xml" "$COURSE_HOME/kit/src/main" \
+  # the key holds the kernel's jar too: a new JJava (setup/requirements.txt) builds the kit again against it
+  local key; key=$(find "$COURSE_HOME/kit/pom.xml" "$COURSE_HOME/kit/src/main" "$KERNEL_DIR/jjava.jar" \
       -type f -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
   key="$key-$JDK_FEATURE"
   if fresh kit "$key" && [ -f "$COURSE_HOME/kit/target/course-kit.jar" ]; then return; fi
   say "building the kit (kit/pom.xml)"
-  # JJava is not on Maven Central; the kit compiles against the kernel's own jar.
+  # JJava is not on Maven Central; the kit compiles against the kernel's own jar (version "kernel": kit/pom.xml).
   "${MVN[@]}" install:install-file -Dfile="$KERNEL_DIR/jjava.jar" -DgroupId=org.dflib.jjava \
-      -DartifactId=jjava -Dversion=1.0a8 -Dpackaging=jar
+      -DartifactId=jjava -Dversion=kernel -Dpackaging=jar
   "${MVN[@]}" -f "$COURSE_HOME/kit/pom.xml" package -DskipTests
   # a new file renamed over the old: a kernel still running on the old jar keeps its file (rewritten in place, its
   # next class load would fail)
