@@ -86,7 +86,7 @@ def main(argv):
     folder.chmod(0o755)
     homes = folder / "home"
     homes.mkdir(mode=0o755)
-    port = free_ports(len(Settings.parts(0, (COURSE,))))  # the hub's ports for one course
+    port = free_ports(len(Settings.ports_for(0, (COURSE,))))  # the hub's ports for one course
     env = dict(os.environ, HUB_HOME=str(folder / "hub"), HUB_IP="127.0.0.1", HUB_PORT=str(port), HUB_PRESET="smoke",
                INSTRUCTORS=teacher, LEARNERS=" ".join(learners), HUB_COURSES=COURSE)
     url, hub, log = f"http://127.0.0.1:{port}", None, HOME / "build/hub-demo.log"  # kept afterwards, for what went wrong

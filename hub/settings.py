@@ -94,10 +94,10 @@ class Settings:
 
     def ports(self):
         """{part: port}: the public one, and the next ones, which the hub keeps for itself (ngshare, a Formgrader per course)."""
-        return Settings.parts(self.port, self.course_ids())
+        return Settings.ports_for(self.port, self.course_ids())
 
     @staticmethod
-    def parts(port, courses):
+    def ports_for(port, courses):
         return {"public": port, "hub": port + 1, "proxy api": port + 2, NGSHARE: port + 3,
                 **{f"formgrader {course}": port + 4 + i for i, course in enumerate(courses)}}
 
@@ -138,7 +138,7 @@ class Settings:
             if text is None or (text == "" and field != "ip"):
                 continue
             values[field] = parse(field, variable, text)
-        taken = len(Settings.parts(values["port"], values["courses"] or (1,))) - 1
+        taken = len(Settings.ports_for(values["port"], values["courses"] or (1,))) - 1
         if values["port"] + taken > 65535:
             sys.exit(f"hub: HUB_PORT={values['port']}: the hub takes the next {taken} ports too; name a lower one")
         problem = Settings(**values).open_door()

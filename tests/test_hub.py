@@ -91,7 +91,7 @@ class Hub:
         tag = os.getpid() % 100000
         self.instructor, *self.learners = (f"{SUITE}{role}{tag}" for role in ROLES)
         self.users = [self.instructor, *self.learners]
-        self.port = free_ports(len(Settings.parts(0, (COURSE, OTHER_COURSE, LATER_COURSE))))  # every port of its largest set of courses
+        self.port = free_ports(len(Settings.ports_for(0, (COURSE, OTHER_COURSE, LATER_COURSE))))  # every port of its largest set of courses
         self.url = f"http://127.0.0.1:{self.port}"
         self.home = self.folder / "hub"
         self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",

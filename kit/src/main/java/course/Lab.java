@@ -23,7 +23,7 @@ import course.run.Preset;
 import course.run.Runner;
 import course.run.Sweep;
 import course.run.SweepRun;
-import course.run.Workers;
+import course.run.WorkerCounts;
 import course.show.Code;
 import course.show.Notebook;
 import course.show.RunsTable;
@@ -155,11 +155,11 @@ public final class Lab {
     }
 
     /**
-     * Thread or process counts to try on this machine (Workers.counts): up to perCore × its cores, never more than blocks
+     * Thread or process counts to try on this machine (WorkerCounts.counts): up to perCore × its cores, never more than blocks
      * or, for processes (one JVM each), than the memory allowed holds.
      */
     public List<Integer> workerCounts(int perCore, long blocks, boolean processes) {
-        return Workers.counts(cores(), perCore, blocks, processes ? Machine.memoryAllowed() : 0);
+        return WorkerCounts.counts(cores(), perCore, blocks, processes ? Machine.memoryAllowed() : 0);
     }
 
     /** The most of these counts (of processes or threads) that each get a core of this machine: none share one. */

@@ -35,24 +35,27 @@ import java.util.Locale;
  */
 public record Plan(int divisor, boolean fewestRounds, Costs here, Costs reference, double seconds, String source) {
     /** How far a probe's figure may stray from the reference machine's and still be taken as its (see Costs.against). */
-    static final double SAME = 0.15;
+    static final double PROBE_TOLERANCE = 0.15;
 
     /** The divisors a plan may take: each halves the work again. */
     static final List<Integer> DIVISORS = List.of(1, 2, 4, 8);
 
     /** What this machine pays: one 1-byte read() through FileInputStream (a system call and its JNI), and one JVM start. */
     public record Costs(double readNs, double jvmStartMs) {
+        /** How many times the reference machine's costs this machine pays: per system call and per JVM start. */
+        record Ratios(double perCall, double perJvmStart) {}
+
         /**
-         * How many times the reference machine's costs these are: (per system call, per JVM start), each taken as 1
-         * within SAME: the probe's own spread from one lab's opening to the next on the reference machine, so that
+         * How many times the reference machine's costs these are, each taken as 1
+         * within PROBE_TOLERANCE: the probe's own spread from one lab's opening to the next on the reference machine, so that
          * machine never cuts a lab for a slow reading.
          */
-        double[] against(Costs reference) {
-            return new double[] {same(readNs / reference.readNs), same(jvmStartMs / reference.jvmStartMs)};
+        Ratios against(Costs reference) {
+            return new Ratios(same(readNs / reference.readNs), same(jvmStartMs / reference.jvmStartMs));
         }
 
         private static double same(double ratio) {
-            return Math.abs(ratio - 1) <= SAME ? 1 : ratio;
+            return Math.abs(ratio - 1) <= PROBE_TOLERANCE ? 1 : ratio;
         }
 
         /**
@@ -116,7 +119,7 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
      * (presets.json's "_plan") give; only presets with a "scale" (quick) are planned.
      */
     static Plan choose(JsonObject values, JsonObject settings, Path scratch) {
-        if (!values.has("scale")) return none("fixed");
+        if (!values.has("scale")) return none("unplanned");
         refuseCutsOfJudgedKeys(values);
         return chosen(System.getenv("COURSE_PLAN")).orElseGet(() -> fit(values, Costs.probe(scratch), referenceCosts(settings), budgetSeconds(settings)));
     }
@@ -141,8 +144,8 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
         JsonObject model = quick.getAsJsonObject("seconds");
         double fixed = model.get("fixed").getAsDouble(), judged = model.get("judged").getAsDouble(), work = model.get("work").getAsDouble();
         double kept = quick.has("fewest") ? 1 - model.get("rounds").getAsDouble() / (fixed + judged) : 1;
-        double[] times = here.against(reference);
-        double perStart = times[1], perCall = Math.max(1, times[0]);  // a faster machine keeps quick's sizes
+        Costs.Ratios times = here.against(reference);
+        double perStart = times.perJvmStart(), perCall = Math.max(1, times.perCall());  // a faster machine keeps quick's sizes
         Plan last = null;
         for (boolean fewest : quick.has("fewest") ? List.of(false, true) : List.of(false)) {
             for (int divisor : DIVISORS) {

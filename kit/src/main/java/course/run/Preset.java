@@ -21,11 +21,11 @@ import java.util.Locale;
  */
 public record Preset(String lab, String name, JsonObject values, long sizeCap, Plan plan) {
     public Preset(String lab, String name, JsonObject values) {
-        this(lab, name, values, 0, Plan.none("fixed"));
+        this(lab, name, values, 0, Plan.none("unplanned"));
     }
 
     public Preset(String lab, String name, JsonObject values, long sizeCap) {
-        this(lab, name, values, sizeCap, Plan.none("fixed"));
+        this(lab, name, values, sizeCap, Plan.none("unplanned"));
     }
 
     /** The same preset under a plan (Plan: quick's work fitted to this machine). */
@@ -187,6 +187,6 @@ public record Preset(String lab, String name, JsonObject values, long sizeCap, P
         if (!presets.has(name)) {
             throw new IllegalArgumentException("preset " + name + ": lab " + lab + " has " + String.join(", ", presets.keySet()));
         }
-        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()), Plan.none("fixed"));
+        return new Preset(lab, name, presets.getAsJsonObject(name), Preset.capFor(Machine.memoryAllowed()), Plan.none("unplanned"));
     }
 }

@@ -106,7 +106,7 @@ class SweepTest {
 
     @Test
     void threadsAndLocksArePassedOnlyWhenSet() {
-        List<Runner.Invocation> all = LAB.sweep("shared_file").strategies("view-direct").threads(Workers.threadCounts(4)).locks("none", "region")
+        List<Runner.Invocation> all = LAB.sweep("shared_file").strategies("view-direct").threads(WorkerCounts.threadCounts(4)).locks("none", "region")
                 .languages("java").ops("write").invocations();
         assertEquals(6, all.size());
         assertEquals(List.of("1", "1", "2", "2", "4", "4"), all.stream().map(i -> i.flag("--threads")).toList());
@@ -161,18 +161,18 @@ class SweepTest {
 
     @Test
     void workerCountsStopAtTheCapTheBlocksAndTheMemory() {
-        assertEquals(List.of(1, 2, 4), Workers.counts(2, 2, 64, 0), "2 per core on 2 cores");
-        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), Workers.counts(128, 2, 1 << 20, 0), "never more than Workers.MOST");
-        assertEquals(List.of(1, 2, 4, 8, 16, 32), Workers.counts(64, 2, 32, 0), "no more workers than blocks of the file");
-        assertEquals(List.of(1, 2, 4, 8), Workers.counts(64, 2, 64, 2L << 30), "a 2 GiB container holds 8 JVMs at 256 MB");
-        assertEquals(List.of(1), Workers.counts(2, 2, 64, 100L << 20), "always at least one");
+        assertEquals(List.of(1, 2, 4), WorkerCounts.counts(2, 2, 64, 0), "2 per core on 2 cores");
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), WorkerCounts.counts(128, 2, 1 << 20, 0), "never more than WorkerCounts.MOST");
+        assertEquals(List.of(1, 2, 4, 8, 16, 32), WorkerCounts.counts(64, 2, 32, 0), "no more workers than blocks of the file");
+        assertEquals(List.of(1, 2, 4, 8), WorkerCounts.counts(64, 2, 64, 2L << 30), "a 2 GiB container holds 8 JVMs at 256 MB");
+        assertEquals(List.of(1), WorkerCounts.counts(2, 2, 64, 100L << 20), "always at least one");
     }
 
     @Test
     void threadCountsDoubleUpToTheMaximum() {
-        assertEquals(List.of(1), Workers.threadCounts(1));
-        assertEquals(List.of(1, 2, 4), Workers.threadCounts(4));
-        assertEquals(List.of(1, 2, 4, 6), Workers.threadCounts(6));
+        assertEquals(List.of(1), WorkerCounts.threadCounts(1));
+        assertEquals(List.of(1, 2, 4), WorkerCounts.threadCounts(4));
+        assertEquals(List.of(1, 2, 4, 6), WorkerCounts.threadCounts(6));
     }
 
     @Test

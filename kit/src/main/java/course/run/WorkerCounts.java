@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** How many threads or processes a sweep tries: doubling counts, capped by the cores, the file's blocks and the memory allowed. */
-public final class Workers {
+public final class WorkerCounts {
     /** The most threads or processes a lab starts, whatever the cores: past it a large machine would start hundreds of JVMs. */
     public static final int MOST = 64;
     /** The memory one MPI process (a JVM of its own, with its buffers) is counted as needing, to cap process counts. */
     public static final long MEMORY_PER_PROCESS = 256L << 20;
 
-    private Workers() {
+    private WorkerCounts() {
     }
 
     /**
