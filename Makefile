@@ -96,7 +96,8 @@ report: setup
 	@$(ENV) && set -f && python "$(COURSE)/tools/report.py" $${LABS-}
 
 # What the planner reads (labs/presets.json "_plan" and each lab's quick "seconds"), measured on this machine: run it on the
-# reference machine, idle, after a lab's work changed (each lab runs twice; LABS as for report).
+# reference machine, idle, after a lab's work changed (each lab runs whole, at a quarter of its sizes, with its judged
+# sizes at a quarter and, where it has "fewest", at its fewest: three times each, tools/plan_model.py; LABS as for report).
 plan-model: setup
 	@$(ENV) && set -f && python "$(COURSE)/tools/plan_model.py" $${LABS-}
 

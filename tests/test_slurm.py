@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ENV, HOME, missing_as_root, survivors
+from hub.service import free_ports
 import leftovers
 
 IN_CI = os.environ.get("CI") == "true"
@@ -29,12 +30,6 @@ def missing():
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a one-host Slurm: {missing()}")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Slurm:
@@ -51,11 +46,12 @@ class Slurm:
         (f / "spool").mkdir()
         (f / "munge.key").write_bytes(secrets.token_bytes(1024))
         (f / "munge.key").chmod(0o600)
+        ports = free_ports(2)  # the controller's and the node's, in a row, checked free together
         (f / "slurm.conf").write_text(f"""ClusterName=course
 SlurmctldHost={self.node}
 SlurmUser=root
-SlurmctldPort={free_port()}
-SlurmdPort={free_port()}
+SlurmctldPort={ports}
+SlurmdPort={ports + 1}
 AuthType=auth/munge
 AuthInfo=socket={f / 'munge.socket'}
 CredType=cred/munge
@@ -113,6 +109,19 @@ PartitionName=course Nodes={self.node} Default=YES MaxTime=INFINITE State=UP
                 daemon.wait()
 
 
+def left_by(folder, grace=15.0):
+    """This Slurm's processes still there after up to grace seconds, {pid: command line}: those whose command line names
+    its folder, and its job steps' slurmstepd, whose environment does (its slurmd's SLURM_CONF); another Slurm's on the
+    machine are not its."""
+    deadline = time.time() + grace
+    while True:
+        left = leftovers.processes(lambda line, environ: str(folder) in line
+                                   or (line.startswith("slurmstepd") and str(folder).encode() in environ))
+        if not left or time.time() > deadline:
+            return left
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="module")
 def slurm():
     print(leftovers.said(leftovers.slurm(), "a stopped run of the Slurm tests"))
@@ -123,7 +132,7 @@ def slurm():
         yield cluster
     finally:
         cluster.down()
-        assert survivors(lambda line: str(folder) in line or "slurmstepd" in line) == [], "a process of the Slurm was left"
+        assert left_by(folder) == {}, "a process of the Slurm was left"
         shutil.rmtree(folder)
 
 
@@ -178,3 +187,17 @@ def test_lab_08_as_a_batch_job_and_then_charted_and_judged_where_nothing_runs(sl
     assert f"loaded from {saved[0]}" in shown and "Judged on: MPI jobs of up to" in shown and "too close to call" in shown, shown[-2000:]
     assert sorted(results.iterdir()) == saved, "nothing saved besides the batch job's results"
     assert list(scratch.iterdir()) == []
+
+
+def test_another_slurm_s_job_step_is_not_left_by_this_one(tmp_path):
+    """The survivor check counts this Slurm's job steps alone: a slurmstepd whose environment names another Slurm's
+    configuration (a cluster's own, on a teacher's machine) is not this one's; one naming this folder's is."""
+    def step(conf):
+        return subprocess.Popen(["bash", "-c", 'exec -a "slurmstepd: [9.batch]" sleep 60'], env=dict(ENV, SLURM_CONF=conf))
+    others, ours = step("/etc/slurm/slurm.conf"), step(str(tmp_path / "slurm.conf"))
+    try:
+        assert list(left_by(tmp_path, grace=0)) == [ours.pid]
+    finally:
+        for process in (others, ours):
+            process.kill()
+            process.wait()
