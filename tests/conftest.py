@@ -150,9 +150,9 @@ PACKAGES = packages()
 
 def present(name):
     """Whether a row of setup/packages.tsv is here: every command it names on PATH, and any one of the files it names."""
-    found = PACKAGES[name][0]
-    files = [word for word in found if word.startswith("/")]
-    return all(shutil.which(word) for word in found if not word.startswith("/")) and (not files or any(Path(f).exists() for f in files))
+    files = [word for word in PACKAGES[name][0] if word.startswith("/")]
+    commands = [word for word in PACKAGES[name][0] if not word.startswith("/")]
+    return all(map(shutil.which, commands)) and (not files or any(Path(f).exists() for f in files))
 
 
 def not_installed(name):
@@ -160,12 +160,16 @@ def not_installed(name):
     return "" if present(name) else f"{name} is not installed (apt-get install {PACKAGES[name][1]})"
 
 
-# CI installs the labs' tools (setup.sh as root), so there a missing one fails the tests instead of skipping them
+def needs(name):
+    """A test that needs a row of the labs' tools: CI installs them (setup.sh as root), so there a missing one fails the
+    test instead of skipping it."""
+    return pytest.mark.skipif(not present(name) and os.environ.get("CI") != "true", reason=not_installed(name))
+
+
 MPI = present("mpi")
-needs_mpi = pytest.mark.skipif(not MPI and os.environ.get("CI") != "true", reason=not_installed("mpi"))
-needs_bwrap = pytest.mark.skipif(not present("bubblewrap") and os.environ.get("CI") != "true", reason=not_installed("bubblewrap"))  # make autograde's sandbox
-# lab 10's io_uring reads link liburing where its header is (the kit's Build)
-needs_liburing = pytest.mark.skipif(not present("liburing") and os.environ.get("CI") != "true", reason=not_installed("liburing"))
+needs_mpi = needs("mpi")
+needs_bwrap = needs("bubblewrap")  # make autograde's sandbox
+needs_liburing = needs("liburing")  # lab 10's io_uring reads link liburing where its header is (the kit's Build)
 
 
 def missing_as_root(why_root, needed):
