@@ -53,9 +53,9 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
         worker = threading.Thread(target=lambda: outcome.update(reply=kc.execute_interactive(long_run, timeout=300)))
         worker.start()
         deadline = time.time() + 60
-        while not list(tmp_path.glob(f"run-*/{snippet}.dat")) and time.time() < deadline:
+        while not list(tmp_path.glob(f"run-*/{snippet}-*.dat")) and time.time() < deadline:
             time.sleep(0.1)
-        assert list(tmp_path.glob(f"run-*/{snippet}.dat")), "the sweep never started"
+        assert list(tmp_path.glob(f"run-*/{snippet}-*.dat")), "the sweep never started"
         mpiruns = mpiruns_of(tmp_path, expected="mpirun" in markers)
         assert mpiruns or "mpirun" not in markers, "the MPI job's mpirun is not running"
         km.interrupt_kernel()
@@ -186,9 +186,9 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
         assert kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");', timeout=120)["content"]["status"] == "ok"
         threading.Thread(target=lambda: kc.execute_interactive(long_run, timeout=300), daemon=True).start()
         deadline = time.time() + 60
-        while not list(tmp_path.glob(f"run-*/{snippet}.dat")) and time.time() < deadline:
+        while not list(tmp_path.glob(f"run-*/{snippet}-*.dat")) and time.time() < deadline:
             time.sleep(0.1)
-        [folder] = [p.parent for p in tmp_path.glob(f"run-*/{snippet}.dat")]
+        [folder] = [p.parent for p in tmp_path.glob(f"run-*/{snippet}-*.dat")]
         mpiruns = mpiruns_of(folder, expected=snippet == "mpi_file")
         assert mpiruns or snippet != "mpi_file", "the MPI job's mpirun is not running"
         os.kill(km.provisioner.process.pid, signal.SIGKILL)
