@@ -7,7 +7,7 @@ ENV := source "$(COURSE)/build/env.sh"
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results lab-map
+.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-backup hub-restore hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results lab-map
 
 setup:
 	@$(SETUP)
@@ -68,6 +68,15 @@ hub-release: setup
 
 hub-grade: setup
 	@$(ENV) && python -m hub grade "$${LAB-}" $${COURSE:+"$$COURSE"}
+
+# The term in one dated archive, as root, while the hub runs (hub/backup.py says what it holds): make hub-backup
+# (HOMES=yes: each learner's java-io-course too). On a fresh server, after make hub has made its courses and the class's
+# people are added, and with the hub stopped: make hub-restore ARCHIVE=/srv/java-io-course-hub/backups/hub-….tar.gz
+hub-backup: setup
+	@$(ENV) && python -m hub backup $${HOMES:+$$([ "$$HOMES" = yes ] && echo --homes || echo "HOMES=$$HOMES")}
+
+hub-restore: setup
+	@$(ENV) && python -m hub restore "$${ARCHIVE-}"
 
 # The course as learners may see it (no tests, no history, each lab its student version), for a hub's image on
 # Kubernetes (hub/k8s/values.yaml): make hub-image-tree IMAGE_TREE=/tmp/java-io-course-image

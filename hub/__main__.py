@@ -6,6 +6,8 @@ Littlest JupyterHub, started without systemd). `make hub` runs install, then sta
     learner              the spawner's command, as a learner: their own copies, then their JupyterLab
     release LAB [COURSE] the teacher: a lab's student version into a course's exchange (its folder, or ngshare)
     grade LAB [COURSE]   the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
+    backup [--homes]     as root: the term in one dated archive, while the hub runs (hub/backup.py says what it holds)
+    restore ARCHIVE      as root, the hub stopped: an archive's parts put back in place
     image-tree FOLDER    the course as learners may see it, for a hub's image (repo2docker builds it from binder/):
                          no tests, no history, each lab its student version (hub/k8s/values.yaml serves it)
 (each `python -m hub COMMAND`)
@@ -41,6 +43,16 @@ def main(argv):
             sys.exit("hub: image-tree: name one folder to make, IMAGE_TREE=<folder>")
         from hub.image import image_tree
         image_tree(Path(rest[0]).absolute())
+    elif command == "backup":
+        if rest not in ([], ["--homes"]):
+            sys.exit(f"hub: backup: {' '.join(rest)}: HOMES=yes backs up each learner's java-io-course too; else leave it unset")
+        from hub.backup import backup
+        print(f"hub: backed up in {backup(Settings.load(), homes=rest == ['--homes'])}")
+    elif command == "restore":
+        if len(rest) != 1:
+            sys.exit("hub: restore: name one archive, ARCHIVE=<a make hub-backup archive>")
+        from hub.backup import restore
+        restore(Settings.load(), Path(rest[0]).absolute())
     elif command in ("release", "grade"):
         from labs import lab_paths
         from hub.teacher import grade, release
@@ -56,7 +68,7 @@ def main(argv):
             sys.exit(f"hub: {command}: this hub serves {', '.join(courses)}: name one, COURSE=<course>")
         (release if command == "release" else grade)(settings, lab, course or courses[0])
     else:
-        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, image-tree)")
+        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, backup, restore, image-tree)")
 
 
 if __name__ == "__main__":

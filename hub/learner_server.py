@@ -23,7 +23,7 @@ def learner_server():
         made = HOME / "labs"
         if not all(MADE_FROM in json.loads(lab.read_text())["metadata"] for lab in lab_paths()):
             sys.exit(f"hub: the labs in {made} are the sources, answers and all: a learner's server runs on a course hub "
-                     "(HUB_HOME) or in an image made from tools/course_hub.py image-tree")
+                     "(HUB_HOME) or in an image made from make hub-image-tree")
     folder = Path.home() / LEARNER_FOLDER
     folder.mkdir(exist_ok=True)
     folder.chmod(0o700)

@@ -622,3 +622,42 @@ def test_the_hub_s_teacher_names_one_lab(tmp_path):
                          env=dict(ENV, HUB_HOME=str(tmp_path)), capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and len(out.stderr.splitlines()) == 1
     assert out.stderr.startswith("hub: release: name one lab: LAB=99-nope is not one of 00-start-here, 01-raw-io")
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["backup", "HOMES=maybe"], "hub: backup: HOMES=maybe: HOMES=yes backs up each learner's java-io-course too; else leave it unset"),
+    (["restore"], "hub: restore: name one archive, ARCHIVE=<a make hub-backup archive>"),
+])
+def test_a_hub_backup_or_restore_named_wrongly_is_one_line(tmp_path, args, expected):
+    out = subprocess.run([str(HOME / ".venv/bin/python"), "-m", "hub", *args], env=dict(ENV, HUB_HOME=str(tmp_path)),
+                         capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stderr) == (1, expected + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="make hub-restore runs as root")
+@pytest.mark.parametrize("planted", ["a link", "a path out", "not a part"])
+def test_a_restore_takes_only_a_backup_s_folders_and_files(tmp_path, planted):
+    """An archive that holds a link, a name that climbs out, or anything outside a backup's parts is refused whole, in
+    one line, before anything is written: restore runs as root."""
+    import io
+    import json
+    import tarfile
+    home = tmp_path / "hub"
+    (home / "state").mkdir(parents=True)
+    (home / "state/settings.json").write_text(json.dumps({"home": str(home), "courses": ["java-file-io"], "instructors": [], "learners": []}))
+    archive = tmp_path / "evil.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        entry = tarfile.TarInfo({"a link": "exchange/inbound", "a path out": "exchange/../../escaped", "not a part": "etc/cron.d/x"}[planted])
+        if planted == "a link":
+            entry.type, entry.linkname = tarfile.SYMTYPE, "/root"
+            tar.addfile(entry)
+        else:
+            entry.size = 2
+            tar.addfile(entry, io.BytesIO(b"x\n"))
+    before = sorted(tmp_path.rglob("*"))
+    out = subprocess.run([str(HOME / ".venv/bin/python"), "-m", "hub", "restore", str(archive)], env=dict(ENV, HUB_HOME=str(home)),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1, out.stderr
+    assert out.stderr.startswith("hub: restore: ") and "is not a folder or a file of a hub's backup: not restored" in out.stderr
+    assert sorted(tmp_path.rglob("*")) == before, "nothing written"

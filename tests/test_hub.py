@@ -388,6 +388,72 @@ def test_a_class_round_trip_on_the_hub(hub):
     held_by_the_class(hub)
 
 
+RUNTIME = ("/.local/share/jupyter/runtime", "/.npm/_logs")  # a running Formgrader's, in its grader's home (the classroom)
+
+
+def the_term(hub):
+    """Every folder and regular file (of one link) of the term (the classrooms, the exchange, the people's folders),
+    {path: (owner, group, mode, content)}, with the gradebooks by their marks (SQLite writes its pages as it likes); and
+    what else stands there (the hostile class's links, pipes and hard links), which no backup takes."""
+    from nbgrader.api import Gradebook
+    held, other = {}, []
+    for place in (hub.home / "classrooms", hub.home / "exchange", *(Path(pwd.getpwnam(u).pw_dir) / "java-io-course" for u in hub.users)):
+        for where, folders, files in os.walk(place):
+            for path in (Path(where) / name for name in folders + files):
+                if any(part in str(path) for part in RUNTIME):
+                    continue  # what each start of a Formgrader writes anew
+                st = path.lstat()
+                if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode) and st.st_nlink == 1):
+                    other.append(path)
+                    continue
+                content = path.read_bytes() if stat.S_ISREG(st.st_mode) and path.name != "gradebook.db" else None
+                held[str(path)] = (pwd.getpwuid(st.st_uid).pw_name, grp.getgrgid(st.st_gid).gr_name, stat.S_IMODE(st.st_mode), content)
+    for course in (COURSE, OTHER_COURSE):
+        if not (hub.home / "classrooms" / course / "gradebook.db").exists():
+            continue  # a class not graded yet (nbgrader's Gradebook would make one)
+        with Gradebook(f"sqlite:///{hub.home / 'classrooms' / course / 'gradebook.db'}") as book:
+            held[f"marks of {course}"] = sorted((s.student_id, a.name, s.score, str(s.timestamp))
+                                                for a in book.assignments for s in book.assignment_submissions(a.name))
+    return held, other
+
+
+def test_a_term_backed_up_and_put_back_on_a_wiped_hub_keeps_every_mark_hand_in_and_feedback(hub):
+    """make hub-backup while the hub runs (HOMES=yes); then the hub stopped and its term wiped (its database, the
+    classrooms, the exchange, ben's folder), make hub's install, make hub-restore and make hub again put it back: every
+    mark, hand-in and feedback page as it was, each file with its owner, group and mode; the instructor's Formgrader
+    lists the same; the restored hub refuses a restore while it runs."""
+    ben = hub.learners[0]
+    folder = Path(pwd.getpwnam(ben).pw_dir) / "java-io-course"
+    ada = Session(hub, hub.instructor)
+    listed = ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").json()
+    before, planted = the_term(hub)
+    assert before[f"marks of {COURSE}"] and list((folder / LAB / "feedback").glob(f"*/{LAB}.html")), "a graded term to keep"
+    backed = hub.teacher("backup", "--homes")
+    assert backed.returncode == 0 and backed.stdout.startswith("hub: backed up in "), backed.stderr
+    archive = Path(backed.stdout.split("hub: backed up in ", 1)[1].strip())
+    left_out = archive.with_name(f"{archive.name}.left-out.txt")
+    assert f"not a folder or a file of one link: {len(planted)}, each named in {left_out}" in backed.stderr, \
+        (planted, backed.stderr, left_out.read_text() if left_out.exists() else "")
+    held = archive.stat()
+    assert (held.st_uid, stat.S_IMODE(held.st_mode)) == (0, 0o600), "the archive is root's alone"
+    running = hub.teacher("restore", str(archive))
+    assert running.returncode == 1 and "the hub is running" in running.stderr and len(running.stderr.splitlines()) == 1, running.stderr
+    hub.stop()
+    for part in ("state", "classrooms", "exchange"):
+        shutil.rmtree(hub.home / part)
+    shutil.rmtree(folder)
+    whole_run([*hub.prefix(), PYTHON, "-m", "hub", "install"], env=hub.env)  # a fresh server's make hub: its courses' folders
+    restored = hub.teacher("restore", str(archive))
+    assert restored.returncode == 0, restored.stderr
+    after, _ = the_term(hub)  # as restore left it (make hub then gives the classrooms' folders its own modes again)
+    differ = sorted(set(before) ^ set(after))
+    assert differ == [], f"the same folders and files: {differ}"
+    changed = {path: (before[path][:3], after[path][:3]) for path in before if before[path] != after[path]}
+    assert changed == {}, f"each as it was: owner, group, mode, content, marks: {changed}"
+    hub.start()
+    assert ada.api("GET", f"/services/{COURSE}/formgrader/api/submissions/{LAB}").json() == listed, "Formgrader lists the same"
+
+
 def held_by_the_class(hub):
     """No byte of the answers or the hub's secret reached anything the class may read or the grader account's
     hand-ins: learners' homes, the exchange, the classroom's hand-ins, graded notebooks and feedback."""
