@@ -421,7 +421,8 @@ def test_a_term_backed_up_and_put_back_on_a_wiped_hub_keeps_every_mark_hand_in_a
     """make hub-backup while the hub runs (HOMES=yes); then the hub stopped and its term wiped (its database, the
     classrooms, the exchange, ben's folder), make hub's install, make hub-restore and make hub again put it back: every
     mark, hand-in and feedback page as it was, each file with its owner, group and mode; the instructor's Formgrader
-    lists the same; the restored hub refuses a restore while it runs."""
+    lists the same; a restore refuses while the hub runs, and writes nothing through the link dan put where his folder
+    was (his folder stays as he left it)."""
     ben = hub.learners[0]
     folder = Path(pwd.getpwnam(ben).pw_dir) / "java-io-course"
     ada = Session(hub, hub.instructor)
@@ -442,10 +443,19 @@ def test_a_term_backed_up_and_put_back_on_a_wiped_hub_keeps_every_mark_hand_in_a
     for part in ("state", "classrooms", "exchange"):
         shutil.rmtree(hub.home / part)
     shutil.rmtree(folder)
+    # dan's folder goes too, and where it stood he puts a link to a folder of root's, for restore to write through
+    dan, roots = hub.learners[2], hub.folder / "roots-of-restore"
+    roots.mkdir(mode=0o755)
+    shutil.rmtree(Path(pwd.getpwnam(dan).pw_dir) / "java-io-course")
+    assert hub.as_user(dan, "ln", "-s", str(roots), str(Path(pwd.getpwnam(dan).pw_dir) / "java-io-course")).returncode == 0
     whole_run([*hub.prefix(), PYTHON, "-m", "hub", "install"], env=hub.env)  # a fresh server's make hub: its courses' folders
     restored = hub.teacher("restore", str(archive))
     assert restored.returncode == 0, restored.stderr
+    assert f"hub: restore: {dan} has a java-io-course already: kept as it is" in restored.stderr, restored.stderr
+    assert list(roots.iterdir()) == [], "nothing written through dan's link"
+    (Path(pwd.getpwnam(dan).pw_dir) / "java-io-course").unlink()  # his next login makes his copies again
     after, _ = the_term(hub)  # as restore left it (make hub then gives the classrooms' folders its own modes again)
+    before = {path: held for path, held in before.items() if not path.startswith(str(Path(pwd.getpwnam(dan).pw_dir)))}
     differ = sorted(set(before) ^ set(after))
     assert differ == [], f"the same folders and files: {differ}"
     changed = {path: (before[path][:3], after[path][:3]) for path in before if before[path] != after[path]}
