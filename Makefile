@@ -125,7 +125,7 @@ collect: setup
 	@$(ENV) && python "$(COURSE)/tools/classroom.py" collect "$${LAB-}" "$${FROM-}"
 
 # Grades what learners handed in under build/classroom/submitted/<student>/<lab>/: make autograde LAB=02-buffering
-# Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python "$(COURSE)/tools/sandbox.py" check`).
+# Each hand-in runs in a sandbox of its own, with limits (tools/sandbox.py says what it sees and why; `python tools/sandbox.py check`).
 autograde: setup
 	@$(ENV) && status=0 && { python "$(COURSE)/tools/classroom.py" autograde "$${LAB-}" || status=$$?; } \
 	  && python "$(COURSE)/tools/classroom.py" scores "$${LAB-}" && exit $$status

@@ -97,8 +97,8 @@ public final class Lab {
 
     /**
      * A lab opened on the runs a results file saved (COURSE_LOAD names it: a batch job's, another machine's): each sweep
-     * a cell starts hands over the file's sweep of the same cases instead of running (SavedSweeps), so its tables, charts and verdicts are those
-     * runs', judged on the preset and machine they ran with. Nothing runs, and nothing is saved. Null, said in a line,
+     * a cell starts hands over the file's sweep of the same cases instead of running (SavedSweeps), so its tables, charts
+     * and verdicts are those runs', judged on the preset and machine they ran with. Nothing runs, and nothing is saved. Null, said in a line,
      * when the file holds another lab's runs: this one runs its own.
      */
     static Lab loaded(String id, Path file) {

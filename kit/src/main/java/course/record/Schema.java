@@ -77,7 +77,8 @@ public final class Schema {
     /** Whether a run record's field holds a whole number (a size, a count) rather than a word. */
     public boolean runFieldIsInteger(String field) {
         JsonElement property = definition("run").getAsJsonObject("properties").get(field);
-        return property != null && "integer".equals(String.valueOf(property.getAsJsonObject().get("type")).replace("\"", ""));
+        JsonElement type = property == null ? null : property.getAsJsonObject().get("type");
+        return type != null && type.isJsonPrimitive() && type.getAsString().equals("integer");
     }
 
     /** Every field a run record may have, in the schema's order. */

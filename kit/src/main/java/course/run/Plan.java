@@ -46,9 +46,9 @@ public record Plan(int divisor, boolean fewestRounds, Costs here, Costs referenc
         record Ratios(double perCall, double perJvmStart) {}
 
         /**
-         * How many times the reference machine's costs these are, each taken as 1
-         * within PROBE_TOLERANCE: the probe's own spread from one lab's opening to the next on the reference machine, so that
-         * machine never cuts a lab for a slow reading.
+         * How many times the reference machine's costs these are, each taken as 1 within PROBE_TOLERANCE: the probe's own
+         * spread from one lab's opening to the next on the reference machine, so that machine never cuts a lab for a slow
+         * reading.
          */
         Ratios against(Costs reference) {
             return new Ratios(same(readNs / reference.readNs), same(jvmStartMs / reference.jvmStartMs));

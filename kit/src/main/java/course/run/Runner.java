@@ -2,6 +2,7 @@ package course.run;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
+import course.base.Course;
 import course.base.Exec;
 import course.base.Scratch;
 import course.record.Schema;
@@ -75,7 +76,7 @@ public final class Runner {
             Map<String, String> given = new java.util.TreeMap<>(Map.of("language", language, "snippet", snippet));
             for (String field : Schema.results().runFields("x-case")) {
                 String value = value(flagOf(field));
-                if (value != null) given.put(field, Schema.results().runFieldIsInteger(field) ? String.valueOf(course.base.Course.parseSize(value)) : value);
+                if (value != null) given.put(field, Schema.results().runFieldIsInteger(field) ? String.valueOf(Course.parseSize(value)) : value);
             }
             return given;
         }
