@@ -106,6 +106,19 @@ def course_env():
 ENV = course_env()
 
 
+def course_kernel():
+    """A course kernel in the labs' folder and its client (jupyter_client's start_new_kernel), started once more where
+    the first died before it answered: jupyter_client finds the kernel's ports free, closes them and hands their numbers
+    over, and on a busy machine another process may take one meanwhile (JJava then stops: "Address already in use")."""
+    from jupyter_client.manager import start_new_kernel
+    try:
+        return start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+    except RuntimeError as died:
+        if "Kernel died before replying" not in str(died):
+            raise
+        return start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+
+
 def kernel_env(scratch):
     """The environment a test's kernel starts in: the course's, the smoke preset, scratch files in this folder."""
     env = dict(ENV)

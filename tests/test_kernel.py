@@ -7,9 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
-from conftest import HOME, cmdline, kernel_env, needs_mpi, survivors
+from conftest import cmdline, course_kernel, kernel_env, needs_mpi, survivors
 from labs import kernel_environment
 import leftovers
 
@@ -45,7 +44,7 @@ def test_interrupt_kills_children_and_removes_files(tmp_path, lab, long_run, sni
     """The stop button during a long sweep: the child process dies (for an MPI job: mpirun and every
     process it started) and its scratch folder is removed, and Open MPI's session folder of the job too."""
     with kernel_environment(kernel_env(tmp_path)):
-        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+        km, kc = course_kernel()
     try:
         reply = kc.execute_interactive(f'import course.*;\nvar lab = Lab.open("{lab}");', timeout=120)
         assert reply["content"]["status"] == "ok"
@@ -127,7 +126,7 @@ def test_a_burst_of_stop_presses_stops_one_cell(tmp_path, sigint):
     before = signal.signal(signal.SIGINT, signal.SIG_IGN) if sigint == "ignored" else None
     try:
         with kernel_environment(kernel_env(tmp_path)):
-            km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+            km, kc = course_kernel()
     finally:
         if before is not None:
             signal.signal(signal.SIGINT, before)
@@ -156,7 +155,7 @@ def test_a_press_while_the_cell_still_compiles_stops_it_once_it_runs(tmp_path):
     stops it then; the next cell, queued behind, runs whole. Before, such a press was lost and the cell ran on."""
     slow = "long slow() { long x = 1;\n" + "".join(f"x += {i} * x ^ {i};\n" for i in range(2000)) + "return x; }\n"
     with kernel_environment(kernel_env(tmp_path)):
-        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+        km, kc = course_kernel()
     try:
         first, second, printed = run_and_collect(km, kc, slow + "Thread.sleep(30_000);", 'System.out.println("next ran");', 8)
         assert (first, second) == ("error", "ok"), f"the compiling cell {first}, the next {second}"
@@ -180,8 +179,8 @@ def test_a_killed_kernels_runs_are_swept_by_the_next_lab(tmp_path, snippet, long
     next lab to open stops those orphans, removes the folder and says so, and leaves a live kernel's runs alone."""
     import signal
     with kernel_environment(kernel_env(tmp_path)):
-        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
-        km2, kc2 = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+        km, kc = course_kernel()
+        km2, kc2 = course_kernel()
     try:
         assert kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");', timeout=120)["content"]["status"] == "ok"
         threading.Thread(target=lambda: kc.execute_interactive(long_run, timeout=300), daemon=True).start()
@@ -215,7 +214,7 @@ def test_a_kernel_told_to_shut_down_ends_by_itself(tmp_path):
     process and sends SIGTERM when it outstays the wait; JJava's idle cell threads alone would keep it a minute. The
     kit ends it on its own (course.show.KernelEnd): status 0 within a wait longer than Jupyter's, not SIGTERM's 143."""
     with kernel_environment(kernel_env(tmp_path)):
-        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+        km, kc = course_kernel()
     process = km.provisioner.process
     try:
         assert kc.execute_interactive('import course.*;\nvar lab = Lab.open("01-raw-io");', timeout=120)["content"]["status"] == "ok"

@@ -12,10 +12,9 @@ from pathlib import Path
 import nbformat
 import pytest
 import vl_convert
-from jupyter_client.manager import start_new_kernel
 from nbformat.sign import NotebookNotary
 
-from conftest import ENV, HOME, MPI, RESULTS, SAVED_RESULTS, browser_missing, kernel_env, needs_mpi
+from conftest import ENV, HOME, MPI, RESULTS, SAVED_RESULTS, browser_missing, course_kernel, kernel_env, needs_mpi
 from jupyterlab_server import jupyterlab, lab_env
 from labs import VEGA_LITE, execute, kernel_environment, lab_paths
 
@@ -282,7 +281,7 @@ def test_a_failed_run_says_how_to_run_it_again(tmp_path):
     """A run whose child fails shows, above the child's own one-line error, the command that runs it again from a
     terminal (its --file in the scratch folder, since the run's own folder is gone)."""
     with kernel_environment(kernel_env(tmp_path)):
-        km, kc = start_new_kernel(kernel_name="java-course", cwd=str(HOME / "labs"))
+        km, kc = course_kernel()
     errors = []
     try:
         kc.execute_interactive('import course.*;\nvar lab = Lab.open("03-operation-size", "smoke");\n'

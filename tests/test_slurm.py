@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, HOME, missing_as_root, survivors
+from conftest import ENV, HOME, cmdline, missing_as_root, survivors
 from hub.service import free_ports
 import leftovers
 
@@ -196,6 +196,9 @@ def test_another_slurm_s_job_step_is_not_left_by_this_one(tmp_path):
         return subprocess.Popen(["bash", "-c", 'exec -a "slurmstepd: [9.batch]" sleep 60'], env=dict(ENV, SLURM_CONF=conf))
     others, ours = step("/etc/slurm/slurm.conf"), step(str(tmp_path / "slurm.conf"))
     try:
+        deadline = time.time() + 30  # each has exec'd under its new name
+        while not all(cmdline(Path(f"/proc/{p.pid}")).startswith("slurmstepd") for p in (others, ours)) and time.time() < deadline:
+            time.sleep(0.05)
         assert list(left_by(tmp_path, grace=0)) == [ours.pid]
     finally:
         for process in (others, ours):
