@@ -338,11 +338,21 @@ public final class Machine {
      * place): the row of that name, or that finds it by that command (mpirun: Open MPI's two packages).
      */
     public static String installHint(String tool) {
+        return "sudo apt-get install " + packageRow(tool)[2];
+    }
+
+    /** What shows a tool of setup/packages.tsv is here: the commands its row names, or the files (any one of them). */
+    public static List<String> foundBy(String tool) {
+        return List.of(packageRow(tool)[1].split(" "));
+    }
+
+    /** The row of setup/packages.tsv of that name, or that finds the tool by that command. */
+    private static String[] packageRow(String tool) {
         try {
             for (String line : Files.readAllLines(Course.home().resolve("setup/packages.tsv"))) {
                 String[] row = line.split("\t");
                 if (line.startsWith("#") || row.length < 3) continue;
-                if (row[0].equals(tool) || List.of(row[1].split(" ")).contains(tool)) return "sudo apt-get install " + row[2];
+                if (row[0].equals(tool) || List.of(row[1].split(" ")).contains(tool)) return row;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

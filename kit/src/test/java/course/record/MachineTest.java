@@ -26,6 +26,8 @@ class MachineTest {
         assertEquals("sudo apt-get install openmpi-bin libopenmpi-dev", Machine.installHint("mpirun"));
         assertEquals("sudo apt-get install strace", Machine.installHint("strace"));
         for (String tool : Machine.OPTIONAL_TOOLS) assertTrue(Machine.installHint(tool).startsWith("sudo apt-get install "), tool);
+        assertEquals(java.util.List.of("/usr/include/liburing.h", "/usr/local/include/liburing.h"), Machine.foundBy("liburing"),
+                "the header where the set-up, the kit's compile and the tests all look");
     }
 
     @Test
