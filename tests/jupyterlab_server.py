@@ -4,13 +4,19 @@ whatever happens (a CI timeout's SIGTERM too)."""
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import time
 import urllib.request
 from contextlib import contextmanager
 
 from conftest import BROWSER_DRIVER, ENV, HOME
-from hub.service import free_ports
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def wait_for_server(url, server, deadline):
@@ -50,7 +56,7 @@ def lab_env(tmp_path, **extra):
 @contextmanager
 def jupyterlab(root, tmp_path, env):
     """JupyterLab on the folder root while the block runs; yields its base URL. Its log is tmp_path/jupyterlab.log."""
-    port = free_ports(1)
+    port = free_port()
     command = [str(HOME / ".venv/bin/jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True"]  # the token comes from the environment, as in make lab
     if os.getuid() == 0:

@@ -11,8 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import ENV, HOME
-from hub.service import free_ports
-from jupyterlab_server import stop
+from jupyterlab_server import free_port, stop
 
 
 def status(url):
@@ -37,7 +36,7 @@ def served(target, tmp_path, **env):
     """`make TARGET` on a free port with a known token, until it prints its address, which must answer at once (a
     learner follows it as soon as it shows); stopped after the block. Yields the server's address, its token and all
     that make printed up to the address."""
-    port, token = free_ports(1), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     env = dict(ENV, COURSE_PORT=str(port), COURSE_TOKEN=token, JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), **env)
     make = subprocess.Popen(["make", "-s", target], cwd=HOME, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from conftest import ENV, HOME, cmdline, missing_as_root, survivors
-from hub.service import free_ports
 import leftovers
 
 IN_CI = os.environ.get("CI") == "true"
@@ -30,6 +29,17 @@ def missing():
 
 
 pytestmark = pytest.mark.skipif(bool(missing()) and not IN_CI, reason=f"a one-host Slurm: {missing()}")
+
+
+def loopback_ports(count):
+    """count ports the kernel gives on the loopback, all held at once while it picks them (one at a time, it could give
+    the same port twice); closed for the daemons to take."""
+    held = [socket.create_server(("127.0.0.1", 0)) for _ in range(count)]
+    try:
+        return [s.getsockname()[1] for s in held]
+    finally:
+        for s in held:
+            s.close()
 
 
 class Slurm:
@@ -46,12 +56,12 @@ class Slurm:
         (f / "spool").mkdir()
         (f / "munge.key").write_bytes(secrets.token_bytes(1024))
         (f / "munge.key").chmod(0o600)
-        ports = free_ports(2)  # the controller's and the node's, in a row, checked free together
+        ctld, node = loopback_ports(2)
         (f / "slurm.conf").write_text(f"""ClusterName=course
 SlurmctldHost={self.node}
 SlurmUser=root
-SlurmctldPort={ports}
-SlurmdPort={ports + 1}
+SlurmctldPort={ctld}
+SlurmdPort={node}
 AuthType=auth/munge
 AuthInfo=socket={f / 'munge.socket'}
 CredType=cred/munge
