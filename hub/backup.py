@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 from hub import root_folders
+from hub.handins import class_members
+from hub.install import account_exists
 from hub.settings import LEARNER_FOLDER, grader, groups
 
 PARTS = ("state", "classrooms", "exchange", "ngshare")  # in HUB_HOME; "homes/<user>/java-io-course" beside them
@@ -33,7 +35,6 @@ DATABASE = re.compile(r"state/jupyterhub\.sqlite|classrooms/[^/]+/gradebook\.db|
 # every entry is checked first (checked_members): its modes (the exchange's sticky folders) and owners kept, where a
 # Python that filters extraction would clear them
 TRUSTED = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
-FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC  # a file, opened without following a link
 
 
 def info(arcname, st):
@@ -86,7 +87,7 @@ class Archive:
     def file(self, parent, name, arcname):
         """A regular file with one link, from the open folder parent; a database by SQLite's online backup."""
         try:
-            fd = os.open(name, FILE, dir_fd=parent)
+            fd = os.open(name, root_folders.FILE, dir_fd=parent)
         except OSError:
             self.left_out.append(arcname)
             return
@@ -114,13 +115,9 @@ def people_of(settings):
     """The people of the hub's courses, learners and instructors, by their Unix groups (not the grader accounts)."""
     names = set()
     for course in settings.course_ids():
-        for group in groups(course).values():
-            try:
-                entry = grp.getgrnam(group)
-            except KeyError:
-                continue
-            names.update(entry.gr_mem)
-            names.update(p.pw_name for p in pwd.getpwall() if p.pw_gid == entry.gr_gid)
+        for named in groups(course).values():
+            if group(named):
+                names |= class_members(named)
     return sorted(names - {grader(course) for course in settings.course_ids()})
 
 
@@ -147,13 +144,12 @@ def backup(settings, homes=False):
             finally:
                 os.close(home)
             for user in people_of(settings) if homes else []:
+                theirs = home_of(user)
+                if theirs is None:
+                    continue  # no home of their own (an LMS account not logged in yet)
                 try:
-                    theirs = os.open(pwd.getpwnam(user).pw_dir, root_folders.FOLDER)
-                except OSError:
-                    continue  # no home (an LMS account not logged in yet)
-                try:
-                    if os.fstat(theirs).st_uid == pwd.getpwnam(user).pw_uid and os.path.lexists(f"/proc/self/fd/{theirs}/{LEARNER_FOLDER}"):
-                        archive.folder(theirs, LEARNER_FOLDER, f"homes/{user}/{LEARNER_FOLDER}")  # none yet: nothing to keep
+                    if os.path.lexists(f"/proc/self/fd/{theirs}/{LEARNER_FOLDER}"):  # none yet: nothing to keep
+                        archive.folder(theirs, LEARNER_FOLDER, f"homes/{user}/{LEARNER_FOLDER}")
                 finally:
                     os.close(theirs)
     partial.chmod(0o600)
@@ -198,7 +194,7 @@ def restore(settings, archive):
         sys.exit(f"hub: restore: ARCHIVE={archive}: not a file (make hub-backup writes them in {settings.folder('backups')})")
     with tarfile.open(archive, "r:gz") as tar:
         members = checked_members(tar)
-        unknown = sorted({m.uname for m in members if not account(m.uname)} | {m.gname for m in members if not group(m.gname)})
+        unknown = sorted({m.uname for m in members if not account_exists(m.uname)} | {m.gname for m in members if not group(m.gname)})
         if unknown:
             sys.exit(f"hub: restore: no account or group here for {', '.join(unknown[:5])}{' …' if len(unknown) > 5 else ''}: "
                      "make hub (its courses' groups and graders) and add the class's people first, then restore")
@@ -223,14 +219,6 @@ def restore(settings, archive):
           + (f"; what stood there is in {aside}" if aside.exists() else "") + "; now make hub")
 
 
-def account(name):
-    try:
-        pwd.getpwnam(name)
-        return True
-    except KeyError:
-        return False
-
-
 def group(name):
     try:
         grp.getgrnam(name)
@@ -239,19 +227,27 @@ def group(name):
         return False
 
 
-def put_home_back(tar, members, user):
-    """A person's ~/java-io-course from the archive, where they have none: extracted into a folder of root's made in
-    their home (which they cannot enter), through that folder's open descriptor, then moved into place in one rename."""
+def home_of(user):
+    """A person's home folder, open (never through a link), where it is theirs; None where they have none."""
     person = pwd.getpwnam(user)
     try:
         theirs = os.open(person.pw_dir, root_folders.FOLDER)
     except OSError:
-        print(f"hub: restore: {user} has no home folder here: their {LEARNER_FOLDER} is not put back", file=sys.stderr)
+        return None
+    if os.fstat(theirs).st_uid != person.pw_uid:
+        os.close(theirs)
+        return None
+    return theirs
+
+
+def put_home_back(tar, members, user):
+    """A person's ~/java-io-course from the archive, where they have none: extracted into a folder of root's made in
+    their home (which they cannot enter), through that folder's open descriptor, then moved into place in one rename."""
+    theirs = home_of(user)
+    if theirs is None:
+        print(f"hub: restore: {user} has no home folder of their own here: their {LEARNER_FOLDER} is not put back", file=sys.stderr)
         return
     try:
-        if os.fstat(theirs).st_uid != person.pw_uid:
-            print(f"hub: restore: {person.pw_dir} is not {user}'s: their {LEARNER_FOLDER} is not put back", file=sys.stderr)
-            return
         try:
             os.stat(LEARNER_FOLDER, dir_fd=theirs, follow_symlinks=False)
             print(f"hub: restore: {user} has a {LEARNER_FOLDER} already: kept as it is", file=sys.stderr)

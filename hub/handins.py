@@ -20,7 +20,7 @@ import shutil
 import stat
 
 from classroom_folder import STUDENT_ID
-from hub.root_folders import FOLDER, KINDS, Refused, owner_name
+from hub.root_folders import FILE, FOLDER, KINDS, Refused, owner_name
 
 ENTRIES = 1000  # files and folders in one hand-in (a lab's notebooks and results are a few dozen)
 DEEPEST = 8  # folders inside folders
@@ -28,7 +28,6 @@ DEEPEST = 8  # folders inside folders
 # later than this after the named time is the learner's, after they handed it in
 SETTLED_SECONDS = 600
 NOW_SLACK = 60  # seconds a name's time may lie ahead of root's clock (the learner's server reads the same clock)
-FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 def class_members(group):

@@ -8,6 +8,8 @@ import stat
 
 # a folder, opened without following a link at its last step, and without blocking on a pipe put in its place
 FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+# a file, the same way (what it is, checked open: fstat)
+FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 # what may stand at a name, in words (stat's file types)
 KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFIFO: "a pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device",
          stat.S_IFBLK: "a device", stat.S_IFDIR: "a folder", stat.S_IFREG: "a file"}
