@@ -11,7 +11,7 @@
  * What you will see: sequentially, a buffer of a few KB cuts the system calls a thousandfold and the
  * time by far more than the study's 25%; at random, a window is rarely hit again, so every miss moves
  * a whole buffer and larger buffers only cost more, until the buffer holds the whole file. */
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@
 
 static const char *check(const struct options *o) {
     static char message[160];
-    const char *misfit = harness_check_operation_fits_buffer(o);
+    const char *misfit = flags_check_operation_fits_buffer(o);
     if (misfit) return misfit;
     if (o->op_size != 1) {
         snprintf(message, sizeof message, "--op-size %lld: buffering moves one byte per operation, as the study did "

@@ -10,7 +10,7 @@
  * boundary; the others ask the kernel to copy inside itself. On a file system that can share blocks
  * (Btrfs, XFS with reflink) copy_file_range may clone instead: no bytes move, and MB/s stops meaning much. */
 #define _GNU_SOURCE /* copy_file_range */
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -32,9 +32,9 @@ static const char *check(const struct options *o) {
         return message;
     }
     struct stat st;
-    if (lstat(harness_source(o), &st) == 0) {
+    if (lstat(space_source(o), &st) == 0) {
         snprintf(message, sizeof message, "--file %s: %s already exists (file_copy makes its source there and overwrites nothing)",
-                 o->file, harness_source(o));
+                 o->file, space_source(o));
         return message;
     }
     return NULL;
@@ -70,7 +70,7 @@ static uint64_t send_file(const struct options *o) {
 
 /* Timed whole, around every way: opens the source, makes --file anew, and closes both when the way is done. */
 static uint64_t frame(const struct options *o, union way_fn fn) {
-    in = open(harness_source(o), O_RDONLY);
+    in = open(space_source(o), O_RDONLY);
     out = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || out < 0) harness_io_fail(o);
     uint64_t used = fn.whole(o);
@@ -87,5 +87,5 @@ static const struct way ways[] = {
 };
 
 int main(int argc, char **argv) {
-    return harness_run("file_copy", ways, argc, argv, check, harness_write_source, frame);
+    return harness_run("file_copy", ways, argc, argv, check, space_write_source, frame);
 }

@@ -6,7 +6,7 @@
  * Twin: java-snippets/JniOps.java (`direct`, and `jni`, whose buffer lives in c-snippets/jni/jniops.c).
  *
  * What you will see: an operation costs a memcpy, whatever its size, until it nears the buffer's. */
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 
 static const char *check(const struct options *o) {
     if (o->buffer_size == 0) return "jni_ops needs --buffer-size (the study used 4k)";
-    const char *misfit = harness_check_operation_fits_buffer(o);
+    const char *misfit = flags_check_operation_fits_buffer(o);
     if (misfit) return misfit;
     if (strcmp(o->pattern, "seq") != 0) return "--pattern rand: jni_ops moves its operations in order (allowed: seq)";
     return NULL;

@@ -9,7 +9,7 @@
  * What you will see: from a warm page cache every way costs a page fault per page and a copy; from a
  * cold cache, the hint decides how the disk is asked. */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <fcntl.h>
 #include <stdio.h>

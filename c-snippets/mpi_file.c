@@ -1,10 +1,10 @@
 /* mpi_file: the processes of an MPI job writing and reading one shared file (Bonachea, Dickens &
  * Thakur §4 and §7, Figs 2 and 4, whose C baseline was an MPI program; Awan, Ayub, Shafi & Lee §V,
  * Fig 7). Start it with mpirun -np N ... --procs N. The int32 array is block-distributed: each process
- * holds only its share (whole --op-size blocks, harness_share) and moves it to the same place in one
+ * holds only its share (whole --op-size blocks, workers_share) and moves it to the same place in one
  * file through MPI-IO, or in a read run back from it. The ints are swapped to big-endian in a buffer
  * first, so the file is byte for byte the one Java's processes write. Process 0 makes the file and
- * reports; every process waits at a barrier before and after its timed part (harness_in_processes).
+ * reports; every process waits at a barrier before and after its timed part (workers_in_processes).
  * The strategies, per block of the share:
  *   posix        write(2) / read(2) on the process's own descriptor, after one lseek to its share: the
  *                studies' own C baseline (Bonachea et al. §7: an MPI program calling read and write
@@ -24,7 +24,7 @@
 #define _GNU_SOURCE
 #include <mpi.h>
 
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <endian.h>
 #include <fcntl.h>
@@ -120,14 +120,14 @@ static int32_t *ints;
 
 static void prepare(const struct options *o) {
     int64_t from, to;
-    harness_share(o, harness_team->rank(), &from, &to);
+    workers_share(o, workers_team->rank(), &from, &to);
     ints = strcmp(o->op, "write") == 0 ? data_ints(from, to) : harness_buffer(o, (size_t)(to - from)); /* typed_arrays' ints */
     if (!ints) harness_io_fail(o);
 }
 
 static const char *check(const struct options *o) {
     static char message[200];
-    const char *error = harness_check_int_shares(o, 0);
+    const char *error = flags_check_int_shares(o, 0);
     if (error) return error;
     if (o->file_size % o->op_size != 0) {
         snprintf(message, sizeof message, "--op-size %lld does not divide --file-size %lld (the array is dealt out in whole"
@@ -149,7 +149,7 @@ static void mpi_check(const struct options *o, int status) {
 static void posix_part(const struct options *o, int64_t from, int64_t to, int write) {
     int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
     if (fd < 0) harness_io_fail(o);
-    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    workers_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     if (lseek(fd, from, SEEK_SET) < 0) harness_io_fail(o);
     uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     size_t n = (size_t)o->op_size / 4;
@@ -164,7 +164,7 @@ static void posix_part(const struct options *o, int64_t from, int64_t to, int wr
         }
     }
     if (write && fsync(fd) != 0) harness_io_fail(o);
-    harness_lock_share(o, fd, from, to, F_UNLCK);
+    workers_lock_share(o, fd, from, to, F_UNLCK);
     if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
 }
@@ -179,7 +179,7 @@ static void mpiio_part(const struct options *o, int64_t from, int64_t to, int wr
     mpi_check(o, MPI_File_open(MPI_COMM_WORLD, o->file, write ? MPI_MODE_WRONLY : MPI_MODE_RDONLY, MPI_INFO_NULL, &file));
     int fd = strcmp(o->lock, "region") == 0 ? open(o->file, write ? O_WRONLY : O_RDONLY) : -1;
     if (strcmp(o->lock, "region") == 0 && fd < 0) harness_io_fail(o);
-    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    workers_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     for (int64_t b = 0; b < calls; b++) {
         int n = b < blocks ? (int)(o->op_size / 4) : 0;
@@ -200,7 +200,7 @@ static void mpiio_part(const struct options *o, int64_t from, int64_t to, int wr
         }
     }
     if (write) mpi_check(o, MPI_File_sync(file));
-    harness_lock_share(o, fd, from, to, F_UNLCK);
+    workers_lock_share(o, fd, from, to, F_UNLCK);
     if (fd >= 0 && close(fd) != 0) harness_io_fail(o);
     mpi_check(o, MPI_File_close(&file));
     free(buffer);
@@ -213,12 +213,12 @@ static const struct way ways[] = {
     {NULL},
 };
 
-/* The way's share function: harness_in_processes hands a part only its rank, so the frame leaves it here first. */
+/* The way's share function: workers_in_processes hands a part only its rank, so the frame leaves it here first. */
 static share_fn chosen_share;
 
 static void part(const struct options *o, int64_t rank) {
     int64_t from, to;
-    harness_share(o, rank, &from, &to);
+    workers_share(o, rank, &from, &to);
     chosen_share(o, from, to, strcmp(o->op, "write") == 0);
 }
 
@@ -226,18 +226,18 @@ static void part(const struct options *o, int64_t rank) {
 static uint64_t frame(const struct options *o, union way_fn fn) {
     int write = strcmp(o->op, "write") == 0;
     int64_t from, to;
-    harness_share(o, harness_team->rank(), &from, &to);
-    if (write && harness_team->rank() == 0) {
+    workers_share(o, workers_team->rank(), &from, &to);
+    if (write && workers_team->rank() == 0) {
         int fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0 || close(fd) != 0) harness_io_fail(o);
     }
     chosen_share = fn.share;
-    harness_in_processes(o, part);
+    workers_in_processes(o, part);
     return write ? 0 : harness_use_ints(ints, (size_t)((to - from) / 4));
 }
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    harness_team = &mpi_team;
+    workers_team = &mpi_team;
     return harness_run("mpi_file", ways, argc, argv, check, prepare, frame);
 }

@@ -14,7 +14,7 @@
  * What you will see: with 1-byte operations every byte costs a trip into the kernel, so the rate
  * is a few million bytes per second whatever the file size, in C and in Java alike. */
 #define _GNU_SOURCE /* O_DIRECT */
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <errno.h>
 #include <fcntl.h>

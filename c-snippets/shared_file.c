@@ -1,6 +1,6 @@
 /* shared_file: threads writing and reading one shared file (Awan, Ayub, Shafi & Lee §IV-V, Figs 5-6).
  * The program holds one int32_t array as large as --file-size. --threads threads each move their own
- * share of it (whole --op-size blocks, disjoint, see harness_share) to the same place in one file, or
+ * share of it (whole --op-size blocks, disjoint, see workers_share) to the same place in one file, or
  * in a read run back from it. The file is big-endian, as Java's data streams write it. The main thread
  * creates the file; each thread then opens it itself, and every write ends by forcing the thread's data
  * to the disk. The strategies:
@@ -14,7 +14,7 @@
  *
  * What you will see: the same curves as Java's, a little higher where Java copies once more. */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <endian.h>
 #include <fcntl.h>
@@ -34,7 +34,7 @@ static void prepare(const struct options *o) {
 }
 
 static const char *check(const struct options *o) {
-    return harness_check_int_shares(o, strcmp(o->strategy, "mmap") == 0);
+    return flags_check_int_shares(o, strcmp(o->strategy, "mmap") == 0);
 }
 
 /* The twin of Java's view strategies: swap into a buffer, then one positional call per block. */
@@ -42,7 +42,7 @@ static void positional(const struct options *o, int64_t from, int64_t to, int wr
     uint32_t *buffer = harness_buffer(o, (size_t)o->op_size);
     int fd = open(o->file, write ? O_WRONLY : O_RDONLY);
     if (fd < 0) harness_io_fail(o);
-    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    workers_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
@@ -64,7 +64,7 @@ static void positional(const struct options *o, int64_t from, int64_t to, int wr
         }
     }
     if (write && fsync(fd) != 0) harness_io_fail(o);
-    harness_lock_share(o, fd, from, to, F_UNLCK);
+    workers_lock_share(o, fd, from, to, F_UNLCK);
     if (close(fd) != 0) harness_io_fail(o);
     free(buffer);
 }
@@ -75,7 +75,7 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
     int64_t page = sysconf(_SC_PAGESIZE);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) harness_io_fail(o);
-    harness_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
+    workers_lock_share(o, fd, from, to, write ? F_WRLCK : F_RDLCK);
     for (int64_t pos = from; pos < to; pos += o->op_size) {
         int32_t *ints = shared + pos / 4;
         size_t n = (size_t)((to - pos < o->op_size ? to - pos : o->op_size) / 4);
@@ -92,7 +92,7 @@ static void mapped(const struct options *o, int64_t from, int64_t to, int write)
         }
         if (munmap(map, length) != 0) harness_io_fail(o);
     }
-    harness_lock_share(o, fd, from, to, F_UNLCK);
+    workers_lock_share(o, fd, from, to, F_UNLCK);
     if (close(fd) != 0) harness_io_fail(o);
 }
 
@@ -102,13 +102,13 @@ static const struct way ways[] = {
     {NULL},
 };
 
-/* The way's share function: harness_in_threads hands a part only its thread's index, so the frame leaves it here
+/* The way's share function: workers_in_threads hands a part only its thread's index, so the frame leaves it here
  * before it starts the threads (one run at a time, and the threads only read it). */
 static share_fn chosen_share;
 
 static void part(const struct options *o, int64_t thread) {
     int64_t from, to;
-    harness_share(o, thread, &from, &to);
+    workers_share(o, thread, &from, &to);
     chosen_share(o, from, to, strcmp(o->op, "write") == 0);
 }
 
@@ -122,7 +122,7 @@ static uint64_t frame(const struct options *o, union way_fn fn) {
         if (close(fd) != 0) harness_io_fail(o);
     }
     chosen_share = fn.share;
-    harness_in_threads(o, part);
+    workers_in_threads(o, part);
     return write ? 0 : harness_use_ints(shared, (size_t)(o->file_size / 4));
 }
 

@@ -13,7 +13,7 @@
  *
  * What you will see: the floor Java's workers are measured against, with a thread per worker; and, cold,
  * how many reads one thread can keep waiting on the disk. */
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -61,7 +61,7 @@ static void probe_io_uring(const struct options *o) {
              " and a kernel may turn it off (sysctl kernel.io_uring_disabled)", strerror(-err));
     harness_unsupported(o, why);
 #else
-    harness_unsupported(o, "this program was built without liburing (Debian: sudo apt-get install liburing-dev, then run setup/setup.sh)");
+    harness_unsupported(o, "this program was built without liburing (setup/setup.sh says what to install for it; the next run builds it with it)");
 #endif
 }
 
@@ -158,7 +158,7 @@ static uint64_t frame(const struct options *o, union way_fn fn) {
     next = 0;
     used = 0;
     if ((fd = open(o->file, O_RDONLY)) < 0) harness_io_fail(o);
-    harness_in_threads(o, fn.part);
+    workers_in_threads(o, fn.part);
     if (close(fd) != 0) harness_io_fail(o);
     return used;
 }

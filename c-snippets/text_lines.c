@@ -13,7 +13,7 @@
  * What you will see: C's line readers run near the speed of the disk cache; decoding and counting
  * cost about as much as the reading. */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>

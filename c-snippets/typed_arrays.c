@@ -14,7 +14,7 @@
  *
  * What you will see: a swap costs a fraction of a nanosecond per element, far less than the I/O. */
 #define _DEFAULT_SOURCE
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <endian.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 17
 // buffering: one byte per operation, as in raw_io, but most operations are served from memory
 // (Xu & Guo §4.3-4.4). Two ways to keep a buffer:
@@ -36,7 +36,7 @@ public class Buffering {
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
-        Harness.checkOperationFitsBuffer(o);
+        Flags.checkOperationFitsBuffer(o);
         if (o.opSize() != 1) {
             throw new Harness.UsageError("--op-size " + o.opSize() + ": buffering moves one byte per operation, as the study did (allowed: 1)");
         }

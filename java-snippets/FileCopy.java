@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 17
 // file_copy (lab 10): copying a file. Before any run the harness makes the source beside --file (its name
 // plus ".source", filled with the course's data) and, as for every write, removes --file before each run;
@@ -29,27 +29,27 @@ public class FileCopy {
             new Harness.Way<>("files-copy", "write", "seq", FileCopy::filesCopy));
 
     public static void main(String[] args) {
-        Harness.run("file_copy", WAYS, args, FileCopy::check, Harness::writeSource);
+        Harness.run("file_copy", WAYS, args, FileCopy::check, Space::writeSource);
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
         if (!o.op().equals("write")) throw new Harness.UsageError("--op " + o.op() + ": file_copy writes a copy (allowed: write)");
         if (!o.pattern().equals("seq")) throw new Harness.UsageError("--pattern " + o.pattern() + ": file_copy copies in order (allowed: seq)");
-        if (Files.exists(Harness.source(o), LinkOption.NOFOLLOW_LINKS)) {
-            throw new Harness.UsageError("--file " + o.file() + ": " + Harness.source(o) + " already exists (file_copy makes its source there and overwrites nothing)");
+        if (Files.exists(Space.source(o), LinkOption.NOFOLLOW_LINKS)) {
+            throw new Harness.UsageError("--file " + o.file() + ": " + Space.source(o) + " already exists (file_copy makes its source there and overwrites nothing)");
         }
     }
 
     static long loop(Harness.Options o) throws IOException {
         byte[] buf = new byte[o.opSize()];
-        try (var in = new FileInputStream(Harness.source(o).toFile()); var out = new FileOutputStream(o.file().toFile())) {
+        try (var in = new FileInputStream(Space.source(o).toFile()); var out = new FileOutputStream(o.file().toFile())) {
             for (int n; (n = in.read(buf)) > 0; ) out.write(buf, 0, n);
         }
         return 0;
     }
 
     static long transfer(Harness.Options o) throws IOException {
-        try (var in = FileChannel.open(Harness.source(o), StandardOpenOption.READ);
+        try (var in = FileChannel.open(Space.source(o), StandardOpenOption.READ);
              var out = FileChannel.open(o.file(), StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (long done = 0, size = in.size(); done < size; ) done += in.transferTo(done, size - done, out);
         }
@@ -57,7 +57,7 @@ public class FileCopy {
     }
 
     static long filesCopy(Harness.Options o) throws IOException {
-        Files.copy(Harness.source(o), o.file(), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(Space.source(o), o.file(), StandardCopyOption.REPLACE_EXISTING);
         return 0;
     }
 }

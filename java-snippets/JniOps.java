@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 17
 // jni_ops: what one native call per operation costs (Xu & Guo §4.6, Fig 4.15). The program moves
 // --op-size bytes per operation through a --buffer-size buffer (the study: 4 KB), sequentially:
@@ -29,7 +29,7 @@ public class JniOps {
 
     static void check(Harness.Options o) throws Harness.UsageError {
         if (o.bufferSize() == 0) throw new Harness.UsageError("jni_ops needs --buffer-size (the study used 4k)");
-        Harness.checkOperationFitsBuffer(o);
+        Flags.checkOperationFitsBuffer(o);
         if (!o.pattern().equals("seq")) throw new Harness.UsageError("--pattern " + o.pattern() + ": jni_ops moves its operations in order (allowed: seq)");
     }
 

@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 22
 // mapped_file (lab 10): reading a file through memory mappings, the old way and the new. A run maps the
 // file one --op-size block at a time, read-only, copies the block into the program's own buffer (where

@@ -1,11 +1,11 @@
 // Mpi: the Java processes of an MPI job learn their rank and the job's size, wait at barriers and
 // combine numbers through the system's own MPI, by a small JNI binding (c-snippets/jni/course_mpi.c,
 // which the kit compiles with mpicc). Started by mpirun, every process calls Mpi.join() first; the
-// harness then runs as one process of a team (Harness.Team) and only process 0 prints results.
+// harness then runs as one process of a team (Workers.Team) and only process 0 prints results.
 // Why JNI: Debian builds Open MPI's Java bindings but ships no mpi.jar to compile against; MPJ Express
 // (Debian's libmpj-java) has its own runtime and launcher instead of mpirun. Nine thin wrappers, built
 // with mpicc, work with whatever MPI the machine has (Open MPI, MPICH) under the C twin's mpirun.
-final class Mpi implements Harness.Team {
+final class Mpi implements Workers.Team {
     static {
         System.loadLibrary("course_mpi");
     }
@@ -20,7 +20,7 @@ final class Mpi implements Harness.Team {
 
     /** Initialises MPI and makes this process the harness's team member. */
     static void join() {
-        Harness.team = new Mpi();
+        Workers.team = new Mpi();
     }
 
     public int rank() {

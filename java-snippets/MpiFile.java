@@ -1,12 +1,12 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java Mpi.java SharedFile.java BulkRandomAccessFile.java
+//SOURCES harness/Harness.java Mpi.java SharedFile.java BulkRandomAccessFile.java
 //JAVAC_OPTIONS --release 17
 // mpi_file: the processes of an MPI job writing and reading one shared file (Bonachea, Dickens &
 // Thakur §4, Figs 2 and 4; Awan, Ayub, Shafi & Lee §V, Fig 7). Start it with mpirun -np N ... --procs N.
 // The int array is block-distributed: each process holds only its share (whole --op-size blocks,
-// Harness.share) and moves it to the same place in one file, or in a read run back from it. The file
+// Workers.share) and moves it to the same place in one file, or in a read run back from it. The file
 // is big-endian, byte for byte the one shared_file and typed_arrays write. Process 0 makes the file and
-// reports; every process waits at an MPI barrier before and after its timed part (Harness.inProcesses).
+// reports; every process waits at an MPI barrier before and after its timed part (Workers.inProcesses).
 // The strategies, per block of the share:
 //   view-heap, view-direct, mapped, bulk   shared_file's (lab 07): a view buffer and a positional
 //                                          write, a mapped block, BulkRandomAccessFile
@@ -50,20 +50,20 @@ public class MpiFile {
     /** What every way shares, timed whole: process 0 makes the file for a write, then each process moves its share between barriers. */
     static long frame(Harness.Options o, SharedFile.Share fn) throws IOException {
         boolean write = o.op().equals("write");
-        long[] share = Harness.share(o, Harness.team.rank());
+        long[] share = Workers.share(o, Workers.team.rank());
         long base = share[0];
-        if (write && Harness.team.rank() == 0) SharedFile.create(o);
-        Harness.inProcesses(o, rank -> fn.run(o, ints, base, share[0], share[1], write));
+        if (write && Workers.team.rank() == 0) SharedFile.create(o);
+        Workers.inProcesses(o, rank -> fn.run(o, ints, base, share[0], share[1], write));
         return write ? 0 : Harness.use(ints, 0, ints.length);
     }
 
     static void prepare(Harness.Options o) {
-        long[] share = Harness.share(o, Harness.team.rank());
+        long[] share = Workers.share(o, Workers.team.rank());
         ints = o.op().equals("write") ? Data.ints(share[0], share[1]) : new int[(int) ((share[1] - share[0]) / 4)];  // typed_arrays' ints
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
-        Harness.checkIntShares(o, o.strategy().equals("mapped"));
+        Flags.checkIntShares(o, o.strategy().equals("mapped"));
         if (o.fileSize() % o.opSize() != 0) {
             throw new Harness.UsageError("--op-size " + o.opSize() + " does not divide --file-size " + o.fileSize()
                     + " (the array is dealt out in whole blocks; pick a block size that divides the file)");
@@ -72,7 +72,7 @@ public class MpiFile {
 
     /** The studies' data streams: one writeInt or readInt per int, through a buffer of --op-size bytes (ints holds just the share). */
     static void streams(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
-        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Harness.lockShare(o, channel, from, to, write)) {
+        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Workers.lockShare(o, channel, from, to, write)) {
             channel.position(from);
             if (write) {
                 var out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel), o.opSize()));

@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 17
 // raw_io: one system call per operation and no buffer anywhere (Xu & Guo §3.2.1 and §3.2.4).
 // Sequential access uses FileInputStream / FileOutputStream; random access uses RandomAccessFile

@@ -1,9 +1,9 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java BulkRandomAccessFile.java
+//SOURCES harness/Harness.java BulkRandomAccessFile.java
 //JAVAC_OPTIONS --release 17
 // shared_file: threads writing and reading one shared file (Awan, Ayub, Shafi & Lee §IV-V, Figs 5-6).
 // The program holds one int[] as large as --file-size. --threads threads each move their own share of
-// it (whole --op-size blocks, disjoint, see Harness.share) to the same place in one file, or in a read
+// it (whole --op-size blocks, disjoint, see Workers.share) to the same place in one file, or in a read
 // run back from it. The file is big-endian, as Java's data streams write it. The main thread creates
 // the file; each thread then opens it itself, as each of the study's processes did, and every write
 // ends by forcing the thread's data to the disk, as the study's did. The strategies:
@@ -51,7 +51,7 @@ public class SharedFile {
     }
 
     static void check(Harness.Options o) throws Harness.UsageError {
-        Harness.checkIntShares(o, o.strategy().equals("mapped"));
+        Flags.checkIntShares(o, o.strategy().equals("mapped"));
     }
 
     static void prepare(Harness.Options o) {
@@ -62,8 +62,8 @@ public class SharedFile {
     static long frame(Harness.Options o, Share fn) throws IOException {
         boolean write = o.op().equals("write");
         if (write) create(o);
-        Harness.inThreads(o, thread -> {
-            long[] share = Harness.share(o, thread);
+        Workers.inThreads(o, thread -> {
+            long[] share = Workers.share(o, thread);
             fn.run(o, shared, 0, share[0], share[1], write);
         });
         return write ? 0 : Harness.use(shared, 0, shared.length);
@@ -81,7 +81,7 @@ public class SharedFile {
     /** The study's Fig 2: the ints go into the buffer through its int view, the buffer to the file through the channel. */
     static void view(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         ByteBuffer buffer = o.strategy().equals("view-direct") ? ByteBuffer.allocateDirect(o.opSize()) : ByteBuffer.allocate(o.opSize());
-        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Harness.lockShare(o, channel, from, to, write)) {
+        try (var channel = FileChannel.open(o.file(), write ? WRITE : READ); var lock = Workers.lockShare(o, channel, from, to, write)) {
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
                 buffer.clear().limit(4 * n);
@@ -102,7 +102,7 @@ public class SharedFile {
     /** The study's Fig 3: each block of the file mapped into memory; the ints go in and out through its int view. */
     static void mapped(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var channel = write ? FileChannel.open(o.file(), READ, WRITE) : FileChannel.open(o.file(), READ);
-             var lock = Harness.lockShare(o, channel, from, to, write)) {
+             var lock = Workers.lockShare(o, channel, from, to, write)) {
             long size = channel.size();
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
@@ -129,7 +129,7 @@ public class SharedFile {
         // its byte[] kept between calls (Bonachea et al.'s own proposal, §8): in these short runs a new array per call
         // would mostly measure the kernel's first touch of fresh heap pages (lab 06 shows that cost)
         try (var file = new BulkRandomAccessFile(o.file().toFile(), write ? "rw" : "r").reuse(true);
-             var lock = Harness.lockShare(o, file.getChannel(), from, to, write)) {
+             var lock = Workers.lockShare(o, file.getChannel(), from, to, write)) {
             file.seek(from);
             for (long pos = from; pos < to; pos += o.opSize()) {
                 int first = (int) ((pos - base) / 4), n = (int) Math.min(o.opSize(), to - pos) / 4;
@@ -143,7 +143,7 @@ public class SharedFile {
     /** One system call per int. */
     static void raf(Harness.Options o, int[] ints, long base, long from, long to, boolean write) throws IOException {
         try (var file = new RandomAccessFile(o.file().toFile(), write ? "rw" : "r");
-             var lock = Harness.lockShare(o, file.getChannel(), from, to, write)) {
+             var lock = Workers.lockShare(o, file.getChannel(), from, to, write)) {
             file.seek(from);
             for (int i = (int) ((from - base) / 4); i < (to - base) / 4; i++) {
                 if (write) file.writeInt(ints[i]);

@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java TypedFfm.java Ring.java
+//SOURCES harness/Harness.java TypedFfm.java Ring.java
 //JAVAC_OPTIONS --release 22
 // small_reads (lab 10): many small reads of one file by --threads workers at once. Each worker takes the
 // next block from a shared counter and reads it with one positional read (FileChannel.read at an offset;
@@ -68,7 +68,7 @@ public class SmallReads {
             try (Arena arena = Arena.ofShared()) {
                 fd = TypedFfm.open(o, arena, TypedFfm.O_RDONLY, arena.allocate(Linker.Option.captureStateLayout()));
                 try {
-                    Harness.inThreads(o, worker -> used.addAndGet(fn.run(o)));
+                    Workers.inThreads(o, worker -> used.addAndGet(fn.run(o)));
                 } finally {
                     TypedFfm.close(fd);
                 }
@@ -78,7 +78,7 @@ public class SmallReads {
         ThreadFactory kind = o.strategy().equals("virtual") ? Thread.ofVirtual().factory() : Thread.ofPlatform().factory();
         try (var file = FileChannel.open(o.file(), StandardOpenOption.READ)) {
             channel = file;
-            Harness.inThreads(o, kind, worker -> used.addAndGet(fn.run(o)));
+            Workers.inThreads(o, kind, worker -> used.addAndGet(fn.run(o)));
         }
         return used.get();
     }

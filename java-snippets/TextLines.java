@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 17
 // text_lines: reading a text file line by line (Lord & Reddy, Sun white paper; today's JDK).
 // The harness writes a text file (--text: lf, crlf, cr, mixed endings, or utf8 with non-ASCII

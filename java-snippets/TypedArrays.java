@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java BulkRandomAccessFile.java
+//SOURCES harness/Harness.java BulkRandomAccessFile.java
 //JAVAC_OPTIONS --release 17
 // typed_arrays: getting an int[] (or, with --type double, a double[]) to disk and back (Bonachea,
 // Dickens & Thakur §3-4; today's JDK). The program holds an array of --op-size bytes and writes it

@@ -1,5 +1,5 @@
 ///usr/bin/env jbang "$0" "$@" ; exit $?
-//SOURCES Harness.java
+//SOURCES harness/Harness.java
 //JAVAC_OPTIONS --release 22
 // typed_ffm: lab 06's bulk I/O without a line of C, through the Foreign Function & Memory API
 // (java.lang.foreign, final in Java 22). Java calls libc's open, read, write and close itself

@@ -230,12 +230,12 @@ def test_small_reads_io_uring_says_where_it_cannot_run(tmp_path):
     """Built without liburing, the io-uring strategy refuses before any run: status 3 (the kit's sweeps skip that
     part of the lab), one line saying what to install, and nothing left behind."""
     binary = tmp_path / "small_reads"
-    subprocess.run(["gcc", "-O2", "-pthread", "-o", str(binary), str(HOME / "c-snippets/small_reads.c"), str(HOME / "c-snippets/harness.c")], check=True)
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", str(binary), str(HOME / "c-snippets/small_reads.c"), *map(str, sorted((HOME / "c-snippets/harness").glob("*.c")))], check=True)
     folder = tmp_path / "scratch"
     folder.mkdir()
     result = run_snippet([str(binary)], ["--strategy", "io-uring", "--file", str(folder / "x.dat")])
     assert result.returncode == 3 and result.stdout == ""
-    assert result.stderr == "small_reads: this program was built without liburing (Debian: sudo apt-get install liburing-dev, then run setup/setup.sh)\n"
+    assert result.stderr == "small_reads: this program was built without liburing (setup/setup.sh says what to install for it; the next run builds it with it)\n"
     assert list(folder.iterdir()) == []
 
 

@@ -1,5 +1,5 @@
-"""The C harness's unit tests, built with -Wall -Wextra -Werror and again with ASan/UBSan: every test
-function in the source is called, and both builds make the same checks."""
+"""The C harness's unit tests, built with -Wall -Wextra (-Werror on the gcc the course is kept warning-free on) and
+again with ASan/UBSan: every test function in the source is called, and both builds make the same checks."""
 import re
 import subprocess
 

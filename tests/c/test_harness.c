@@ -1,10 +1,10 @@
-/* Unit tests for c-snippets/harness.c: flag parsing, the deterministic data, SplitMix64, the
+/* Unit tests for the C harness (c-snippets/harness/): flag parsing, the deterministic data, SplitMix64, the
  * operation counts and the small I/O helpers. No framework: CHECK counts passes and failures,
  * prints every failure as file:line, and main ends with exactly one line "N passed, N failed".
- * Build: gcc -Wall -Wextra -Werror -I c-snippets tests/c/test_harness.c c-snippets/harness.c
+ * Build: gcc -Wall -Wextra -Werror -pthread tests/c/test_harness.c with every .c file of c-snippets/harness/
  * (tests/c/run_c_tests.sh does this twice, plainly and under ASan/UBSan). */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "harness/harness.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -74,21 +74,21 @@ static int check(int ok, const char *file, int line, const char *what) {
 
 static const char *const strategies[] = {"raw", "other", NULL};
 
-/* harness_parse for a snippet (which flags it takes, the harness's flag table says) with argv = {"prog",
+/* flags_parse for a snippet (which flags it takes, the harness's flag table says) with argv = {"prog",
  * args...}; argv[0] is the program name and is skipped. */
 static const char *parse(struct options *o, const char *snippet, const char **args, size_t n) {
-    return harness_parse(snippet, strategies, (int)n, (char **)args, o);
+    return flags_parse(snippet, strategies, (int)n, (char **)args, o);
 }
 #define ARGS(...) (const char *[]){"prog", __VA_ARGS__}, sizeof((const char *[]){"prog", __VA_ARGS__}) / sizeof(char *)
 #define PARSE(o, snippet, ...) parse(o, snippet, ARGS(__VA_ARGS__))
 
 static int64_t size_ok(const char *value, int64_t min, int64_t max, const char **err) {
     int64_t out = -12345;
-    *err = harness_parse_size("--file-size", value, min, max, &out);
+    *err = flags_parse_size("--file-size", value, min, max, &out);
     return out;
 }
 
-/* ---- harness_parse_size ---------------------------------------------------------------------- */
+/* ---- flags_parse_size ---------------------------------------------------------------------- */
 
 static void test_parse_size(void) {
     const int64_t max = INT64_C(64) << 30;
@@ -118,26 +118,26 @@ static void test_parse_size(void) {
 
     /* Rejections: out is left alone and the message names the flag and the value. */
     int64_t out = 777;
-    CHECK_ERR(harness_parse_size("--op-size", "0", 1, max, &out), "--op-size 0", "between 1 and 64g");
+    CHECK_ERR(flags_parse_size("--op-size", "0", 1, max, &out), "--op-size 0", "between 1 and 64g");
     CHECK_EQ(out, 777);
-    CHECK_ERR(harness_parse_size("--op-size", "0k", 1, max, &out), "--op-size 0k", "between");
-    CHECK_ERR(harness_parse_size("--file-size", "-1", 1, max, &out), "--file-size -1", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "abc", 1, max, &out), "--file-size abc", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "1.5m", 1, max, &out), "--file-size 1.5m", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "", 1, max, &out), "--file-size :", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "k", 1, max, &out), "--file-size k", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "4kb", 1, max, &out), "--file-size 4kb", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "4t", 1, max, &out), "--file-size 4t", "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", " 4k", 1, max, &out), "not a size");
-    CHECK_ERR(harness_parse_size("--file-size", "65g", 1, max, &out), "--file-size 65g", "between 1 and 64g");
-    CHECK_ERR(harness_parse_size("--file-size", "68719476737", 1, max, &out), "68719476737", "between 1 and 64g");
+    CHECK_ERR(flags_parse_size("--op-size", "0k", 1, max, &out), "--op-size 0k", "between");
+    CHECK_ERR(flags_parse_size("--file-size", "-1", 1, max, &out), "--file-size -1", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "abc", 1, max, &out), "--file-size abc", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "1.5m", 1, max, &out), "--file-size 1.5m", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "", 1, max, &out), "--file-size :", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "k", 1, max, &out), "--file-size k", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "4kb", 1, max, &out), "--file-size 4kb", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "4t", 1, max, &out), "--file-size 4t", "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", " 4k", 1, max, &out), "not a size");
+    CHECK_ERR(flags_parse_size("--file-size", "65g", 1, max, &out), "--file-size 65g", "between 1 and 64g");
+    CHECK_ERR(flags_parse_size("--file-size", "68719476737", 1, max, &out), "68719476737", "between 1 and 64g");
     /* 12 digits with a g suffix overflows int64 when shifted: clamped, so still rejected. */
-    CHECK_ERR(harness_parse_size("--file-size", "999999999999g", 1, max, &out), "999999999999g", "between");
-    CHECK_ERR(harness_parse_size("--file-size", "1234567890123", 1, INT64_MAX, &out), "not a size"); /* 13 digits */
+    CHECK_ERR(flags_parse_size("--file-size", "999999999999g", 1, max, &out), "999999999999g", "between");
+    CHECK_ERR(flags_parse_size("--file-size", "1234567890123", 1, INT64_MAX, &out), "not a size"); /* 13 digits */
     CHECK_EQ(out, 777);
 }
 
-/* ---- harness_parse --------------------------------------------------------------------------- */
+/* ---- flags_parse --------------------------------------------------------------------------- */
 
 static void test_parse_defaults(void) {
     struct options o;
@@ -273,10 +273,10 @@ static int child_parse_ok(const char *flag, const char *value) {
     }
     int status;
     if (waitpid(pid, &status, 0) != pid) return 0;
-    if (WIFSIGNALED(status)) printf("    harness_parse(\"%.20s...\") killed the process: signal %d\n", flag,
+    if (WIFSIGNALED(status)) printf("    flags_parse(\"%.20s...\") killed the process: signal %d\n", flag,
                                     WTERMSIG(status));
     else if (WEXITSTATUS(status) != 0)
-        printf("    harness_parse(\"%.20s...\") ended the process with status %d\n", flag, WEXITSTATUS(status));
+        printf("    flags_parse(\"%.20s...\") ended the process with status %d\n", flag, WEXITSTATUS(status));
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
@@ -290,7 +290,7 @@ static void test_long_arguments(void) {
     long_flag[n] = '\0';
     CHECK(child_parse_ok("--op", long_value));     /* one_of: "--op vvvv...: must be one of ..." */
     CHECK(child_parse_ok(long_flag, "1"));         /* unknown flag --ffff... (allowed: ...) */
-    CHECK(child_parse_ok("--file-size", long_value)); /* harness_parse_size's message */
+    CHECK(child_parse_ok("--file-size", long_value)); /* flags_parse_size's message */
     CHECK(child_parse_ok("--repeat", long_value)); /* count's message */
     free(long_value);
     free(long_flag);
@@ -455,9 +455,9 @@ static void test_files(void) {
     }
     CHECK_EQ(data_write_file("/nonexistent-dir/x.dat", 10), (uint64_t)-1);
 
-    /* harness_evict: 0 on an existing file, -1 on a missing one */
+    /* space_evict: 0 on an existing file, -1 on a missing one */
     CHECK_EQ(data_write_file(path, 100000), 0);
-    CHECK_EQ(harness_evict(path), 0);
+    CHECK_EQ(space_evict(path), 0);
     CHECK(file_matches_data(path, 100000)); /* eviction never changes the contents */
 
     /* harness_write_fully / harness_read_fully, including a short read at end of file */
@@ -481,27 +481,27 @@ static void test_files(void) {
     }
 
     CHECK(unlink(path) == 0);
-    CHECK_EQ(harness_evict(path), (uint64_t)-1);
-    CHECK_EQ(harness_evict("/nonexistent-dir/x.dat"), (uint64_t)-1);
+    CHECK_EQ(space_evict(path), (uint64_t)-1);
+    CHECK_EQ(space_evict("/nonexistent-dir/x.dat"), (uint64_t)-1);
 }
 
-/* harness_resident_pct: all of a file just read is in the page cache; after evict_file little or none is (on a
+/* space_resident_pct: all of a file just read is in the page cache; after evict_file little or none is (on a
  * file system with a page cache of its own to drop: tmpfs keeps its pages, being made of them). */
 static void test_resident(void) {
     char path[64];
     if (!CHECK(temp_file(path, sizeof path))) return;
-    CHECK_EQ(harness_resident_pct(path), 0); /* empty */
+    CHECK_EQ(space_resident_pct(path), 0); /* empty */
     CHECK_EQ(data_write_file(path, 4 << 20), 0);
     CHECK(file_matches_data(path, 4 << 20)); /* read back whole: every page resident */
-    CHECK(harness_resident_pct(path) == 100.0);
-    CHECK_EQ(harness_evict(path), 0);
-    double after = harness_resident_pct(path);
+    CHECK(space_resident_pct(path) == 100.0);
+    CHECK_EQ(space_evict(path), 0);
+    double after = space_resident_pct(path);
     struct statfs fs;
     CHECK(statfs(path, &fs) == 0);
     if (fs.f_type == TMPFS_MAGIC) CHECK(after == 100.0);
-    else if (!CHECK(after < 10.0)) printf("    %.1f%% still resident after harness_evict\n", after);
+    else if (!CHECK(after < 10.0)) printf("    %.1f%% still resident after space_evict\n", after);
     CHECK(unlink(path) == 0);
-    CHECK(harness_resident_pct(path) == -1); /* gone: cannot be told */
+    CHECK(space_resident_pct(path) == -1); /* gone: cannot be told */
 }
 
 /* ---- the clock holds the strategy, and validation stays outside it --------------------------- */
@@ -675,7 +675,7 @@ static void test_threads(void) {
         o.threads = threads;
         int64_t expected_from = 0, from, to;
         for (int64_t t = 0; t < threads; t++) {
-            harness_share(&o, t, &from, &to);
+            workers_share(&o, t, &from, &to);
             CHECK_EQ(from, expected_from);
             CHECK(to > from);
             CHECK(to == o.file_size || to % o.op_size == 0);
@@ -705,7 +705,7 @@ static void test_processes(void) {
     CHECK_OK(PARSE(&o, "mpi_file", "--file-size", "10k", "--op-size", "1k"));
     o.procs = 4;
     int64_t from, to;
-    harness_share(&o, 3, &from, &to);
+    workers_share(&o, 3, &from, &to);
     CHECK_EQ(from, 7 * 1024);
     CHECK_EQ(to, 10 * 1024);
     CHECK_EQ(harness_workers(&o), 4);

@@ -18,12 +18,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The snippets' shared harness (java-snippets/Harness.java) and the raw_io strategies built on it. */
+/** The snippets' shared harness (java-snippets/harness/, its rooms) and the raw_io strategies built on it. */
 class HarnessTest {
     static final List<String> STRATEGIES = List.of("raw", "other");
 
     static Harness.Options parse(String... args) throws Harness.UsageError {
-        return Harness.parse("raw_io", STRATEGIES, args);
+        return Flags.parse("raw_io", STRATEGIES, args);
     }
 
     static String rejected(String... args) {
@@ -46,7 +46,7 @@ class HarnessTest {
     class Threads {
 
         Harness.Options threaded(String... args) throws Harness.UsageError {
-            return Harness.parse("shared_file", STRATEGIES, args);
+            return Flags.parse("shared_file", STRATEGIES, args);
         }
 
         @Test
@@ -70,7 +70,7 @@ class HarnessTest {
                 Harness.Options o = threaded("--threads", String.valueOf(threads), "--file-size", "10001", "--op-size", "1000");
                 long expectedFrom = 0;
                 for (int t = 0; t < threads; t++) {
-                    long[] share = Harness.share(o, t);
+                    long[] share = Workers.share(o, t);
                     assertEquals(expectedFrom, share[0]);
                     assertTrue(share[1] > share[0]);
                     assertTrue(share[1] == o.fileSize() || share[1] % o.opSize() == 0);
@@ -84,12 +84,12 @@ class HarnessTest {
         void inThreadsTimesEveryThreadAndPassesOnTheFirstError() throws Exception {
             Harness.Options o = threaded("--threads", "4", "--file-size", "4k", "--op-size", "1k");
             Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-            Harness.inThreads(o, seen::add);
+            Workers.inThreads(o, seen::add);
             assertEquals(Set.of(0, 1, 2, 3), seen);
-            assertEquals(4, Harness.workerNs.length);
-            long longest = java.util.Arrays.stream(Harness.workerNs).max().orElseThrow();
-            assertTrue(Harness.spanNs >= longest, "the span covers every thread");
-            IOException e = assertThrows(IOException.class, () -> Harness.inThreads(o, t -> {
+            assertEquals(4, Workers.ownNs.length);
+            long longest = java.util.Arrays.stream(Workers.ownNs).max().orElseThrow();
+            assertTrue(Workers.spanNs >= longest, "the span covers every thread");
+            IOException e = assertThrows(IOException.class, () -> Workers.inThreads(o, t -> {
                 if (t == 2) throw new IOException("disk on fire");
             }));
             assertEquals("disk on fire", e.getMessage());
@@ -100,11 +100,11 @@ class HarnessTest {
         void inThreadsCountsTheTasksTheKernelRan() throws Exception {
             org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
             Harness.Options o = threaded("--threads", "4", "--file-size", "4k", "--op-size", "1k");
-            Harness.tasks = Harness.ioWorkers = -1;
-            Harness.knownTasks.clear();
-            Harness.inThreads(o, t -> { });
-            assertTrue(Harness.tasks >= 4 + 1, "the workers and the measuring thread, at least: " + Harness.tasks);
-            assertEquals(0, Harness.ioWorkers);
+            Workers.tasks = Workers.ioWorkers = -1;
+            Workers.knownTasks.clear();
+            Workers.inThreads(o, t -> { });
+            assertTrue(Workers.tasks >= 4 + 1, "the workers and the measuring thread, at least: " + Workers.tasks);
+            assertEquals(0, Workers.ioWorkers);
         }
 
         /**
@@ -117,32 +117,32 @@ class HarnessTest {
                 Files.createDirectories(dir.resolve(task[0]));
                 Files.writeString(dir.resolve(task[0]).resolve("comm"), task[1] + "\n");
             }
-            Harness.tasks = Harness.ioWorkers = -1;
-            Harness.knownTasks.clear();
-            assertTrue(Harness.sampleTasks(dir, true) >= 0);
-            assertEquals(3, Harness.tasks);
-            assertEquals(0, Harness.ioWorkers);
+            Workers.tasks = Workers.ioWorkers = -1;
+            Workers.knownTasks.clear();
+            assertTrue(Workers.sampleTasks(dir, true) >= 0);
+            assertEquals(3, Workers.tasks);
+            assertEquals(0, Workers.ioWorkers);
             Files.createDirectories(dir.resolve("104"));
             Files.writeString(dir.resolve("104/comm"), "small_reads-0\n");  // made for 102, not yet run
-            for (int look = 0; look < 3; look++) Harness.sampleTasks(dir, false);
-            assertEquals(4, Harness.tasks);
-            assertEquals(0, Harness.ioWorkers);
+            for (int look = 0; look < 3; look++) Workers.sampleTasks(dir, false);
+            assertEquals(4, Workers.tasks);
+            assertEquals(0, Workers.ioWorkers);
             Files.writeString(dir.resolve("104/comm"), "iou-wrk-102\n");  // it ran, and named itself
             Files.createDirectories(dir.resolve("105"));
             Files.writeString(dir.resolve("105/comm"), "iou-wrk-102\n");
             Files.writeString(dir.resolve("103/comm"), "iou-wrk-1\n");  // a task at the gate is not read
-            Harness.sampleTasks(dir, false);
-            assertEquals(5, Harness.tasks);
-            assertEquals(2, Harness.ioWorkers);
+            Workers.sampleTasks(dir, false);
+            assertEquals(5, Workers.tasks);
+            assertEquals(2, Workers.ioWorkers);
             Files.writeString(dir.resolve("104/comm"), "renamed\n");  // known: not read again
             Files.delete(dir.resolve("102/comm"));
             Files.delete(dir.resolve("102"));
-            Harness.sampleTasks(dir, false);
-            assertEquals(5, Harness.tasks, "the most at once");
-            assertEquals(2, Harness.ioWorkers);
-            Harness.tasks = Harness.ioWorkers = -1;
-            Harness.sampleTasks(dir.resolve("gone"), false);
-            assertEquals(-1, Harness.tasks, "no folder of tasks: nothing counted");
+            Workers.sampleTasks(dir, false);
+            assertEquals(5, Workers.tasks, "the most at once");
+            assertEquals(2, Workers.ioWorkers);
+            Workers.tasks = Workers.ioWorkers = -1;
+            Workers.sampleTasks(dir.resolve("gone"), false);
+            assertEquals(-1, Workers.tasks, "no folder of tasks: nothing counted");
         }
     }
 
@@ -183,7 +183,7 @@ class HarnessTest {
     @Nested
     class Processes {
         Harness.Options mpi(String... args) throws Harness.UsageError {
-            return Harness.parse("mpi_file", STRATEGIES, args);
+            return Flags.parse("mpi_file", STRATEGIES, args);
         }
 
         String refused(String... args) {
@@ -206,12 +206,12 @@ class HarnessTest {
         void aTeamOfOneRunsItsPartBetweenBarriersAndRecordsItsTime() throws Exception {
             Harness.Options o = mpi("--file-size", "4k", "--op-size", "1k");
             Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-            Harness.inProcesses(o, seen::add);
+            Workers.inProcesses(o, seen::add);
             assertEquals(Set.of(0), seen);
-            assertEquals(1, Harness.workerNs.length);
-            assertTrue(Harness.spanNs >= Harness.workerNs[0]);
-            assertEquals(0, Harness.share(o, 0)[0]);
-            assertEquals(4096, Harness.share(o, 0)[1]);
+            assertEquals(1, Workers.ownNs.length);
+            assertTrue(Workers.spanNs >= Workers.ownNs[0]);
+            assertEquals(0, Workers.share(o, 0)[0]);
+            assertEquals(4096, Workers.share(o, 0)[1]);
         }
     }
 
@@ -279,7 +279,7 @@ class HarnessTest {
 
         @Test
         void bufferSizeWhenAllowed() throws Exception {
-            Harness.Options o = Harness.parse("buffering", List.of("direct"), new String[] {"--buffer-size", "8k"});
+            Harness.Options o = Flags.parse("buffering", List.of("direct"), new String[] {"--buffer-size", "8k"});
             assertEquals(8192, o.bufferSize());
         }
 
@@ -328,7 +328,7 @@ class HarnessTest {
         @CsvSource({"1, 1", "4096, 4096", "4k, 4096", "4K, 4096", "16m, 16777216", "16M, 16777216",
                 "1g, 1073741824", "64g, 68719476736", "0k, 0"})
         void parses(String text, long bytes) throws Exception {
-            assertEquals(bytes, Harness.parseSize("--file-size", text, 0, Harness.MAX_FILE_SIZE));
+            assertEquals(bytes, Flags.parseSize("--file-size", text, 0, Flags.MAX_FILE_SIZE));
         }
 
         @Test
@@ -336,24 +336,24 @@ class HarnessTest {
             assertEquals(4096, parse("--file-size", "4k").fileSize());
             assertEquals(4096, parse("--file-size", "4K").fileSize());
             assertEquals(1L << 30, parse("--file-size", "1g").fileSize());
-            assertEquals(Harness.MAX_FILE_SIZE, parse("--file-size", "64g").fileSize());
+            assertEquals(Flags.MAX_FILE_SIZE, parse("--file-size", "64g").fileSize());
         }
 
         @Test
         void human() {
-            assertEquals("1", Harness.human(1));
-            assertEquals("1000", Harness.human(1000));
-            assertEquals("4k", Harness.human(4096));
-            assertEquals("1025", Harness.human(1025));
-            assertEquals("64m", Harness.human(64L << 20));
-            assertEquals("64g", Harness.human(64L << 30));
-            assertEquals("1536k", Harness.human(1536L << 10));
+            assertEquals("1", Flags.human(1));
+            assertEquals("1000", Flags.human(1000));
+            assertEquals("4k", Flags.human(4096));
+            assertEquals("1025", Flags.human(1025));
+            assertEquals("64m", Flags.human(64L << 20));
+            assertEquals("64g", Flags.human(64L << 30));
+            assertEquals("1536k", Flags.human(1536L << 10));
         }
 
         @Test
         void hugeNumberClampsInsteadOfOverflowing() {
             Harness.UsageError e = assertThrows(Harness.UsageError.class,
-                    () -> Harness.parseSize("--file-size", "999999999999g", 1, Harness.MAX_FILE_SIZE));
+                    () -> Flags.parseSize("--file-size", "999999999999g", 1, Flags.MAX_FILE_SIZE));
             assertTrue(e.getMessage().contains("must be between 1 and 64g"), e.getMessage());
         }
     }
@@ -429,7 +429,7 @@ class HarnessTest {
 
         @Test
         void unknownFlagListsTheFlagsThisSnippetTakes() {
-            String m = assertThrows(Harness.UsageError.class, () -> Harness.parse("buffering", List.of("direct"),
+            String m = assertThrows(Harness.UsageError.class, () -> Flags.parse("buffering", List.of("direct"),
                     new String[] {"--bogus=1"})).getMessage();
             assertTrue(m.contains("unknown flag --bogus"), m);
             assertTrue(m.contains("--buffer-size"), m);
@@ -824,14 +824,14 @@ class HarnessTest {
     class Scratch {
         @Test
         void acceptsANewFileInAnExistingFolder(@TempDir Path dir) throws Exception {
-            Harness.checkScratch(options("read", "seq", 4096, 1, dir.resolve("new.dat"), 42));
+            Space.checkScratch(options("read", "seq", 4096, 1, dir.resolve("new.dat"), 42));
         }
 
         @Test
         void rejectsAnExistingFile(@TempDir Path dir) throws IOException {
             Path file = Files.writeString(dir.resolve("there.dat"), "keep me");
             String m = assertThrows(Harness.UsageError.class,
-                    () -> Harness.checkScratch(options("read", "seq", 4096, 1, file, 42))).getMessage();
+                    () -> Space.checkScratch(options("read", "seq", 4096, 1, file, 42))).getMessage();
             assertTrue(m.contains("already exists"), m);
             assertTrue(m.contains(file.toString()), m);
             assertEquals("keep me", Files.readString(file), "an existing file is left alone");
@@ -841,7 +841,7 @@ class HarnessTest {
         void rejectsAMissingFolder(@TempDir Path dir) {
             Path missing = dir.resolve("no-such-folder");
             String m = assertThrows(Harness.UsageError.class,
-                    () -> Harness.checkScratch(options("read", "seq", 4096, 1, missing.resolve("f.dat"), 42))).getMessage();
+                    () -> Space.checkScratch(options("read", "seq", 4096, 1, missing.resolve("f.dat"), 42))).getMessage();
             assertTrue(m.contains("does not exist"), m);
             assertTrue(m.contains(missing.toString()), m);
             assertFalse(Files.exists(missing));

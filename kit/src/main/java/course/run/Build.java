@@ -61,7 +61,7 @@ public final class Build {
                     throw new IllegalArgumentException(snippet + " has no C twin of its own (" + javaSource(snippet).getFileName()
                             + " says which C snippet writes the same files): run it with .languages(\"java\")");
                 }
-                yield List.of(cBinary(snippet, snippet + ".c", "harness.c", "harness.h").toString());
+                yield List.of(cBinary(snippet, withHarness(snippet + ".c")).toString());
             }
             case "java" -> javaCommand(snippet);
             default -> throw new IllegalArgumentException("language " + language + ": must be java or c");
@@ -90,6 +90,15 @@ public final class Build {
         return home.resolve("c-snippets").resolve(snippet + ".c");
     }
 
+    /** A C program's source and the harness's rooms (every file of c-snippets/harness/, headers too: the build key covers them). */
+    String[] withHarness(String source) {
+        try (Stream<Path> rooms = Files.list(home.resolve("c-snippets/harness"))) {
+            return Stream.concat(Stream.of(source), rooms.map(room -> "harness/" + room.getFileName()).sorted()).toArray(String[]::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the C harness in " + home.resolve("c-snippets/harness") + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The binary of these sources, by their content: a source edited while a kernel runs is built again. */
     Path cBinary(String name, String... sources) {
         Path dir = home.resolve("c-snippets");
@@ -113,7 +122,7 @@ public final class Build {
     }
 
     public Path evictHelper() {
-        return cBinary("evict", "evict.c", "harness.c", "harness.h");
+        return cBinary("evict", withHarness("evict.c"));
     }
 
     /**

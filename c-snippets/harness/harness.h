@@ -1,9 +1,9 @@
-/* The experiment protocol every C snippet speaks. Its twin is java-snippets/Harness.java: the same
- * flags, checks, data, random offsets, timing and JSON output, in the same order of functions. Every
- * name here is its Java twin's in snake_case after its class's prefix (harness_ for Harness and its
- * Options, data_, text_, prng_), or is C's alone for a reason tests/test_mirror.py states.
- * A snippet supplies only its table of ways (the I/O it measures, strategy by strategy); everything around it
- * lives here. */
+/* The experiment protocol every C snippet speaks: the one file a snippet includes. Its twin is java-snippets/harness/:
+ * the same flags, checks, data, random offsets, timing and JSON output, in the same rooms (harness.c says which),
+ * the same functions in the same order in each. Every name here is its Java twin's in snake_case after its class's
+ * prefix (harness_ for Harness and its Options, workers_, flags_, space_, data_, text_, prng_), or is C's alone for a
+ * reason tests/test_mirror.py states. A snippet supplies only its table of ways (the I/O it measures, strategy by
+ * strategy); everything around it lives in the rooms. */
 #ifndef HARNESS_H
 #define HARNESS_H
 
@@ -53,37 +53,37 @@ struct team {
     const char *(*io)(const struct options *o); /* the MPI-IO implementation the run's file went through; NULL where it made no MPI-IO call */
     void (*end)(void);
 };
-extern const struct team *harness_team;
+extern const struct team *workers_team;
 
-/* One thread's part of a threaded strategy (see harness_in_threads): thread is its index, 0 … threads − 1. */
+/* One thread's part of a threaded strategy (see workers_in_threads): thread is its index, 0 … threads − 1. */
 typedef void (*part_fn)(const struct options *o, int64_t thread);
 
 /* Runs part(0) … part(threads − 1), each in a thread of its own; they start together (a barrier).
  * Records each thread's time and CPU time, the span from the first start to the last end, and the most
- * tasks the kernel ran for the process at once, io_uring's io-wq workers among them (harness.c). An I/O
+ * tasks the kernel ran for the process at once, io_uring's io-wq workers among them (workers.c). An I/O
  * error in any thread ends the program (harness_io_fail). */
-void harness_in_threads(const struct options *o, part_fn part);
+void workers_in_threads(const struct options *o, part_fn part);
 
 /* Runs this process's part of an MPI job between two barriers; records every process's own time (at
  * process 0), adds the others' CPU time, and takes as the span the longest any process spent from
  * leaving the first barrier to leaving the second (no clock is shared across nodes). */
-void harness_in_processes(const struct options *o, part_fn part);
+void workers_in_processes(const struct options *o, part_fn part);
 
 /* Threads or processes that share the file out between them. */
 int64_t harness_workers(const struct options *o);
 
 /* The bytes [from, to) that thread (or process) i of harness_workers(o) moves: whole --op-size blocks, shared
  * out as evenly as they go, in order, so the shares are disjoint and cover the file. */
-void harness_share(const struct options *o, int64_t i, int64_t *from, int64_t *to);
+void workers_share(const struct options *o, int64_t i, int64_t *from, int64_t *to);
 
 /* The most a snippet may hold in memory: half of a quarter of RAM (or of a container's memory limit) or
  * of `ulimit -v` (Java: half of its heap limit, which the JVM sizes by the container too); and the memory
  * the system could give now (MemAvailable, at most what the container has left; INT64_MAX if unknown). */
-int64_t harness_memory_limit(void);
-int64_t harness_available_memory(void);
+int64_t space_memory_limit(void);
+int64_t space_available_memory(void);
 
-/* One thread's or process's share of the file, the bytes [from, to) (harness_share): what shared_file's and
- * mpi_file's ways do in harness_in_threads or harness_in_processes. */
+/* One thread's or process's share of the file, the bytes [from, to) (workers_share): what shared_file's and
+ * mpi_file's ways do in workers_in_threads or workers_in_processes. */
 typedef void (*share_fn)(const struct options *o, int64_t from, int64_t to, int write);
 
 /* One way a snippet does its work, a row of the table each snippet declares (as fio declares its engines): the
@@ -104,7 +104,7 @@ struct way {
 /* The work around a way's function that every way of a snippet shares (its threads, say): timed whole. */
 typedef uint64_t (*frame_fn)(const struct options *o, union way_fn fn);
 
-/* Parses the flags (which ones a snippet takes, the flag table in harness.c says), prepares, then runs:
+/* Parses the flags (which ones a snippet takes, the flag table in flags.c says), prepares, then runs:
  * for a read, one untimed check run first; then warm-up and measured runs, one JSON line per measured
  * run. ways ends with a row whose strategy is NULL; check, prepare and frame may be NULL (no frame: each
  * way's function is whole). Returns the exit status. */
@@ -145,16 +145,16 @@ size_t harness_read_fully(const struct options *o, int fd, unsigned char *buf, s
 void harness_write_fully(const struct options *o, int fd, const unsigned char *buf, size_t n);
 
 /* Drops the file from the page cache: fsync, then posix_fadvise(DONTNEED). 0 on success. */
-int harness_evict(const char *path);
-/* The file a copy reads (file_copy, lab 10): --file's name plus ".source", made by harness_write_source. */
-const char *harness_source(const struct options *o);
+int space_evict(const char *path);
+/* The file a copy reads (file_copy, lab 10): --file's name plus ".source", made by space_write_source. */
+const char *space_source(const struct options *o);
 /* Makes the copy's source where none was (not through a link either), filled with the course's data; it
  * goes with the run's file. */
-void harness_write_source(const struct options *o);
+void space_write_source(const struct options *o);
 
 /* The percentage of the file's pages in the page cache now (mincore on a mapping of it, which reads
  * nothing); -1 if it cannot be told. */
-double harness_resident_pct(const char *path);
+double space_resident_pct(const char *path);
 
 /* The deterministic data: byte i of every file is a fixed function of i (Java: Data). */
 unsigned data_at(int64_t pos);
@@ -185,19 +185,19 @@ uint64_t prng_below(struct prng *p, uint64_t n);
 
 /* For snippets whose threads or processes each move their share of one int32 array: whole ints, shares
  * moved in order, a file that fits in memory when the strategy maps it (maps), and an array (for a
- * process, its largest share) within harness_memory_limit(). NULL when fine, else the error message. */
-const char *harness_check_int_shares(const struct options *o, int maps);
+ * process, its largest share) within space_memory_limit(). NULL when fine, else the error message. */
+const char *flags_check_int_shares(const struct options *o, int maps);
 
 /* Takes (or, with F_UNLCK, gives back) an fcntl lock on the share [from, to) of fd when --lock region
- * asks for one (F_WRLCK to write, F_RDLCK to read; Java: Harness.lockShare). */
-void harness_lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type);
+ * asks for one (F_WRLCK to write, F_RDLCK to read; Java: Workers.lockShare). */
+void workers_lock_share(const struct options *o, int fd, int64_t from, int64_t to, short type);
 
 /* For snippets whose operations are served from their own buffer: each must fit, and never straddle
  * two fills. NULL when they do, else the error message (call it from the snippet's check). */
-const char *harness_check_operation_fits_buffer(const struct options *o);
+const char *flags_check_operation_fits_buffer(const struct options *o);
 
 /* Flag parsing, exposed for the unit tests. Return NULL on success or the error message. */
-const char *harness_parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
-const char *harness_parse(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o);
+const char *flags_parse_size(const char *flag, const char *value, int64_t min, int64_t max, int64_t *out);
+const char *flags_parse(const char *snippet, const char *const *strategies, int argc, char **argv, struct options *o);
 
 #endif
