@@ -2,6 +2,7 @@
 course.judge.Published refuses a malformed row, PublishedTest)."""
 import json
 import re
+import shlex
 import subprocess
 
 from conftest import HOME
@@ -47,14 +48,27 @@ def test_environment_pins_what_setup_pins():
         assert needed in env
 
 
+def commands(path):
+    """The commands a shell script runs, each as its words: its lines less comments and blank lines (a string the
+    script only mentions, in a comment or an echo, is no command of it)."""
+    found = []
+    for line in (HOME / path).read_text().replace("\\\n", " ").splitlines():  # a line continued with a backslash is one
+        words = shlex.split(line, comments=True)
+        if words:
+            found.append(words)
+    return found
+
+
 def test_postbuild_runs_the_shared_setup():
-    post = (HOME / "binder/postBuild").read_text()
-    assert "setup/setup.sh --precompile" in post
+    assert ["bash", "setup/setup.sh", "--precompile"] in commands("binder/postBuild")
     assert (HOME / "binder/postBuild").stat().st_mode & 0o111
 
 
-def test_ci_runs_make_test():
-    assert "make test" in (HOME / ".ci/run").read_text()
+def test_ci_runs_the_readme_s_test_command():
+    """The README's test command (its Start section's block, the line that says what CI runs) is a command of .ci/run."""
+    readme = (HOME / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if "what CI runs" in line)
+    assert shlex.split(line, comments=True) in commands(".ci/run")
 
 
 def test_no_registry_host_names_committed():

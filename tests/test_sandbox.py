@@ -120,8 +120,8 @@ def test_a_fork_bomb_is_stopped(tmp_path, cgroup):
             except OSError:
                 time.sleep(0.01)
         """, cgroup=cgroup)
+    # stopped for its processes, not when its time ran out (the sandbox's clock is the last resort, and says so)
     assert outcome.stopped == "it ran more than 200 processes and threads at once", (outcome, printed)
-    assert outcome.seconds < 20
 
 
 @needs_bwrap

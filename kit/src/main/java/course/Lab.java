@@ -197,9 +197,9 @@ public final class Lab {
         return lab;
     }
 
-    /** The results of the lab's i-th sweep (from 0), in the order it ran them. */
-    Results sweep(int i) {
-        return recorded.get(i);
+    /** The one recorded sweep whose runs hold exactly these values of each field named (SavedSweeps.holding). */
+    Results sweepHolding(String... fields) {
+        return SavedSweeps.holding(recorded, fields);
     }
 
     /** Runs the last sweep of this lab once more (after closing other programs, say) and returns the new results. */

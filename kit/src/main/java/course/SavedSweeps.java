@@ -82,4 +82,27 @@ final class SavedSweeps {
         one.remove("snippet");
         return one.entrySet().stream().map(field -> field.getKey() + "=" + field.getValue()).collect(Collectors.joining(" "));
     }
+
+    /**
+     * The one sweep of these whose runs hold exactly these values of each field named, "field=a,b" (its runs have a and b
+     * there, and nothing else): found by what it is, not where it lies, so a lab whose cells ran in another order, or with
+     * one more, hands each claim its own runs (ClaimsTest judges saved labs so). None or several such sweeps: an error
+     * naming the fields.
+     */
+    static Results holding(List<Results> recorded, String... fields) {
+        List<Results> found = new java.util.ArrayList<>();
+        for (Results sweep : recorded) {
+            boolean holds = true;
+            for (String field : fields) {
+                String name = field.substring(0, field.indexOf('='));
+                Set<String> wanted = new java.util.TreeSet<>(List.of(field.substring(field.indexOf('=') + 1).split(",")));
+                Set<String> there = new java.util.TreeSet<>();
+                sweep.runs().forEach(run -> there.add(run.has(name) && !run.get(name).isJsonNull() ? run.get(name).getAsString() : ""));
+                holds &= wanted.equals(there);
+            }
+            if (holds) found.add(sweep);
+        }
+        if (found.size() != 1) throw new IllegalArgumentException(found.size() + " of this lab's " + recorded.size() + " sweeps hold " + String.join(" ", fields));
+        return found.get(0);
+    }
 }

@@ -124,8 +124,8 @@ class LabTest {
         Preset p = lab[0].preset();  // the notebook's own two cells, the second asked first
         Results rand = lab[0].sweep("raw_io").patterns("rand").opSizes(p.sizes("rand_op_sizes")).operations(p.size("rand_operations"), p.size("rand_max_size")).run();
         Results seq = lab[0].sweep("raw_io").opSizes(p.sizes("seq_op_sizes")).operations(p.size("seq_operations"), p.size("seq_max_size")).run();
-        assertEquals(Lab.replay(saved).sweep(1).runs(), rand.runs());
-        assertEquals(Lab.replay(saved).sweep(0).runs(), seq.runs());
+        assertEquals(Lab.replay(saved).sweepHolding("pattern=rand").runs(), rand.runs());
+        assertEquals(Lab.replay(saved).sweepHolding("pattern=seq").runs(), seq.runs());
         String twice = assertThrows(IllegalStateException.class, () -> lab[0].sweep("raw_io").opSizes(p.sizes("seq_op_sizes"))
                 .operations(p.size("seq_operations"), p.size("seq_max_size")).run()).getMessage();
         assertTrue(twice.startsWith("COURSE_LOAD=" + saved + ": none of its 2 sweeps left is this cell's (raw_io, ") && !twice.contains("\n"), twice);

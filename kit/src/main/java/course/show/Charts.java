@@ -152,9 +152,9 @@ public final class Charts {
         }
         levels.add(Map.of("y", y, "label", label));
         boolean log = layers.stream().anyMatch(l -> logScale(l, "y"));
-        double[] domain = domain(spec, levels, log);
+        double[] domain = LevelLayout.domain(spec, levels, log);
         int height = ((Number) spec.getOrDefault("height", 260)).intValue();
-        List<Map<String, Object>> placed = placeLabels(levels, domain, log, height);
+        List<Map<String, Object>> placed = LevelLayout.placeLabels(levels, domain, log, height, LABEL_FONT, LABEL_GAP);
         Map<String, Object> scale = log ? Map.of("type", "log", "domain", List.of(domain[0], domain[1]))
                 : Map.of("domain", List.of(domain[0], domain[1]));
         List<Map<String, Object>> out = new ArrayList<>();
@@ -178,55 +178,6 @@ public final class Charts {
     private static boolean logScale(Map<String, Object> layer, String channel) {
         return layer.get("encoding") instanceof Map<?, ?> encoding && encoding.get(channel) instanceof Map<?, ?> field
                 && field.get("scale") instanceof Map<?, ?> scale && "log".equals(scale.get("type"));
-    }
-
-    /** The y axis's range: whole powers of ten on a log scale; from zero to a round figure on a linear one. */
-    @SuppressWarnings("unchecked")
-    static double[] domain(Map<String, Object> spec, List<Map<String, Object>> levels, boolean log) {
-        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
-        List<Map<String, Object>> rows = new ArrayList<>(levels);
-        if (spec.get("data") instanceof Map<?, ?> data && data.get("values") instanceof List<?> values) rows.addAll((List<Map<String, Object>>) values);
-        for (Map<String, Object> row : rows) {
-            for (String field : List.of("y", "y_low", "y_high")) {
-                if (row.get(field) instanceof Number n && Double.isFinite(n.doubleValue()) && (!log || n.doubleValue() > 0)) {
-                    lo = Math.min(lo, n.doubleValue());
-                    hi = Math.max(hi, n.doubleValue());
-                }
-            }
-        }
-        if (log) return new double[] {Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi) + 1e-9))};
-        double step = Math.pow(10, Math.floor(Math.log10(hi))) / 2;
-        return new double[] {0, Math.ceil(hi * 1.02 / step) * step};
-    }
-
-    /**
-     * Each level with label_y: where its label's baseline goes, in data units. Bottom to top, a label sits
-     * 2 px above its line, or higher where the label below it needs the room (so a label never crosses its
-     * own line); if the top ones run off the chart, they are pushed back down.
-     */
-    static List<Map<String, Object>> placeLabels(List<Map<String, Object>> levels, double[] domain, boolean log, int height) {
-        java.util.function.DoubleUnaryOperator toPx = v -> height * (1 - fraction(v, domain, log));
-        java.util.function.DoubleUnaryOperator fromPx = px -> {
-            double t = 1 - px / height;
-            return log ? Math.pow(10, Math.log10(domain[0]) + t * (Math.log10(domain[1]) - Math.log10(domain[0])))
-                    : domain[0] + t * (domain[1] - domain[0]);
-        };
-        List<Map<String, Object>> sorted = new ArrayList<>(levels);
-        sorted.sort(java.util.Comparator.comparingDouble(l -> toPx.applyAsDouble(((Number) l.get("y")).doubleValue())));
-        double[] px = new double[sorted.size()];
-        for (int i = px.length - 1; i >= 0; i--) {
-            double own = toPx.applyAsDouble(((Number) sorted.get(i).get("y")).doubleValue()) - 2;
-            px[i] = Math.min(Math.min(own, height), i == px.length - 1 ? Double.POSITIVE_INFINITY : px[i + 1] - LABEL_GAP);
-        }
-        for (int i = 0; i < px.length; i++) px[i] = Math.max(px[i], i == 0 ? LABEL_FONT : px[i - 1] + LABEL_GAP);
-        List<Map<String, Object>> placed = new ArrayList<>();
-        for (int i = 0; i < px.length; i++) placed.add(with(sorted.get(i), "label_y", fromPx.applyAsDouble(px[i])));
-        return placed;
-    }
-
-    private static double fraction(double v, double[] domain, boolean log) {
-        return log ? (Math.log10(v) - Math.log10(domain[0])) / (Math.log10(domain[1]) - Math.log10(domain[0]))
-                : (v - domain[0]) / (domain[1] - domain[0]);
     }
 
     /** The layer with its y (and y2's) scale set to this one: every layer of a chart with levels shares one fixed domain. */

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -203,10 +205,22 @@ class PlanTest {
     }
 
     @Test
-    void theProbeMeasuresThisMachine(@TempDir Path scratch) {
-        Plan.Costs here = Plan.Costs.probe(scratch);
-        assertTrue(here.readNs() > 10 && here.readNs() < 1e6, "a 1-byte read: " + here);
-        assertTrue(here.jvmStartMs() > 1 && here.jvmStartMs() < 60_000, "a JVM start: " + here);
+    void theProbeTimesOneSystemCallPerByteAndLeavesNothing(@TempDir Path scratch) throws IOException {
+        // what it times, counted by the kernel rather than by a clock: seven passes of one read(2) per byte and one at the end
+        long before = readCalls();
+        double readNs = Plan.Costs.measureReadNs(scratch);
+        long calls = readCalls() - before;
+        long expected = 7L * (Plan.PROBE_BYTES + 1);
+        assertTrue(calls >= expected && calls < expected + 100, calls + " read calls for " + expected + " one-byte reads");
+        assertTrue(readNs > 0, "a 1-byte read: " + readNs);
         assertEquals(0, scratch.toFile().list().length, "the probe's file is removed");
+    }
+
+    /** The read system calls this thread made so far, as the kernel counts them (/proc/thread-self/io's syscr). */
+    static long readCalls() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/thread-self/io"))) {
+            if (line.startsWith("syscr:")) return Long.parseLong(line.substring(6).strip());
+        }
+        throw new IllegalStateException("no syscr in /proc/thread-self/io");
     }
 }
