@@ -11,6 +11,7 @@ module of its own:
     teacher         release; collect (each hand-in checked: handins), grade, feedback, grades.csv
     handins         what root takes from a course's exchange folder before nbgrader collects it
     backup          the term in one dated archive, and back (make hub-backup, make hub-restore)
+    people          a course's people as the LMS's roster lists them (make hub-people)
     client          a person on the hub as their browser is (the demo's class, the tests' people)
     demo            a class simulated and timed (make hub-demo)
 JupyterHub reads jupyterhub_config.py (with lti.py, the LMS login, and ngshare_roster.py); nbgrader reads exchange.py;

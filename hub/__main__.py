@@ -8,6 +8,7 @@ Littlest JupyterHub, started without systemd). `make hub` runs install, then sta
     grade LAB [COURSE]   the teacher: collect, grade each hand-in in the sandbox, feedback, grades.csv
     backup [--homes]     as root: the term in one dated archive, while the hub runs (hub/backup.py says what it holds)
     restore ARCHIVE      as root, the hub stopped: an archive's parts put back in place
+    people ROSTER [COURSE] as root: a course's people as the LMS's CSV export lists them (hub/people.py)
     image-tree FOLDER    the course as learners may see it, for a hub's image (repo2docker builds it from binder/):
                          no tests, no history, each lab its student version (hub/k8s/values.yaml serves it)
 (each `python -m hub COMMAND`)
@@ -53,6 +54,13 @@ def main(argv):
             sys.exit("hub: restore: name one archive, ARCHIVE=<a make hub-backup archive>")
         from hub.backup import restore
         restore(Settings.load(), Path(rest[0]).absolute())
+    elif command == "people":
+        roster, course = (rest + ["", ""])[:2]
+        if not roster or len(rest) > 2:
+            sys.exit("hub: people: name the LMS's CSV export of the class, ROSTER=<file> (and COURSE=<course> on a hub of several)")
+        settings = Settings.load()
+        from hub.people import people
+        people(settings, course_named("people", settings, course), Path(roster).absolute())
     elif command in ("release", "grade"):
         from labs import lab_paths
         from hub.teacher import grade, release
@@ -61,14 +69,19 @@ def main(argv):
         if lab not in labs or len(rest) > 2:
             sys.exit(f"hub: {command}: name one lab: LAB={lab or '(none)'} is not one of {', '.join(labs)}")
         settings = Settings.load()
-        courses = settings.course_ids()
-        if course and course not in courses:
-            sys.exit(f"hub: {command}: COURSE={course} is not a course of this hub ({', '.join(courses)})")
-        if not course and len(courses) > 1:
-            sys.exit(f"hub: {command}: this hub serves {', '.join(courses)}: name one, COURSE=<course>")
-        (release if command == "release" else grade)(settings, lab, course or courses[0])
+        (release if command == "release" else grade)(settings, lab, course_named(command, settings, course))
     else:
-        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, backup, restore, image-tree)")
+        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, backup, restore, people, image-tree)")
+
+
+def course_named(command, settings, course):
+    """COURSE as given, one of the hub's; or the hub's one course where none is named."""
+    courses = settings.course_ids()
+    if course and course not in courses:
+        sys.exit(f"hub: {command}: COURSE={course} is not a course of this hub ({', '.join(courses)})")
+    if not course and len(courses) > 1:
+        sys.exit(f"hub: {command}: this hub serves {', '.join(courses)}: name one, COURSE=<course>")
+    return course or courses[0]
 
 
 if __name__ == "__main__":

@@ -133,8 +133,9 @@ c.JupyterHub.services = [
                       f"--storage={settings.folder(NGSHARE) / 'files'}/"]),
      "user": NGSHARE_ACCOUNT,
      "cwd": str(settings.folder(NGSHARE))},
-    {"name": TEACHER, "api_token": teacher_token(settings)},  # no process: a token for the teacher
 ] if settings.exchange == "ngshare" else []) + [
+    {"name": TEACHER, "api_token": teacher_token(settings)},  # no process: a token for the teacher's commands (ngshare, people)
+] + [
     {"name": course,
      "url": f"http://127.0.0.1:{ports[f'formgrader {course}']}",
      "command": tied([str(ENVIRONMENT / "bin/jupyterhub-singleuser"), f"--ServerApp.root_dir={settings.classroom(course)}"]),
@@ -153,4 +154,11 @@ c.JupyterHub.load_roles = [
     {"name": f"formgrade-{course}", "groups": [groups(course)["instructors"]],
      "scopes": [f"access:services!service={course}"]},
     {"name": f"grader-{course}", "services": [course], "scopes": ["list:users", "read:users:groups"]},
-)]
+    # the instructors admins of their own class: its learners' servers started and stopped from the hub's admin page
+    {"name": f"class-admin-{course}", "groups": [groups(course)["instructors"]],
+     "scopes": ["admin-ui", *(f"{scope}!group={groups(course)['learners']}" for scope in ("list:users", "read:users", "admin:servers"))]},
+)] + [
+    # make hub-people ends the login of whom a roster takes out of a class (hub/people.py): the class's people alone
+    {"name": "course-people", "services": [TEACHER],
+     "scopes": [f"admin:users!group={group}" for group in course_groups] + [f"admin:servers!group={group}" for group in course_groups]},
+]

@@ -31,7 +31,8 @@ REAPER = HOME / "tests/leftovers.py"  # this file, as each run's reaper runs it:
 # to find and remove, never a real user's or class's.
 SUITE = "cth"
 ROLES = ("ada", "ben", "cleo", "dan", "eve")  # the hub test's instructor and four learners
-SUITE_USER = re.compile(rf"{SUITE}({'|'.join(ROLES)})\d+|lti-{SUITE}\d+|grader-{SUITE}-io-[abc]")  # the LMS's people: lti-<sub>
+SUITE_USER = re.compile(rf"{SUITE}({'|'.join(ROLES)})\d+|{SUITE}p\d+n\d+|lti-{SUITE}\d+|grader-{SUITE}-io-[abc]")  # cthp…n…: a roster's
+# people (make hub-people); lti-<sub>: the LMS's
 SUITE_GROUP = re.compile(rf"{SUITE_USER.pattern}|(nbgrader|formgrade)-{SUITE}-io-[abc]")
 MODES = HOME / "build/hub-test-modes.json"  # the answers' modes and groups before the hub's install changed them, until put back
 MADE_NGSHARE = HOME / "build/hub-test-made-ngshare"  # there while the hub test's install made the hub's ngshare account

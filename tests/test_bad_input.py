@@ -661,3 +661,22 @@ def test_a_restore_takes_only_a_backup_s_folders_and_files(tmp_path, planted):
     assert out.returncode == 1 and len(out.stderr.splitlines()) == 1, out.stderr
     assert out.stderr.startswith("hub: restore: ") and "is not a folder or a file of a hub's backup: not restored" in out.stderr
     assert sorted(tmp_path.rglob("*")) == before, "nothing written"
+
+
+@pytest.mark.parametrize("roster, said", [
+    ("Name,Email\nann,ann@example.org\n", "its first line must name a login column (login, username, sis login id, login id, user name, user) and a role column (role, roles); it names Name, Email"),
+    ("Username,Roles\nAnn Smith,Student\n", "line 2: login 'Ann Smith' is not a name this server can give an account"),
+    ("Username,Roles\nann,Guest\n", "line 2: role 'guest' of ann is none of student, learner, teacher"),
+    ("Username,Roles\nann,Student\nann,Teacher\n", "line 3: ann is listed twice"),
+    ("Username,Roles\nroot,Student\n", "line 2: root is an account of this server's own"),
+    ("Username,Roles\n", "it lists nobody"),
+])
+def test_a_bad_roster_is_refused_whole_in_one_line_naming_the_row(tmp_path, roster, said):
+    """make hub-people reads and checks the whole roster before it changes anything (hub/people.py)."""
+    from hub.people import Refused, read_roster
+    from hub.settings import Settings
+    path = tmp_path / "class.csv"
+    path.write_text(roster)
+    with pytest.raises(Refused) as refused:
+        read_roster(path, Settings())
+    assert str(refused.value).startswith(f"ROSTER={path}") and said in str(refused.value) and "\n" not in str(refused.value), refused.value

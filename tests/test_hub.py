@@ -162,7 +162,7 @@ class Hub:
     def down(self):
         self.stop()
         made = (*self.users, *(f"grader-{course}" for course in (COURSE, OTHER_COURSE, LATER_COURSE)), NGSHARE_ACCOUNT)
-        ours = lambda name: name in made or name.startswith(("lti-", "ltix-"))  # noqa: E731 (LMS launches made lti-*)
+        ours = lambda name: name in made or name.startswith(("lti-", "ltix-")) or leftovers.SUITE_USER.fullmatch(name)  # noqa: E731 (LMS launches made lti-*, rosters cthp…)
         made_users = [u.pw_name for u in pwd.getpwall() if u.pw_name not in self.users_before and ours(u.pw_name)]
         made_groups = [group for group in (*(f"{kind}-{course}" for kind in ("nbgrader", "formgrade")
                                              for course in (COURSE, OTHER_COURSE, LATER_COURSE)), *self.users,
@@ -741,6 +741,61 @@ def test_the_round_trip_over_ngshare(hub):
     assert pressed["success"], pressed
     ben.start_server()
     assert LAB in ben.assignments(course=COURSE), "released from Formgrader, listed in the learner's Assignments tab"
+
+
+def test_a_roster_of_200_makes_the_class_and_taking_one_out_ends_their_login_and_server_at_once(hub):
+    """make hub-people with an LMS's CSV export (Moodle's columns) of 200 new learners beside the class's people: each
+    gets an account, the learners' group and ngshare's list, a first-use password in a file of root's alone; one of them
+    logs in with theirs and starts a server. A second roster without them takes them out: off the group, their hub record
+    (login, server) gone at once, off ngshare's list. A bad roster changes nothing and says why in one line."""
+    import requests
+    from hub.settings import groups
+    learners, instructors = (groups(COURSE)[kind] for kind in ("learners", "instructors"))
+    class_now = sorted(set(grp.getgrnam(learners).gr_mem))
+    tag = os.getpid() % 100000
+    new = [f"{leftovers.SUITE}p{tag}n{i}" for i in range(200)]
+    roster = hub.folder / "roster.csv"
+
+    def listed(people):
+        rows = [f"{name.title()},Learner,{name},{name}@example.org,Student" for name in (*class_now, *people)]
+        roster.write_text("First name,Surname,Username,Email address,Roles\n" + "\n".join(
+            [*rows, f"Ada,Teacher,{hub.instructor},ada@example.org,Teacher"]) + "\n")
+        placed = hub.teacher("people", str(roster), COURSE)
+        assert placed.returncode == 0, placed.stdout[-2000:] + placed.stderr[-3000:]
+        return placed.stdout
+
+    others = set(grp.getgrnam(instructors).gr_mem) - {hub.instructor, f"grader-{COURSE}"}  # an instructor the roster leaves out
+    said = listed(new)
+    assert f"{len(new) + len(class_now) + 1} on the roster; 200 accounts made, 200 joined, {len(others)} taken out" in said, said
+    assert set(new) <= set(grp.getgrnam(learners).gr_mem) and hub.instructor in grp.getgrnam(instructors).gr_mem
+    [kept] = (hub.home / "state").glob(f"first-passwords-{COURSE}-*.csv")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and kept.stat().st_uid == 0
+    first = dict(row.values() for row in csv.DictReader(kept.open()))
+    assert sorted(first) == sorted(new) and not any(word in said for word in first.values()), "the passwords are in the file alone"
+
+    leaver = HubUser(hub.url, new[0], first[new[0]])
+    leaver.start_server()
+    uid = pwd.getpwnam(new[0]).pw_uid
+    assert any(p.stat().st_uid == uid for p in Path("/proc").glob("[0-9]*") if p.exists()), "their server runs as them"
+    ngshare = f"{hub.url}/services/ngshare/"
+    assert requests.get(ngshare + "courses", headers=leaver.headers, timeout=60).json()["courses"] == [COURSE]
+
+    said = listed(new[1:])
+    assert "0 accounts made, 0 joined, 1 taken out" in said, said
+    assert new[0] not in grp.getgrnam(learners).gr_mem
+    assert leaver.api("GET", f"/hub/api/users/{new[0]}").status_code in (401, 403), "their login ended"
+    import sqlite3
+    with sqlite3.connect(f"file:{hub.home / 'state/jupyterhub.sqlite'}?mode=ro", uri=True) as db:
+        assert not db.execute("select name from users where name = ?", (new[0],)).fetchall(), "the hub forgot them"
+    admin = {"Authorization": f"token {(hub.home / 'state/teacher-token').read_text()}"}
+    assert not [p for p in Path("/proc").glob("[0-9]*") if p.exists() and p.stat().st_uid == uid], "their server stopped"
+    students = requests.get(f"{ngshare}students/{COURSE}", headers=admin, timeout=60).json()["students"]
+    assert new[0] not in [s["username"] for s in students] and new[1] in [s["username"] for s in students], "ngshare's list follows the roster"
+
+    roster.write_text("Username,Roles\nroot,Student\n")
+    refused = hub.teacher("people", str(roster), COURSE)
+    assert refused.returncode != 0 and refused.stderr.strip().count("\n") == 0, refused.stderr
+    assert "root is an account of this server's own" in refused.stderr and set(new[1:]) <= set(grp.getgrnam(learners).gr_mem)
 
 
 def test_beyond_the_loopback_the_hub_speaks_tls_and_stops_an_idle_server_keeping_its_files(hub, monkeypatch):
