@@ -5,7 +5,8 @@ saved (hub/settings.py says what each is).
   the Unix ones at each login (nbgrader reads them: nbgrader-<course> learns, formgrade-<course> grades). Or, with
   HUB_LOGIN=lti, whoever the LMS launches (LTI 1.3, hub/lti.py), grouped by their LMS role.
 - A learner's server: `python -m hub learner` (hub/learner_server.py), as the learner, held to the teacher's memory and process limits by a
-  cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time.
+  cgroup of its own (where the hub may make one) and RLIMIT_NPROC; stopped by the idle culler after the teacher's time;
+  running on while the hub restarts (HUB_KEEP_SERVERS), its cgroup named in its saved state.
 - The teacher's: for each course, Formgrader as the hub service <course>, run as its grader account on its classroom
   folder, open to its instructors' group alone; its Autograde button refuses (hand-ins are graded in the sandbox).
 - The exchange: nbgrader's folder on this server's disk, or (HUB_EXCHANGE=ngshare) the hub service ngshare, run as its
@@ -14,8 +15,10 @@ saved (hub/settings.py says what each is).
 import grp
 import pwd
 import time
+from pathlib import Path
 
 import sandbox
+from jupyterhub.spawner import LocalProcessSpawner
 from labs import HOME
 
 from hub.settings import (ENVIRONMENT, LANDING, NGSHARE, NGSHARE_ACCOUNT, PYTHON, TEACHER, Settings, exchange_environment, grader,
@@ -89,6 +92,29 @@ c.Spawner.server_token_scopes = ["users:activity!user", "read:users:groups!user"
 # past JupyterHub's 30 s for a server to answer; a first login also makes the learner's copies of the labs
 c.Spawner.start_timeout = 600
 c.Spawner.http_timeout = 600
+
+
+class CourseSpawner(LocalProcessSpawner):
+    """JupyterHub's local spawner, whose saved state (the hub's database) also names the server's cgroup: a hub restarted
+    while the server ran (HUB_KEEP_SERVERS=yes) finds it again, and stops it and removes its cgroup as its own."""
+    course_cgroup = None
+
+    def get_state(self):
+        state = super().get_state()
+        if self.course_cgroup:
+            state["cgroup"] = {controller: str(folder) for controller, folder in self.course_cgroup.folders.items()}
+        return state
+
+    def load_state(self, state):
+        super().load_state(state)
+        if state.get("cgroup"):
+            self.course_cgroup = sandbox.Cgroup({controller: Path(folder) for controller, folder in state["cgroup"].items()})
+
+
+c.JupyterHub.spawner_class = CourseSpawner
+# a restart (a new version, a changed setting, the machine's service manager) leaves learners' servers running: the new
+# hub finds each by its saved state and routes to it again
+c.JupyterHub.cleanup_servers = settings.keep_servers == "no"
 
 
 def held(spawner):

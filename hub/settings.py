@@ -57,6 +57,8 @@ class Settings:
     handin_size: int = 64 << 20  # HUB_HANDIN_SIZE: the most one hand-in may hold (a lab's notebooks and results are a few MB)
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: float = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay); fractions too (0.5)
+    keep_servers: str = "yes"  # HUB_KEEP_SERVERS: yes keeps learners' servers running, in their limits, while the hub restarts;
+    # no stops them with the hub (a change of settings then reaches every server at its next start)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
     exchange: str = "files"  # HUB_EXCHANGE: files (nbgrader's exchange folder, on this server's disk) or ngshare (the
     # exchange as a hub service: hubs whose users share no disk, such as Kubernetes)
@@ -71,7 +73,8 @@ class Settings:
 
     VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "tls_cert": "HUB_TLS_CERT", "tls_key": "HUB_TLS_KEY",
                  "tls_proxy": "HUB_TLS_PROXY", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
-                 "memory": "HUB_MEMORY", "handin_size": "HUB_HANDIN_SIZE", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES", "answers": "HUB_ANSWERS",
+                 "memory": "HUB_MEMORY", "handin_size": "HUB_HANDIN_SIZE", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES",
+                 "keep_servers": "HUB_KEEP_SERVERS", "answers": "HUB_ANSWERS",
                  "exchange": "HUB_EXCHANGE", "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
                  "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL", "lti_deployment_id": "LTI_DEPLOYMENT_ID"}
     LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url", "lti_deployment_id")
@@ -201,6 +204,8 @@ def parse(field, variable, text):
         return (int(minutes) if minutes.is_integer() else minutes) if minutes >= 0.25 else bad("a number of minutes, 0.25 or more (60, 90, 0.5)")
     if field == "answers":
         return text if text in ("on", "off") else bad("on or off")
+    if field == "keep_servers":
+        return text if text in ("yes", "no") else bad("yes (learners' servers outlive a restart of the hub) or no (they stop with it)")
     if field == "exchange":
         return text if text in ("files", "ngshare") else bad("files (nbgrader's exchange folder) or ngshare (the exchange as a hub service)")
     if field == "preset":

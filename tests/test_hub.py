@@ -95,7 +95,7 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.home = self.folder / "hub"
         self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",
-                        HUB_COURSES=f"{COURSE} {OTHER_COURSE}")
+                        HUB_COURSES=f"{COURSE} {OTHER_COURSE}", HUB_KEEP_SERVERS="no")  # each restart a clean start, but where a test says
         self.groups_before = {g.gr_name for g in grp.getgrall()}
         self.users_before = {p.pw_name for p in pwd.getpwall()}
         self.modes = {}
@@ -796,6 +796,40 @@ def test_a_roster_of_200_makes_the_class_and_taking_one_out_ends_their_login_and
     refused = hub.teacher("people", str(roster), COURSE)
     assert refused.returncode != 0 and refused.stderr.strip().count("\n") == 0, refused.stderr
     assert "root is an account of this server's own" in refused.stderr and set(new[1:]) <= set(grp.getgrnam(learners).gr_mem)
+
+
+def test_a_restart_of_the_hub_leaves_a_learner_s_server_running_in_its_limits(hub):
+    """With HUB_KEEP_SERVERS=yes (a real hub's default) a learner's server runs on while the hub stops and starts again,
+    inside its cgroup and its limits (the cgroup named in the server's saved state); the restarted hub routes the
+    learner to it, and stopping it then removes its cgroup."""
+    import sqlite3
+
+    def saved_state(user):
+        with sqlite3.connect(f"file:{hub.home / 'state/jupyterhub.sqlite'}?mode=ro", uri=True) as db:
+            [(state,)] = db.execute("select spawners.state from spawners join users on spawners.user_id = users.id"
+                                    " where users.name = ? and spawners.name = ''", (user,)).fetchall()
+        return json.loads(state or "{}")
+
+    hub.stop()
+    hub.start(HUB_KEEP_SERVERS="yes")
+    eve = Session(hub, hub.learners[-1])
+    eve.start_server()
+    state = saved_state(eve.user)
+    pid, memory = state["pid"], Path(state["cgroup"]["memory"])
+    hub.stop()
+    assert Path(f"/proc/{pid}").exists(), "the server outlived the hub"
+    assert str(pid) in (memory / "cgroup.procs").read_text().split(), "in its cgroup still"
+    assert int((memory / "memory.limit_in_bytes").read_text()) == 2 << 30, "within its limit still"
+    hub.start(HUB_KEEP_SERVERS="yes")
+    assert eve.api("GET", f"/user/{eve.user}/api/status").ok, "the restarted hub routes the learner to the same server"
+    assert saved_state(eve.user)["pid"] == pid
+    assert eve.api("DELETE", f"/hub/api/users/{eve.user}/server").status_code in (202, 204)
+    deadline = time.time() + 60
+    while (Path(f"/proc/{pid}").exists() or memory.exists()) and time.time() < deadline:
+        time.sleep(0.5)
+    assert not Path(f"/proc/{pid}").exists() and not memory.exists(), "stopped, and its cgroup removed, by the new hub"
+    hub.stop()
+    hub.start()  # the tests' settings again
 
 
 def test_beyond_the_loopback_the_hub_speaks_tls_and_stops_an_idle_server_keeping_its_files(hub, monkeypatch):
