@@ -7,7 +7,7 @@ ENV := source "$(COURSE)/build/env.sh"
 # JupyterLab refuses to run as root unless told; only then is the flag added.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-backup hub-restore hub-people hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results lab-map
+.PHONY: setup lab teach formgrade hub hub-demo hub-release hub-grade hub-backup hub-restore hub-people hub-service hub-image-tree test bench report plan-model assignments collect autograde feedback grades class-demo handin clean class-results lab-map
 
 setup:
 	@$(SETUP)
@@ -82,6 +82,11 @@ hub-restore: setup
 # (COURSE=<course> on a hub of several). Made, moved between learners and instructors, or taken out (their login ended).
 hub-people: setup
 	@$(ENV) && python -m hub people "$${ROSTER-}" $${COURSE:+"$$COURSE"}
+
+# The hub as a systemd service, as root, after make hub has saved its settings: its unit checked (systemd-analyze verify),
+# written to /etc/systemd/system (UNIT_DIR= elsewhere), enabled and started where systemd runs the machine.
+hub-service: setup
+	@$(ENV) && python -m hub service $${UNIT_DIR:+"$$UNIT_DIR"}
 
 # The course as learners may see it (no tests, no history, each lab its student version), for a hub's image on
 # Kubernetes (hub/k8s/values.yaml): make hub-image-tree IMAGE_TREE=/tmp/java-io-course-image

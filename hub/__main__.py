@@ -9,6 +9,7 @@ Littlest JupyterHub, started without systemd). `make hub` runs install, then sta
     backup [--homes]     as root: the term in one dated archive, while the hub runs (hub/backup.py says what it holds)
     restore ARCHIVE      as root, the hub stopped: an archive's parts put back in place
     people ROSTER [COURSE] as root: a course's people as the LMS's CSV export lists them (hub/people.py)
+    service [FOLDER]     as root: the hub's systemd unit, checked, into FOLDER (/etc/systemd/system) and enabled there
     image-tree FOLDER    the course as learners may see it, for a hub's image (repo2docker builds it from binder/):
                          no tests, no history, each lab its student version (hub/k8s/values.yaml serves it)
 (each `python -m hub COMMAND`)
@@ -54,6 +55,11 @@ def main(argv):
             sys.exit("hub: restore: name one archive, ARCHIVE=<a make hub-backup archive>")
         from hub.backup import restore
         restore(Settings.load(), Path(rest[0]).absolute())
+    elif command == "service":
+        if len(rest) > 1:
+            sys.exit("hub: service: name at most one folder for the unit, UNIT_DIR=<folder> (else systemd's own)")
+        from hub.service import SYSTEM_UNITS, install_unit
+        install_unit(Settings.load(), Path(rest[0]).absolute() if rest else SYSTEM_UNITS)
     elif command == "people":
         roster, course = (rest + ["", ""])[:2]
         if not roster or len(rest) > 2:
@@ -71,7 +77,7 @@ def main(argv):
         settings = Settings.load()
         (release if command == "release" else grade)(settings, lab, course_named(command, settings, course))
     else:
-        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, backup, restore, people, image-tree)")
+        sys.exit(f"hub: no command {command} (commands: install, start, learner, release, grade, backup, restore, people, service, image-tree)")
 
 
 def course_named(command, settings, course):

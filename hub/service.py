@@ -1,17 +1,20 @@
 """The hub as a running service: started in the foreground on the saved settings (its ports checked free first),
-answering, stopped with its proxy; and free ports for a hub of a demo's or a test's own."""
+answering, stopped with its proxy; its systemd unit (make hub-service); and free ports for a hub of a demo's or a test's
+own."""
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from labs import HOME
 
 from hub.answers import close_answers
-from hub.settings import ENVIRONMENT
+from hub.settings import ENVIRONMENT, PYTHON
 
 
 def start(settings):
@@ -28,6 +31,70 @@ def start(settings):
     os.chdir(state)
     os.environ["HUB_HOME"] = settings.home
     os.execv(str(ENVIRONMENT / "bin/jupyterhub"), ["jupyterhub", "-f", str(HOME / "hub/jupyterhub_config.py")])
+
+
+UNIT = "java-io-course-hub.service"
+SYSTEM_UNITS = Path("/etc/systemd/system")
+
+
+def unit_text(settings):
+    """The hub's systemd unit: `python -m hub start` on the saved settings, in the course's environment (build/env.sh, as
+    make runs it). KillMode=process stops the hub alone, so learners' servers run on through a restart (the hub finds
+    them again: HUB_KEEP_SERVERS), and Delegate=yes lets it make their cgroups below its own."""
+    return f"""[Unit]
+Description=The Java file I/O course's hub (JupyterHub, its proxy and services; {HOME})
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+Environment="HUB_HOME={settings.home}"
+WorkingDirectory={settings.folder("state")}
+ExecStart=/bin/bash -c 'source "{HOME}/build/env.sh" && exec "{PYTHON}" -m hub start'
+KillMode=process
+Delegate=yes
+Restart=on-failure
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def install_unit(settings, folder):
+    """Writes the unit into folder, checked by systemd-analyze; in systemd's own folder, enabled and started where systemd
+    runs this machine; elsewhere (a test, a unit to look at first) only written, and said how to link it."""
+    if os.geteuid() != 0:
+        sys.exit("hub: service: the hub's unit is root's to install: run it as root (sudo make hub-service)")
+    for path in (str(HOME), settings.home):  # systemd reads % and $ in a unit, the unit's bash quotes and backslashes
+        if any(ch in path for ch in "'\"\\%$\n"):
+            sys.exit(f"hub: service: {path} holds a quote, a backslash, % or $, which a unit's line cannot carry: "
+                     "move the course or HUB_HOME to a path without them")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    unit = folder / UNIT
+    staging = Path(tempfile.mkdtemp(prefix=".hub-unit-", dir=folder))  # systemd-analyze takes a unit by its own name alone
+    try:
+        partial = staging / UNIT
+        partial.write_text(unit_text(settings))
+        partial.chmod(0o644)
+        if not shutil.which("systemd-analyze"):
+            sys.exit("hub: service: systemd-analyze checks the unit before it is installed: sudo apt-get install systemd")
+        checked = subprocess.run(["systemd-analyze", "verify", str(partial)], capture_output=True, text=True)
+        if checked.returncode != 0 or checked.stderr.strip():
+            sys.exit(f"hub: service: systemd-analyze verify refused the unit: {' '.join(checked.stderr.split())}")
+        partial.replace(unit)
+    finally:
+        shutil.rmtree(staging)
+    if folder != SYSTEM_UNITS:
+        print(f"hub: the unit is {unit}, checked; systemctl link {unit} && systemctl enable --now {UNIT} puts it to work")
+    elif Path("/run/systemd/system").is_dir():  # systemd is PID 1 here
+        subprocess.run(["systemctl", "daemon-reload"], check=True)
+        subprocess.run(["systemctl", "enable", "--now", UNIT], check=True)
+        print(f"hub: {UNIT} enabled and started (systemctl status {UNIT}; journalctl -u {UNIT})")
+    else:
+        print(f"hub: the unit is {unit}; systemd does not run this machine, so nothing enabled it: under another "
+              "supervisor run `make hub` (learners' servers outlive its restarts there too)")
 
 
 def taken_port(settings):

@@ -45,7 +45,7 @@ PYTHON = str(HOME / ".venv/bin/python")
 def missing():
     """Why this machine cannot play a course hub (empty: it can)."""
     why = missing_as_root("local users, and a hub that starts servers as them",
-                          ("passwd", "util-linux", "bubblewrap"))
+                          ("passwd", "util-linux", "bubblewrap", "systemd-analyze"))
     if not why and not (HOME / ".venv/bin/jupyterhub").exists():
         why = "JupyterHub is not installed: setup/setup.sh --for-hub"
     if not why and not (HOME / "build/tools/hub/node_modules/.bin/configurable-http-proxy").exists():
@@ -830,6 +830,16 @@ def test_a_restart_of_the_hub_leaves_a_learner_s_server_running_in_its_limits(hu
     assert not Path(f"/proc/{pid}").exists() and not memory.exists(), "stopped, and its cgroup removed, by the new hub"
     hub.stop()
     hub.start()  # the tests' settings again
+
+    # the same hub as a systemd service: its unit, checked by systemd-analyze, written to a folder of the test's (only
+    # /etc/systemd/system's is enabled, where systemd runs the machine: this one's PID 1 is not systemd)
+    units = hub.folder / "units"
+    made = hub.teacher("service", str(units))
+    assert made.returncode == 0, made.stdout + made.stderr
+    unit = (units / "java-io-course-hub.service").read_text()
+    assert "KillMode=process" in unit and "-m hub start" in unit and f'"{HOME}/build/env.sh"' in unit, unit
+    assert "systemctl link" in made.stdout, "a unit outside systemd's folder is only written, never enabled"
+    assert subprocess.run(["systemd-analyze", "verify", str(units / "java-io-course-hub.service")], capture_output=True, text=True).stderr == ""
 
 
 def test_beyond_the_loopback_the_hub_speaks_tls_and_stops_an_idle_server_keeping_its_files(hub, monkeypatch):
