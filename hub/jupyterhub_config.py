@@ -19,8 +19,10 @@ from pathlib import Path
 
 import sandbox
 from jupyterhub.spawner import LocalProcessSpawner
+from tornado import web
 from labs import HOME
 
+from hub import limits
 from hub.settings import (ENVIRONMENT, LANDING, NGSHARE, NGSHARE_ACCOUNT, PYTHON, TEACHER, Settings, exchange_environment, grader,
                           groups, teacher_token)
 
@@ -118,9 +120,15 @@ c.JupyterHub.cleanup_servers = settings.keep_servers == "no"
 
 
 def held(spawner):
-    """The learner's server starts inside a cgroup of its own (memory, processes), joined by its first instruction."""
+    """The learner's server starts inside a cgroup of its own (memory, processes, a CPU share), joined by its first
+    instruction; or not at all where the disk is nearly full, or no cgroup can be made and the teacher did not accept that."""
+    short = limits.disk_short(settings, pwd.getpwnam(spawner.user.name).pw_dir)
+    if short:
+        raise web.HTTPError(507, short)  # Insufficient Storage: JupyterHub shows an HTTPError's message to the learner
     argv = ["prlimit", f"--nproc={settings.tasks}", "--core=0", "--", PYTHON, "-m", "hub", "learner"]
-    cgroup = sandbox.Cgroup.walled(f"hub-{spawner.user.name}-{time.time_ns()}", settings.memory, settings.tasks)
+    cgroup = limits.walled(settings, f"hub-{spawner.user.name}-{time.time_ns()}")
+    if cgroup is None and settings.limits == "cgroup":
+        raise web.HTTPError(503, "no cgroup could be made to hold your server's memory: tell your teacher")
     spawner.course_cgroup = cgroup
     if cgroup:
         cgroup.admit(pwd.getpwnam(spawner.user.name).pw_uid)

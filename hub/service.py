@@ -14,6 +14,7 @@ from pathlib import Path
 from labs import HOME
 
 from hub.answers import close_answers
+from hub.limits import cannot_hold
 from hub.settings import ENVIRONMENT, PYTHON
 
 
@@ -24,6 +25,9 @@ def start(settings):
     if door:
         sys.exit(f"hub: {door} (make hub with the setting saves it)")
     close_answers(settings)
+    held = cannot_hold(settings)
+    if held:
+        sys.exit(f"hub: {held}")
     taken = taken_port(settings)
     if taken:
         sys.exit(f"hub: {taken}")

@@ -57,6 +57,10 @@ class Settings:
     handin_size: int = 64 << 20  # HUB_HANDIN_SIZE: the most one hand-in may hold (a lab's notebooks and results are a few MB)
     tasks: int = 512  # HUB_TASKS: a learner's processes and threads together (a JVM starts 20 to 40)
     idle_minutes: float = 60  # HUB_IDLE_MINUTES: a server idle this long is stopped (its files stay); fractions too (0.5)
+    limits: str = "cgroup"  # HUB_LIMITS: cgroup (each server its own: the hub refuses to start where none can be made) or
+    # rlimits (accepts on purpose a machine with none: each server held by its process count alone, its memory not at all)
+    disk_reserve: int = 2 << 30  # HUB_DISK_RESERVE: free space kept where the hub and learners' homes lie: below it no
+    # server starts (1g, 512m)
     keep_servers: str = "yes"  # HUB_KEEP_SERVERS: yes keeps learners' servers running, in their limits, while the hub restarts;
     # no stops them with the hub (a change of settings then reaches every server at its next start)
     answers: str = "off"  # HUB_ANSWERS: on lets lab.answers() show the course's answers; off for an assessed class
@@ -74,7 +78,7 @@ class Settings:
     VARIABLES = {"home": "HUB_HOME", "courses": "HUB_COURSES", "ip": "HUB_IP", "tls_cert": "HUB_TLS_CERT", "tls_key": "HUB_TLS_KEY",
                  "tls_proxy": "HUB_TLS_PROXY", "port": "HUB_PORT", "instructors": "INSTRUCTORS", "learners": "LEARNERS",
                  "memory": "HUB_MEMORY", "handin_size": "HUB_HANDIN_SIZE", "tasks": "HUB_TASKS", "idle_minutes": "HUB_IDLE_MINUTES",
-                 "keep_servers": "HUB_KEEP_SERVERS", "answers": "HUB_ANSWERS",
+                 "keep_servers": "HUB_KEEP_SERVERS", "limits": "HUB_LIMITS", "disk_reserve": "HUB_DISK_RESERVE", "answers": "HUB_ANSWERS",
                  "exchange": "HUB_EXCHANGE", "preset": "HUB_PRESET", "login": "HUB_LOGIN", "lti_issuer": "LTI_ISSUER", "lti_client_id": "LTI_CLIENT_ID",
                  "lti_authorize_url": "LTI_AUTHORIZE_URL", "lti_jwks_url": "LTI_JWKS_URL", "lti_deployment_id": "LTI_DEPLOYMENT_ID"}
     LTI = ("lti_issuer", "lti_client_id", "lti_authorize_url", "lti_jwks_url", "lti_deployment_id")
@@ -188,12 +192,14 @@ def parse(field, variable, text):
             except KeyError:
                 bad(f"{name} is not a user of this machine (make the Unix users first: adduser {name})")
         return names
-    if field in ("memory", "handin_size"):
+    if field == "limits":
+        return text if text in ("cgroup", "rlimits") else bad("cgroup (each learner's server in a cgroup of its own) or rlimits (none can be made here: accepted on purpose)")
+    if field in ("memory", "handin_size", "disk_reserve"):
         found = SIZE.fullmatch(text.lower())
         if not found or int(found.group(1)) == 0:
             bad("a size in megabytes or gigabytes (1536m, 4g)")
         size = int(found.group(1)) << (20 if found.group(2) == "m" else 30)
-        if field == "handin_size":
+        if field in ("handin_size", "disk_reserve"):
             return size
         return size if size >= 512 << 20 else bad("at least 512m (a JupyterLab and the course kernel need about 400 MB)")
     if field == "tasks":

@@ -95,7 +95,7 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.home = self.folder / "hub"
         self.env = dict(ENV, HUB_HOME=str(self.home), HUB_IP="127.0.0.1", HUB_PORT=str(self.port), HUB_MEMORY="2g", HUB_TASKS="512", HUB_IDLE_MINUTES="60",
-                        HUB_COURSES=f"{COURSE} {OTHER_COURSE}", HUB_KEEP_SERVERS="no")  # each restart a clean start, but where a test says
+                        HUB_COURSES=f"{COURSE} {OTHER_COURSE}", HUB_KEEP_SERVERS="no", HUB_DISK_RESERVE="2g")  # each restart a clean start, but where a test says
         self.groups_before = {g.gr_name for g in grp.getgrall()}
         self.users_before = {p.pw_name for p in pwd.getpwall()}
         self.modes = {}
@@ -578,6 +578,27 @@ def test_each_server_is_held_to_the_teacher_s_limits(hub):
     assert memory.name.startswith(f"hub-{ben}-")
     assert int((memory / "memory.limit_in_bytes").read_text()) == 2 << 30
     assert int((Path("/sys/fs/cgroup/pids") / cgroups["pids"].lstrip("/") / "pids.max").read_text()) == 512
+    cpu = Path("/sys/fs/cgroup/cpu") / cgroups["cpu"].lstrip("/")  # an equal share of the CPUs, however many threads it runs
+    assert cpu.name == memory.name and int((cpu / "cpu.shares").read_text()) == 1024
+
+
+def test_no_server_starts_on_a_nearly_full_disk_and_no_hub_where_no_limit_can_hold(hub):
+    """Below HUB_DISK_RESERVE free, a learner's server does not start, and the learner reads why (the class's files and
+    marks stay whole); on a machine where no cgroup can be made (here: a mount namespace whose /sys/fs/cgroup is empty),
+    the hub refuses to start in one line naming the setting that accepts that on purpose."""
+    hub.stop()
+    hub.start(HUB_DISK_RESERVE="100000g")
+    cleo = Session(hub, hub.learners[1])
+    refused = cleo.api("POST", f"/hub/api/users/{cleo.user}/server")
+    assert refused.status_code >= 400 and "disk is nearly full" in refused.text, (refused.status_code, refused.text[:500])
+    assert cleo.api("GET", f"/hub/api/users/{cleo.user}").json()["servers"] == {}, "no server started"
+    hub.stop()
+    hidden = subprocess.run([*hub.prefix(), "unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
+                             'mount -t tmpfs none /sys/fs/cgroup && exec "$@"', "sh", PYTHON, "-m", "hub", "start"],
+                            env=hub.env, capture_output=True, text=True, timeout=120)
+    assert hidden.returncode == 1 and hidden.stderr.count("\n") == 1, hidden.stderr
+    assert hidden.stderr.startswith("hub: no cgroup can hold a learner's server here") and "HUB_LIMITS=rlimits" in hidden.stderr
+    hub.start()  # the tests' settings again (HUB_DISK_RESERVE=2g)
 
 
 class Platform:

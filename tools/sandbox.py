@@ -155,16 +155,19 @@ class Cgroup:
         return Cgroup.walled(name, limits.memory + GiB // 2, limits.tasks + KERNEL_MARGIN)
 
     @staticmethod
-    def walled(name, memory, tasks):
+    def walled(name, memory, tasks, cpu_shares=None):
         """A cgroup of this name below this process's own, holding its members to `memory` bytes (swap included where
-        the kernel counts it) and `tasks` processes and threads; None where none may be made."""
+        the kernel counts it) and `tasks` processes and threads, and, given cpu_shares, to that weight of the CPUs
+        against its siblings (cpu.shares: each learner's server an equal share, however many threads it runs); None
+        where none may be made."""
         own = {}
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, controllers, path = line.split(":", 2)
             for c in controllers.split(","):
                 own[c] = path
         folders = {}
-        for controller in ("memory", "pids"):
+        wanted = ("memory", "pids", "cpu") if cpu_shares else ("memory", "pids")
+        for controller in wanted:
             base = Path("/sys/fs/cgroup") / controller
             if controller not in own or not os.access(base / "cgroup.procs", os.W_OK):
                 break
@@ -175,7 +178,7 @@ class Cgroup:
                 break
             folders[controller] = folder
         cgroup = Cgroup(folders)
-        if len(folders) < 2:
+        if len(folders) < len(wanted):
             cgroup.remove()
             return None
         (folders["memory"] / "memory.limit_in_bytes").write_text(str(memory))
@@ -183,6 +186,8 @@ class Cgroup:
         if swap.exists():
             swap.write_text(str(memory))
         (folders["pids"] / "pids.max").write_text(str(tasks))
+        if cpu_shares:
+            (folders["cpu"] / "cpu.shares").write_text(str(cpu_shares))
         return cgroup
 
     def admit(self, uid):
