@@ -3,7 +3,8 @@ is a person: their login (the LMS's username or SIS login id, which becomes thei
 learner joins the course's learners group, an instructor its instructors group (JupyterHub then makes them an admin of
 their own class: jupyterhub_config.py's class-admin roles). Someone the server has no account for gets one, with a
 first-use password written only to a file of root's (HUB_HOME/state/first-passwords-COURSE-DATE-PID.csv, 0600) for the
-teacher to hand out, never to a command line or a log; with HUB_LOGIN=lti no password at all (the LMS logs them in).
+teacher to hand out, never to a command line or a log. (A hub whose people log in from the LMS, HUB_LOGIN=lti, takes
+no roster: their launches name and group them.)
 Whoever the course's groups hold and the roster does not is taken out: off its groups, their hub login ended and their
 server stopped at once (JupyterHub's API deletes the hub's record of them; their files stay), and, with ngshare, off
 its lists then. Instructors change only where the roster names one (a gradebook export lists learners alone).
@@ -73,38 +74,43 @@ def read_roster(path, settings):
     return people
 
 
+def homes_base():
+    """Where this server puts a new user's home, as useradd would (useradd -D's HOME, /home by default)."""
+    defaults = subprocess.run(["useradd", "-D"], capture_output=True, text=True, check=True).stdout
+    return next((line.split("=", 1)[1] for line in defaults.splitlines() if line.startswith("HOME=")), "/home")
+
+
 def members(group):
     return set(grp.getgrnam(group).gr_mem)
 
 
-def place(settings, course, people, today=None):
-    """Makes the course's groups hold the roster's people (the accounts too, where new); returns what changed."""
+def place(settings, course, people):
+    """Makes the course's groups hold the roster's people (the accounts too, where new); returns what changed. The new
+    accounts are made in one pass (newusers, their passwords on its standard input), and each group's members set in one
+    write (gpasswd --members): a class of 200 rewrites /etc/group a few times, not hundreds (a grading sandbox binds it)."""
     named = groups(course)
-    instructors_too = "instructors" in people.values()
-    kinds = ("learners", "instructors") if instructors_too else ("learners",)
+    kinds = ("learners", "instructors") if "instructors" in people.values() else ("learners",)
     new = [name for name in people if not account_exists(name)]
-    passwords = {name: secrets.token_urlsafe(12) for name in new} if settings.login == "pam" else {}
+    passwords = {name: secrets.token_urlsafe(12) for name in new}
+    kept = None
     if passwords:  # the file first: a password set is one the teacher can hand out
-        today = today or f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-        kept = settings.folder("state") / f"first-passwords-{course}-{today}.csv"
+        kept = settings.folder("state") / f"first-passwords-{course}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.csv"
         with open(kept, "x", opener=lambda path, flags: os.open(path, flags, 0o600)) as out:
             out.write("login,password\n" + "".join(f"{name},{word}\n" for name, word in passwords.items()))
-    for name in new:
-        subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", name], check=True)
-    if passwords:
-        subprocess.run(["chpasswd"], input="".join(f"{name}:{word}\n" for name, word in passwords.items()), text=True, check=True)
-    changed = {"made": new, "joined": [], "out": []}
+        # name:password:uid:gid:comment:home:shell, uid and gid left to newusers (a group of the user's name, as useradd's)
+        base = homes_base()
+        subprocess.run(["newusers"], input="".join(f"{name}:{word}::::{base}/{name}:/bin/bash\n" for name, word in passwords.items()),
+                       text=True, check=True, capture_output=True)
+    changed = {"made": new, "joined": [], "out": [], "passwords": str(kept) if kept else None}
     for kind in kinds:
         group, now = named[kind], members(named[kind])
         keep = {name for name, theirs in people.items() if theirs == kind}
-        for name in sorted(keep - now):
-            subprocess.run(["gpasswd", "--add", name, group], check=True, capture_output=True)
-            changed["joined"].append(name)
-        for name in sorted(now - keep - {grader(course)}):
-            subprocess.run(["gpasswd", "--delete", name, group], check=True, capture_output=True)
-            changed["out"].append(name)
+        joined, out = sorted(keep - now), sorted(now - keep - {grader(course)})
+        if joined or out:
+            subprocess.run(["gpasswd", "--members", ",".join(sorted((now - set(out)) | keep)), group], check=True, capture_output=True)
+        changed["joined"] += joined
+        changed["out"] += out
     changed["out"] = sorted(set(changed["out"]) - set(people))  # moved between the groups: still in the class
-    changed["passwords"] = str(kept) if passwords else None
     return changed
 
 
@@ -126,6 +132,9 @@ def end_sessions(settings, names):
 
 def people(settings, course, roster):
     """The command: roster read and checked, then placed; what changed said in a few lines."""
+    if settings.login == "lti":
+        sys.exit("hub: people: this hub logs people in from the LMS (HUB_LOGIN=lti), whose launches name and group them "
+                 "(lti-<the LMS's id>): a roster's logins are not their names here")
     try:
         listed = read_roster(roster, settings)
     except Refused as refused:

@@ -800,6 +800,9 @@ def test_a_roster_of_200_makes_the_class_and_taking_one_out_ends_their_login_and
     assert any(p.stat().st_uid == uid for p in Path("/proc").glob("[0-9]*") if p.exists()), "their server runs as them"
     ngshare = f"{hub.url}/services/ngshare/"
     assert requests.get(ngshare + "courses", headers=leaver.headers, timeout=60).json()["courses"] == [COURSE]
+    ada = Session(hub, hub.instructor)  # the roster's teacher: an admin of her own class, its learners alone
+    assert new[0] in [user["name"] for user in ada.api("GET", "/hub/api/users").json()]
+    assert ada.http.get(f"{hub.url}/hub/admin").status_code == 200
 
     said = listed(new[1:])
     assert "0 accounts made, 0 joined, 1 taken out" in said, said
