@@ -5,7 +5,8 @@ module of its own:
     answers         what learners may not read, closed at every step; what they must reach
     install         each course's groups, grader, classroom and exchange folders; ngshare's account
     root_folders    folders root makes or enters where learners write: never through a link
-    service         the hub started, answering, stopped; free ports for a demo's or a test's hub
+    service         the hub started, answering, stopped; its systemd unit; free ports for a demo's or a test's hub
+    limits          what holds a learner's server: its cgroup (memory, tasks, a CPU share), the disk's reserve
     learner_server  a learner's server, as the learner (the spawner's command)
     image           the course as learners may see it, for a hub's image
     teacher         release; collect (each hand-in checked: handins), grade, feedback, grades.csv
