@@ -1,6 +1,6 @@
 """make hub-people ROSTER=<the LMS's CSV export> [COURSE=…], as root: a course's people as the LMS lists them. Each row
-is a person: their login (the LMS's username or SIS login id, which becomes their Unix name here) and their role; a
-learner joins the course's learners group, an instructor its instructors group (JupyterHub then makes them an admin of
+is a person: their login (the LMS's username or SIS login id, which becomes their Unix name here) and their role (no
+role column: every row a learner, as in a gradebook's export); a learner joins the course's learners group, an instructor its instructors group (JupyterHub then makes them an admin of
 their own class: jupyterhub_config.py's class-admin roles). Someone the server has no account for gets one, with a
 first-use password written only to a file of root's (HUB_HOME/state/first-passwords-COURSE-DATE-PID.csv, 0600) for the
 teacher to hand out, never to a command line or a log. (A hub whose people log in from the LMS, HUB_LOGIN=lti, takes
@@ -50,13 +50,13 @@ def read_roster(path, settings):
     header = {(name or "").strip().lower(): name for name in rows.fieldnames or []}
     login = next((header[c] for c in LOGIN_COLUMNS if c in header), None)
     role = next((header[c] for c in ROLE_COLUMNS if c in header), None)
-    if login is None or role is None:
-        raise Refused(f"ROSTER={path}: its first line must name a login column ({', '.join(LOGIN_COLUMNS)}) and a role "
-                      f"column ({', '.join(ROLE_COLUMNS)}); it names {', '.join(rows.fieldnames or []) or 'nothing'}")
+    if login is None:
+        raise Refused(f"ROSTER={path}: its first line must name a login column ({', '.join(LOGIN_COLUMNS)}), and may name "
+                      f"a role column ({', '.join(ROLE_COLUMNS)}); it names {', '.join(rows.fieldnames or []) or 'nothing'}")
     ours = {TEACHER, NGSHARE_ACCOUNT, *(grader(course) for course in settings.course_ids())}
     people = {}
     for number, row in enumerate(rows, start=2):
-        name, said = (row.get(login) or "").strip(), (row.get(role) or "").strip().lower()
+        name, said = (row.get(login) or "").strip(), (row.get(role) or "").strip().lower() if role else "student"  # no role column: a gradebook's learners
         where = f"ROSTER={path}, line {number}"
         if not UNIX_NAME.fullmatch(name):
             raise Refused(f"{where}: login {name!r} is not a name this server can give an account (lower-case letters, digits, "

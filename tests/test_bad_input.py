@@ -664,7 +664,7 @@ def test_a_restore_takes_only_a_backup_s_folders_and_files(tmp_path, planted):
 
 
 @pytest.mark.parametrize("roster, said", [
-    ("Name,Email\nann,ann@example.org\n", "its first line must name a login column (login, username, sis login id, login id, user name, user) and a role column (role, roles); it names Name, Email"),
+    ("Name,Email\nann,ann@example.org\n", "its first line must name a login column (login, username, sis login id, login id, user name, user), and may name a role column (role, roles); it names Name, Email"),
     ("Username,Roles\nAnn Smith,Student\n", "line 2: login 'Ann Smith' is not a name this server can give an account"),
     ("Username,Roles\nann,Guest\n", "line 2: role 'guest' of ann is none of student, learner, teacher"),
     ("Username,Roles\nann,Student\nann,Teacher\n", "line 3: ann is listed twice"),
@@ -680,3 +680,12 @@ def test_a_bad_roster_is_refused_whole_in_one_line_naming_the_row(tmp_path, rost
     with pytest.raises(Refused) as refused:
         read_roster(path, Settings())
     assert str(refused.value).startswith(f"ROSTER={path}") and said in str(refused.value) and "\n" not in str(refused.value), refused.value
+
+
+def test_a_roster_without_roles_is_a_class_of_learners(tmp_path):
+    """A gradebook's export lists students alone, without a role column: each row a learner (instructors untouched)."""
+    from hub.people import read_roster
+    from hub.settings import Settings
+    path = tmp_path / "grades.csv"
+    path.write_text("\ufeffStudent,ID,SIS User ID,SIS Login ID,Section\nAnn Lee,11,,ann,A\nBo Chen,12,,bo,A\n", encoding="utf-8")
+    assert read_roster(path, Settings()) == {"ann": "learners", "bo": "learners"}
