@@ -268,9 +268,42 @@ def results():
     return [f"folder {f}" for f in stale]
 
 
+def mpi_segments():
+    """This user's Open MPI shared-memory files (/dev/shm: the vader transport's segments, OMPIO's semaphores) that no
+    process has open or mapped any more: what MPI jobs the tests stopped left behind (a job ending by itself removes
+    its own). A live job maps its segments, so none of a running job's is taken. Root takes those of users that are
+    gone too (the hub test's learners, removed with their accounts)."""
+    shm = Path("/dev/shm")
+
+    def ours(uid):
+        if uid == os.geteuid():
+            return True
+        try:
+            pwd.getpwuid(uid)
+            return False
+        except KeyError:
+            return os.geteuid() == 0
+
+    mine = [f for f in (*shm.glob("vader_segment.*"), *shm.glob("sem.OMPIO_*"))
+            if f.is_file() and not f.is_symlink() and ours(f.lstat().st_uid)]
+    if not mine:
+        return []
+    held = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            held.update(line.split(maxsplit=5)[5].strip() for line in (proc / "maps").read_text().splitlines() if "/dev/shm/" in line)
+            held.update(os.readlink(fd) for fd in (proc / "fd").iterdir() if "/dev/shm/" in os.readlink(fd))
+        except (OSError, IndexError):
+            continue  # gone, or not ours to read
+    stale = [f for f in mine if str(f) not in held]
+    for f in stale:
+        f.unlink(missing_ok=True)
+    return [f"{len(stale)} MPI shared-memory files in /dev/shm"] if stale else []
+
+
 def everything():
     """All of the above that this user may remove (the rest is root's)."""
-    found = results()
+    found = results() + mpi_segments()
     if os.geteuid() == 0:
         for kind in (hub, slurm, cluster, rehearsals):
             try:

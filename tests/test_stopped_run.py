@@ -131,3 +131,21 @@ def test_a_run_stopped_midway_leaves_the_machine_as_it_was(tmp_path, test, busy,
     after = machine()
     assert {k: v for k, v in after.items() if v != before[k]} == {}, f"left by the stopped run:\n{said[-3000:]}"
     print(said[-1500:])
+
+
+def test_what_stopped_mpi_jobs_left_in_dev_shm_goes_and_a_live_job_s_stays():
+    """A stopped MPI job leaves Open MPI's shared-memory files in /dev/shm (the vader transport's segments): the reaper
+    removes this user's that no process maps, and keeps one a live process still maps."""
+    import mmap
+    tag = f"{os.getpid()}{time.monotonic_ns() % 100000}"
+    left, live = Path(f"/dev/shm/vader_segment.test.{os.geteuid()}.{tag}.0"), Path(f"/dev/shm/vader_segment.test.{os.geteuid()}.{tag}.1")
+    for path in (left, live):
+        path.write_bytes(b"\0" * 4096)
+    try:
+        with open(live, "r+b") as held, mmap.mmap(held.fileno(), 4096):
+            found = leftovers.mpi_segments()
+            assert not left.exists() and live.exists(), found
+            assert any("MPI shared-memory files" in line for line in found)
+    finally:
+        left.unlink(missing_ok=True)
+        live.unlink(missing_ok=True)
