@@ -102,21 +102,50 @@ public final class Scratch {
 
     /**
      * Removes the session folder Open MPI keeps for an mpirun (TMPDIR/ompi.HOST.UID/pid.PID), which an mpirun that
-     * is stopped leaves behind; nothing where the process was no mpirun.
+     * is stopped leaves behind, and its job's shared-memory files in /dev/shm; nothing where the process was no mpirun.
      */
     public static void forgetOpenMpiSession(long pid) {
         String tmp = System.getenv("TMPDIR");
-        forgetOpenMpiSession(Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp), pid);
+        forgetOpenMpiSession(Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp), pid, Path.of("/dev/shm"));
     }
 
-    static void forgetOpenMpiSession(Path tmp, long pid) {
+    static void forgetOpenMpiSession(Path tmp, long pid, Path shm) {
         try (var sessions = Files.newDirectoryStream(tmp, "ompi.*")) {
             for (Path session : sessions) {
                 Path job = session.resolve("pid." + pid);
-                if (Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS)) removeTree(job);
+                if (!Files.isDirectory(job, LinkOption.NOFOLLOW_LINKS)) continue;
+                forgetSharedMemory(job.resolve("contact.txt"), shm);
+                removeTree(job);
             }
         } catch (IOException | RuntimeException e) {
             // a temporary folder this user cannot list: nothing of ours is there
+        }
+    }
+
+    /**
+     * The shared-memory files of a stopped job's processes, which only a job that ends by itself removes: Open MPI's
+     * vader transport names them vader_segment.HOST.UID.JOB.RANK (JOB in hex), the job one of the family whose id the
+     * mpirun's contact.txt starts with (its own: the family in the upper 16 bits). This user's alone, never a link.
+     */
+    static void forgetSharedMemory(Path contact, Path shm) throws IOException {
+        if (!Files.isRegularFile(contact, LinkOption.NOFOLLOW_LINKS)) return;
+        long family = Long.parseLong(Files.readString(contact).split("[.;]", 2)[0].strip()) >>> 16;
+        Object me = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        try (var segments = Files.newDirectoryStream(shm, "vader_segment.*")) {
+            for (Path segment : segments) {
+                String[] part = segment.getFileName().toString().split("\\.");  // a host name may hold dots: read from the end
+                if (part.length < 5 || !part[part.length - 3].equals(String.valueOf(me))) continue;
+                boolean ours;
+                try {
+                    ours = Long.parseLong(part[part.length - 2], 16) >>> 16 == family;
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (ours && Files.isRegularFile(segment, LinkOption.NOFOLLOW_LINKS)
+                        && me.equals(Files.getAttribute(segment, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
+                    Files.deleteIfExists(segment);
+                }
+            }
         }
     }
 
