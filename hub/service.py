@@ -74,6 +74,8 @@ def install_unit(settings, folder):
         if any(ch in path for ch in "'\"\\%$\n"):
             sys.exit(f"hub: service: {path} holds a quote, a backslash, % or $, which a unit's line cannot carry: "
                      "move the course or HUB_HOME to a path without them")
+    if not shutil.which("systemd-analyze"):
+        sys.exit("hub: service: systemd-analyze checks the unit before it is installed: sudo apt-get install systemd")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     unit = folder / UNIT
@@ -82,8 +84,6 @@ def install_unit(settings, folder):
         partial = staging / UNIT
         partial.write_text(unit_text(settings))
         partial.chmod(0o644)
-        if not shutil.which("systemd-analyze"):
-            sys.exit("hub: service: systemd-analyze checks the unit before it is installed: sudo apt-get install systemd")
         checked = subprocess.run(["systemd-analyze", "verify", str(partial)], capture_output=True, text=True)
         if checked.returncode != 0 or checked.stderr.strip():
             sys.exit(f"hub: service: systemd-analyze verify refused the unit: {' '.join(checked.stderr.split())}")
